@@ -1,0 +1,517 @@
+//! `#[derive(Enumerable)]` for neatcheck.
+//!
+//! For a type `T` it generates:
+//! - `impl Enumerable for T`: the space (one `pay` around the union of the
+//!   constructors, in declaration order; each field is one position with its
+//!   type's canonical space, or the space named by
+//!   `#[enumerable(with = "expr")]`), and a typed materialiser;
+//! - a view type `TView<'a, ..>` of the same shape whose fields are
+//!   `neatcheck::Lazy` handles (`Box<X>` fields become `Lazy<'a, X>`), and
+//!   `impl LazyView for T`.
+//!
+//! Attributes: `#[enumerable(skip)]` on a variant leaves it out of the
+//! space; `#[enumerable(with = "expr")]` on a field uses `expr` (a
+//! `Space<FieldType>`) instead of the field type's space.
+
+extern crate proc_macro;
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as TokenStream2, TokenTree};
+use quote::{format_ident, quote};
+use syn::{
+    parse_macro_input, Data, DeriveInput, Expr, Fields, GenericArgument, GenericParam, Ident,
+    LitStr, PathArguments, Type,
+};
+
+/// Derives `neatcheck::Enumerable` and `neatcheck::LazyView` (see the crate
+/// documentation for the attributes).
+#[proc_macro_derive(Enumerable, attributes(enumerable))]
+pub fn derive_enumerable(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match expand(input) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+struct FieldInfo {
+    name: Option<Ident>,
+    ty: Type,
+    with: Option<Expr>,
+}
+
+struct VariantInfo {
+    name: Ident,
+    /// `None` for a struct (no variant path).
+    is_enum: bool,
+    kind: Kind,
+    fields: Vec<FieldInfo>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Named,
+    Tuple,
+    Unit,
+}
+
+fn parse_field_attrs(attrs: &[syn::Attribute]) -> syn::Result<Option<Expr>> {
+    let mut with = None;
+    for attr in attrs {
+        if !attr.path().is_ident("enumerable") {
+            continue;
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("with") {
+                let s: LitStr = meta.value()?.parse()?;
+                with = Some(s.parse::<Expr>()?);
+                Ok(())
+            } else {
+                Err(meta.error("expected `with = \"expression\"`"))
+            }
+        })?;
+    }
+    Ok(with)
+}
+
+fn variant_skipped(attrs: &[syn::Attribute]) -> syn::Result<bool> {
+    let mut skip = false;
+    for attr in attrs {
+        if !attr.path().is_ident("enumerable") {
+            continue;
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("skip") {
+                skip = true;
+                Ok(())
+            } else {
+                Err(meta.error("expected `skip`"))
+            }
+        })?;
+    }
+    Ok(skip)
+}
+
+fn fields_of(fields: &Fields) -> syn::Result<(Kind, Vec<FieldInfo>)> {
+    let kind = match fields {
+        Fields::Named(_) => Kind::Named,
+        Fields::Unnamed(_) => Kind::Tuple,
+        Fields::Unit => Kind::Unit,
+    };
+    let mut out = vec![];
+    for f in fields.iter() {
+        out.push(FieldInfo {
+            name: f.ident.clone(),
+            ty: f.ty.clone(),
+            with: parse_field_attrs(&f.attrs)?,
+        });
+    }
+    Ok((kind, out))
+}
+
+/// `Box<X>` -> `Some(X)`.
+fn boxed_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let last = p.path.segments.last()?;
+    if last.ident != "Box" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    if args.args.len() != 1 {
+        return None;
+    }
+    match args.args.first()? {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+fn mentions(tokens: TokenStream2, name: &Ident) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == *name,
+        TokenTree::Group(g) => mentions(g.stream(), name),
+        _ => false,
+    })
+}
+
+fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
+    let name = &input.ident;
+    let vis = &input.vis;
+    for p in &input.generics.params {
+        if let GenericParam::Lifetime(l) = p {
+            return Err(syn::Error::new_spanned(
+                l,
+                "#[derive(Enumerable)] needs a type without lifetime parameters (Enumerable types are 'static)",
+            ));
+        }
+    }
+
+    let mut variants: Vec<VariantInfo> = vec![];
+    let mut all_variants: Vec<VariantInfo> = vec![];
+    match &input.data {
+        Data::Struct(s) => {
+            let (kind, fields) = fields_of(&s.fields)?;
+            variants.push(VariantInfo {
+                name: name.clone(),
+                is_enum: false,
+                kind,
+                fields,
+            });
+        }
+        Data::Enum(e) => {
+            for v in &e.variants {
+                let (kind, fields) = fields_of(&v.fields)?;
+                let info = VariantInfo {
+                    name: v.ident.clone(),
+                    is_enum: true,
+                    kind,
+                    fields,
+                };
+                if variant_skipped(&v.attrs)? {
+                    all_variants.push(info);
+                } else {
+                    let (kind, fields) = fields_of(&v.fields)?;
+                    all_variants.push(VariantInfo {
+                        name: v.ident.clone(),
+                        is_enum: true,
+                        kind,
+                        fields,
+                    });
+                    variants.push(info);
+                }
+            }
+        }
+        Data::Union(u) => {
+            return Err(syn::Error::new_spanned(
+                u.union_token,
+                "#[derive(Enumerable)] does not support unions",
+            ))
+        }
+    }
+    let is_enum = matches!(input.data, Data::Enum(_));
+    if !is_enum {
+        all_variants = vec![];
+    }
+
+    let nc = quote!(::neatcheck);
+
+    // impl generics with `Enumerable` bounds on type parameters.
+    let mut generics = input.generics.clone();
+    for p in generics.params.iter_mut() {
+        if let GenericParam::Type(t) = p {
+            t.bounds.push(syn::parse_quote!(#nc::Enumerable));
+        }
+    }
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+
+    // --- describe ---
+    let ctor_path = |v: &VariantInfo| -> TokenStream2 {
+        let vn = &v.name;
+        if v.is_enum {
+            quote!(#name::#vn)
+        } else {
+            quote!(#name)
+        }
+    };
+    let mut ctors = vec![];
+    for v in &variants {
+        let vname = v.name.to_string();
+        let path = ctor_path(v);
+        let field_spaces: Vec<TokenStream2> = v
+            .fields
+            .iter()
+            .map(|f| {
+                let ty = &f.ty;
+                match &f.with {
+                    Some(e) => quote!(#nc::space::field_with::<#ty>(#e)),
+                    None => quote!(#nc::space::field::<#ty>()),
+                }
+            })
+            .collect();
+        let takes: Vec<TokenStream2> = v
+            .fields
+            .iter()
+            .map(|f| {
+                let ty = &f.ty;
+                quote!(__f.take::<#ty>())
+            })
+            .collect();
+        let build = match v.kind {
+            Kind::Unit => quote!(#path),
+            Kind::Tuple => quote!(#path(#(#takes),*)),
+            Kind::Named => {
+                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
+                quote!(#path { #(#names: #takes),* })
+            }
+        };
+        let ctor = if v.kind == Kind::Named {
+            let names: Vec<String> = v
+                .fields
+                .iter()
+                .map(|f| f.name.as_ref().unwrap().to_string())
+                .collect();
+            quote!(#nc::space::Constructor::named(
+                #vname,
+                vec![#((#names, #field_spaces)),*],
+                |__f: &mut #nc::space::Fields<'_>| #build,
+            ))
+        } else {
+            quote!(#nc::space::Constructor::new(
+                #vname,
+                vec![#(#field_spaces),*],
+                |__f: &mut #nc::space::Fields<'_>| #build,
+            ))
+        };
+        ctors.push(ctor);
+    }
+
+    // --- force_lazy ---
+    let mut force_arms = vec![];
+    for (tag, v) in variants.iter().enumerate() {
+        let tag = tag as u32;
+        let path = ctor_path(v);
+        let vals: Vec<TokenStream2> = v
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let ty = &f.ty;
+                let i = i as u32;
+                if f.with.is_some() {
+                    quote!(__lazy.__field::<#ty>(__first, #i).force_generic())
+                } else {
+                    quote!(<#ty as #nc::Enumerable>::force_lazy(__lazy.__field::<#ty>(__first, #i)))
+                }
+            })
+            .collect();
+        let build = match v.kind {
+            Kind::Unit => quote!(#path),
+            Kind::Tuple => quote!(#path(#(#vals),*)),
+            Kind::Named => {
+                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
+                quote!(#path { #(#names: #vals),* })
+            }
+        };
+        force_arms.push(quote!(#tag => #build,));
+    }
+
+    // --- view type ---
+    let view_name = format_ident!("{}View", name);
+    let lt = syn::Lifetime::new("'a", Span::call_site());
+    let view_field_ty = |f: &FieldInfo| -> TokenStream2 {
+        let ty = &f.ty;
+        if f.with.is_none() {
+            if let Some(inner) = boxed_inner(ty) {
+                return quote!(#nc::Lazy<#lt, #inner>);
+            }
+        }
+        quote!(#nc::Lazy<#lt, #ty>)
+    };
+    let view_variants_src: &Vec<VariantInfo> = if is_enum { &all_variants } else { &variants };
+    let any_field = view_variants_src.iter().any(|v| !v.fields.is_empty());
+    // Generic parameters of the view: 'a if any field, and the type and
+    // const parameters the fields mention.
+    let field_tokens: TokenStream2 = view_variants_src
+        .iter()
+        .flat_map(|v| v.fields.iter())
+        .map(|f| {
+            let t = &f.ty;
+            quote!(#t)
+        })
+        .collect();
+    let mut view_params: Vec<TokenStream2> = vec![];
+    let mut view_args: Vec<TokenStream2> = vec![];
+    if any_field {
+        view_params.push(quote!(#lt));
+        view_args.push(quote!(#lt));
+    }
+    for p in &input.generics.params {
+        match p {
+            GenericParam::Type(t) => {
+                if mentions(field_tokens.clone(), &t.ident) {
+                    let id = &t.ident;
+                    view_params.push(quote!(#id: #nc::Enumerable));
+                    view_args.push(quote!(#id));
+                }
+            }
+            GenericParam::Const(c) => {
+                if mentions(field_tokens.clone(), &c.ident) {
+                    let id = &c.ident;
+                    let ty = &c.ty;
+                    view_params.push(quote!(const #id: #ty));
+                    view_args.push(quote!(#id));
+                }
+            }
+            GenericParam::Lifetime(_) => {}
+        }
+    }
+    let view_generics = if view_params.is_empty() {
+        quote!()
+    } else {
+        quote!(<#(#view_params),*>)
+    };
+    let view_ty_args = if view_args.is_empty() {
+        quote!()
+    } else {
+        quote!(<#(#view_args),*>)
+    };
+    let view_ty_args_anon = {
+        let args: Vec<TokenStream2> = view_args
+            .iter()
+            .map(|a| {
+                if a.to_string() == "'a" {
+                    quote!('__v)
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
+        if args.is_empty() {
+            quote!()
+        } else {
+            quote!(<#(#args),*>)
+        }
+    };
+
+    let doc = format!(
+        "The lazy view of [`{name}`]: one constructor read, fields as `neatcheck::Lazy` handles."
+    );
+    let view_def = if is_enum {
+        let vs = all_variants.iter().map(|v| {
+            let vn = &v.name;
+            let tys: Vec<TokenStream2> = v.fields.iter().map(view_field_ty).collect();
+            match v.kind {
+                Kind::Unit => quote!(#vn),
+                Kind::Tuple => quote!(#vn(#(#tys),*)),
+                Kind::Named => {
+                    let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
+                    quote!(#vn { #(#names: #tys),* })
+                }
+            }
+        });
+        let variant_docs = all_variants
+            .iter()
+            .map(|v| format!("The view of `{}::{}`.", name, v.name));
+        let vs = vs.zip(variant_docs).map(|(v, d)| quote!(#[doc = #d] #v));
+        quote! {
+            #[doc = #doc]
+            #[allow(dead_code, non_camel_case_types)]
+            #[derive(Debug, Clone, Copy)]
+            #vis enum #view_name #view_generics { #(#vs),* }
+        }
+    } else {
+        let v = &variants[0];
+        let tys: Vec<TokenStream2> = v.fields.iter().map(view_field_ty).collect();
+        match v.kind {
+            Kind::Unit => quote! {
+                #[doc = #doc]
+                #[allow(dead_code)]
+                #[derive(Debug, Clone, Copy)]
+                #vis struct #view_name;
+            },
+            Kind::Tuple => quote! {
+                #[doc = #doc]
+                #[allow(dead_code)]
+                #[derive(Debug, Clone, Copy)]
+                #vis struct #view_name #view_generics (#(pub #tys),*);
+            },
+            Kind::Named => {
+                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
+                let fdocs = v
+                    .fields
+                    .iter()
+                    .map(|f| format!("The field `{}`.", f.name.as_ref().unwrap()));
+                quote! {
+                    #[doc = #doc]
+                    #[allow(dead_code)]
+                    #[derive(Debug, Clone, Copy)]
+                    #vis struct #view_name #view_generics { #(#[doc = #fdocs] pub #names: #tys),* }
+                }
+            }
+        }
+    };
+
+    // --- view fn ---
+    let mut view_arms = vec![];
+    for (tag, v) in variants.iter().enumerate() {
+        let tag = tag as u32;
+        let vn = &v.name;
+        let path = if is_enum {
+            quote!(#view_name::#vn)
+        } else {
+            quote!(#view_name)
+        };
+        let vals: Vec<TokenStream2> = v
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let i = i as u32;
+                let ty = &f.ty;
+                let target = if f.with.is_none() {
+                    boxed_inner(ty).cloned().unwrap_or(ty.clone())
+                } else {
+                    ty.clone()
+                };
+                quote!(__lazy.__field::<#target>(__first, #i))
+            })
+            .collect();
+        let build = match v.kind {
+            Kind::Unit => quote!(#path),
+            Kind::Tuple => quote!(#path(#(#vals),*)),
+            Kind::Named => {
+                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
+                quote!(#path { #(#names: #vals),* })
+            }
+        };
+        view_arms.push(quote!(#tag => #build,));
+    }
+    let unused_first = if any_field {
+        quote!()
+    } else {
+        quote!(let _ = __first;)
+    };
+
+    let out = quote! {
+        impl #impl_generics #nc::Enumerable for #name #ty_generics #where_clause {
+            fn describe() -> #nc::Space<Self> {
+                #nc::space::datatype(vec![#(#ctors),*])
+            }
+            #[allow(unused_variables)]
+            fn force_lazy(__lazy: #nc::Lazy<'_, Self>) -> Self {
+                if !__lazy.__is_canonical() {
+                    return __lazy.force_generic();
+                }
+                let (__tag, __first) = __lazy.__open();
+                match __tag {
+                    #(#force_arms)*
+                    _ => unreachable!("neatcheck: unknown constructor tag"),
+                }
+            }
+        }
+
+        #view_def
+
+        impl #impl_generics #nc::LazyView for #name #ty_generics #where_clause {
+            type View<'__v> = #view_name #view_ty_args_anon;
+            #[inline]
+            #[allow(unused_variables)]
+            fn view<'__v>(__lazy: #nc::Lazy<'__v, Self>) -> #view_name #view_ty_args_anon {
+                let (__tag, __first) = __lazy.__open();
+                #unused_first
+                match __tag {
+                    #(#view_arms)*
+                    _ => unreachable!("neatcheck: unknown constructor tag"),
+                }
+            }
+        }
+    };
+    let _ = view_ty_args;
+    Ok(out)
+}

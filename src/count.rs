@@ -1,0 +1,217 @@
+//! Exact cardinalities per size (`num_bigint::BigUint`), computed bottom-up
+//! over a compiled grammar: no recursion, linear memory per product.
+//!
+//! `count(n)` of a sort is the number of its values of exactly size `n`;
+//! `count_up_to(n)` sums sizes `0..=n` and is the worst-case number of
+//! predicate runs of a search with bound `n`.
+
+use crate::grammar::{Grammar, SortId, SortKind};
+use crate::Enumerable;
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+/// Memo tables of a grammar's counts, extended on demand.
+#[derive(Default)]
+pub(crate) struct CountTables {
+    /// Sizes `0..upto` are computed.
+    upto: usize,
+    sorts: Vec<Vec<BigUint>>,
+    /// Sizes with a non-zero count, per sort (to skip zeros in products).
+    nonzero: Vec<Vec<usize>>,
+    /// Per prod, per slot index `j`: `suffix[j][m]` = number of ways the
+    /// slots `j..` together have size `m`.
+    suffix: Vec<Vec<Vec<BigUint>>>,
+    /// Sorts in an order where same-size dependencies come first.
+    order: Vec<SortId>,
+}
+
+impl Grammar {
+    fn same_size_order(&self) -> Vec<SortId> {
+        // A sort depends on a slot at the same size only through a zero-weight
+        // edge; those are acyclic (checked at compile time). Post-order DFS.
+        let n = self.sorts.len();
+        let mut deps: Vec<Vec<SortId>> = vec![vec![]; n];
+        for p in &self.prods {
+            if p.leaf || p.cost > 0 {
+                continue;
+            }
+            for (j, &s) in p.slots.iter().enumerate() {
+                let others: u64 = p
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != j)
+                    .map(|(_, &o)| self.sorts[o as usize].min_size)
+                    .fold(0u64, |a, b| a.saturating_add(b));
+                if others == 0 {
+                    deps[p.sort as usize].push(s);
+                }
+            }
+        }
+        let mut order = vec![];
+        let mut state = vec![0u8; n];
+        for start in 0..n {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            state[start] = 1;
+            while let Some((node, next)) = stack.last_mut() {
+                if *next < deps[*node].len() {
+                    let to = deps[*node][*next] as usize;
+                    *next += 1;
+                    if state[to] == 0 {
+                        state[to] = 1;
+                        stack.push((to, 0));
+                    }
+                } else {
+                    order.push(*node as SortId);
+                    state[*node] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        order
+    }
+
+    /// Makes sure counts of sizes `0..=n` are known.
+    fn extend_counts(&self, n: usize) {
+        let mut t = self.counts.borrow_mut();
+        if t.upto > n {
+            return;
+        }
+        if t.sorts.is_empty() {
+            t.sorts = vec![vec![]; self.sorts.len()];
+            t.nonzero = vec![vec![]; self.sorts.len()];
+            t.suffix = self
+                .prods
+                .iter()
+                .map(|p| vec![vec![]; p.slots.len()])
+                .collect();
+            t.order = self.same_size_order();
+        }
+        let order = t.order.clone();
+        for size in t.upto..=n {
+            for &s in &order {
+                let c = match &self.sorts[s as usize].kind {
+                    SortKind::Leaf { family, .. } => family.count(size),
+                    SortKind::Algebraic { decl, .. } => {
+                        let mut total = BigUint::zero();
+                        for &p in decl {
+                            let prod = &self.prods[p as usize];
+                            let cost = prod.cost as usize;
+                            if size < cost {
+                                continue;
+                            }
+                            let m = size - cost;
+                            total += alt_count(&mut t, self, p, m);
+                        }
+                        total
+                    }
+                };
+                if !c.is_zero() {
+                    t.nonzero[s as usize].push(size);
+                }
+                t.sorts[s as usize].push(c);
+            }
+            t.upto = size + 1;
+        }
+    }
+
+    /// The number of values of exactly `size`.
+    pub fn count(&self, size: usize) -> BigUint {
+        self.extend_counts(size);
+        self.counts.borrow().sorts[self.root as usize][size].clone()
+    }
+
+    /// The number of values of size `0..=size`.
+    pub fn count_up_to(&self, size: usize) -> BigUint {
+        self.extend_counts(size);
+        self.counts.borrow().sorts[self.root as usize][..=size]
+            .iter()
+            .sum()
+    }
+
+    /// Count of a sort at a size (sizes up to `size` get computed).
+    pub(crate) fn sort_count(&self, sort: SortId, size: usize) -> BigUint {
+        self.extend_counts(size);
+        self.counts.borrow().sorts[sort as usize][size].clone()
+    }
+
+    /// Number of ways the slots `j..` of `prod` have total size `m`.
+    pub(crate) fn suffix_count(&self, prod: u32, j: usize, m: usize) -> BigUint {
+        let k = self.prods[prod as usize].slots.len();
+        if j == k {
+            return if m == 0 { BigUint::from(1u32) } else { BigUint::zero() };
+        }
+        self.extend_counts(m);
+        let mut t = self.counts.borrow_mut();
+        suffix(&mut t, self, prod, j, m)
+    }
+}
+
+/// Ways for the slots of `prod` to have total size `m`; needs counts of
+/// sizes `< m` (and `m` for zero-weight slots, ordered before).
+fn alt_count(t: &mut CountTables, g: &Grammar, prod: u32, m: usize) -> BigUint {
+    if g.prods[prod as usize].slots.is_empty() {
+        return if m == 0 { BigUint::from(1u32) } else { BigUint::zero() };
+    }
+    suffix(t, g, prod, 0, m)
+}
+
+fn suffix(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, m: usize) -> BigUint {
+    let slots = &g.prods[prod as usize].slots;
+    let k = slots.len();
+    if j == k {
+        return if m == 0 { BigUint::from(1u32) } else { BigUint::zero() };
+    }
+    let cached = t.suffix[prod as usize][j].len();
+    if m < cached {
+        return t.suffix[prod as usize][j][m].clone();
+    }
+    // Entries below `limit` only use counts that are already final, so they
+    // can be cached; a larger one (a zero-cost product at the current size)
+    // is computed without caching.
+    let limit = slots[j..]
+        .iter()
+        .map(|&s| t.sorts[s as usize].len())
+        .min()
+        .unwrap_or(0);
+    if m < limit {
+        for idx in cached..=m {
+            let v = suffix_entry(t, g, prod, j, idx);
+            t.suffix[prod as usize][j].push(v);
+        }
+        t.suffix[prod as usize][j][m].clone()
+    } else {
+        suffix_entry(t, g, prod, j, m)
+    }
+}
+
+fn suffix_entry(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, idx: usize) -> BigUint {
+    let s = g.prods[prod as usize].slots[j] as usize;
+    let mut total = BigUint::zero();
+    let mut z = 0;
+    while z < t.nonzero[s].len() {
+        let i = t.nonzero[s][z];
+        z += 1;
+        if i > idx {
+            break;
+        }
+        let r = suffix(t, g, prod, j + 1, idx - i);
+        if !r.is_zero() {
+            total += &t.sorts[s][i] * r;
+        }
+    }
+    total
+}
+
+/// The number of values of `T` of exactly `size`.
+pub fn count_of<T: Enumerable>(size: usize) -> BigUint {
+    crate::grammar::grammar_of::<T>().count(size)
+}
+
+/// The number of values of `T` of size `0..=size`.
+pub fn count_up_to<T: Enumerable>(size: usize) -> BigUint {
+    crate::grammar::grammar_of::<T>().count_up_to(size)
+}

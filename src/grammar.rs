@@ -1,0 +1,845 @@
+//! The compiled form of a space: sorts (search positions) and their
+//! alternatives, in the chain order the search uses.
+//!
+//! Compilation flattens a [`Raw`] description into *sorts*: every union that
+//! is used as a field, and every registered type, becomes a sort whose
+//! alternatives each have a cost (the `pay`s), a list of field sorts (the
+//! *slots*) and a build program that turns field values into a value. It then
+//! computes minimal sizes, drops uninhabited alternatives, rejects cycles
+//! without `pay`, orders each sort's alternatives by minimal size (stable, so
+//! ties keep declaration order), collapses zero-cost wrappers (`Box<T>`,
+//! `String`) into the position they wrap, and lays out the minimal value of
+//! every alternative's fields as a template the search copies.
+
+use crate::space::{Combine, LeafFamily, Raw, Shape, TypeRef, Value};
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+use std::any::TypeId;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+pub(crate) type SortId = u32;
+pub(crate) type ProdId = u32;
+pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) const INFINITE: u64 = u64::MAX;
+
+/// How an alternative builds its value from the values of its slots.
+#[derive(Clone)]
+pub(crate) enum Build {
+    /// The next slot's value.
+    Slot,
+    Pure(Rc<dyn Fn() -> Value>),
+    Map(Rc<dyn Fn(Value) -> Value>, Box<Build>),
+    Product(Vec<Build>, Combine),
+}
+
+impl Build {
+    fn slot_count(&self) -> usize {
+        match self {
+            Build::Slot => 1,
+            Build::Pure(_) => 0,
+            Build::Map(_, b) => b.slot_count(),
+            Build::Product(bs, _) => bs.iter().map(Build::slot_count).sum(),
+        }
+    }
+
+    fn is_identity(&self) -> bool {
+        matches!(self, Build::Slot)
+    }
+
+    /// Replaces the slots, in order, by the given conversions.
+    fn substitute(self, convs: &mut std::vec::IntoIter<Build>) -> Build {
+        match self {
+            Build::Slot => convs.next().expect("one conversion per slot"),
+            Build::Pure(p) => Build::Pure(p),
+            Build::Map(f, b) => Build::Map(f, Box::new(b.substitute(convs))),
+            Build::Product(bs, c) => {
+                Build::Product(bs.into_iter().map(|b| b.substitute(convs)).collect(), c)
+            }
+        }
+    }
+
+    /// Runs the program on slot values (consumed in order).
+    pub(crate) fn run(&self, slots: &mut std::vec::IntoIter<Value>) -> Value {
+        match self {
+            Build::Slot => slots.next().expect("one value per slot"),
+            Build::Pure(p) => p(),
+            Build::Map(f, b) => f(b.run(slots)),
+            Build::Product(bs, combine) => {
+                let mut vals: Vec<Value> = bs.iter().map(|b| b.run(slots)).collect();
+                let mut fields = crate::space::Fields::new(vals.drain(..));
+                combine(&mut fields)
+            }
+        }
+    }
+}
+
+/// One node of the minimal value of an alternative's fields.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TemplateNode {
+    pub prod: ProdId,
+    /// The alternative's declaration tag (0 for leaves).
+    pub tag: u32,
+    /// Offset (from the template's base) of this node's first field.
+    pub first: u32,
+    pub locked: bool,
+}
+
+/// An alternative of a sort, in chain position.
+pub(crate) struct Prod {
+    pub sort: SortId,
+    /// Declaration index within the sort (what derived views match on).
+    pub tag: u32,
+    pub cost: u32,
+    pub slots: Vec<SortId>,
+    pub build: Build,
+    pub shape: Option<Rc<Shape>>,
+    pub min_size: u64,
+    /// The next alternative in the chain, or `NONE`.
+    pub next: ProdId,
+    /// `min_size(next) - min_size(self)`.
+    pub next_delta: u32,
+    /// The minimal value of the slots, laid out contiguously: the slots are
+    /// nodes `0..slots.len()`.
+    pub template: Vec<TemplateNode>,
+    /// Set for the single pseudo-alternative of a leaf sort.
+    pub leaf: bool,
+}
+
+pub(crate) enum SortKind {
+    Algebraic {
+        /// Chain order (by minimal size, ties in declaration order).
+        chain: Vec<ProdId>,
+        /// Declaration order.
+        decl: Vec<ProdId>,
+    },
+    Leaf {
+        family: Rc<dyn LeafFamily>,
+        prod: ProdId,
+        /// `starts[s]`: global index of the first value of size `s`
+        /// (saturating); grows on demand.
+        starts: RefCell<Vec<u64>>,
+        total: Option<u64>,
+    },
+}
+
+pub(crate) struct Sort {
+    pub name: String,
+    /// The type whose canonical space this sort is (`None` when anonymous).
+    pub origin: Option<TypeId>,
+    pub kind: SortKind,
+    pub min_size: u64,
+}
+
+/// A compiled space: everything the backends need, immutable once built.
+pub struct Grammar {
+    pub(crate) sorts: Vec<Sort>,
+    pub(crate) prods: Vec<Prod>,
+    /// The root position's sort and the conversion from its value.
+    pub(crate) root: SortId,
+    pub(crate) root_build: Build,
+    /// Template of the root node alone (one node plus its minimal fields),
+    /// for each alternative of the root sort is not needed: the root starts
+    /// at the root sort's minimal value.
+    pub(crate) root_template: Vec<TemplateNode>,
+    pub(crate) counts: RefCell<crate::count::CountTables>,
+}
+
+impl std::fmt::Debug for Grammar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Grammar({} sorts, {} alternatives, root {})",
+            self.sorts.len(),
+            self.prods.len(),
+            self.sorts[self.root as usize].name
+        )
+    }
+}
+
+struct PendingAlt {
+    cost: u64,
+    slots: Vec<SortId>,
+    build: Build,
+    shape: Option<Rc<Shape>>,
+}
+
+enum PendingKind {
+    Undefined(Rc<Raw>),
+    Algebraic(Vec<PendingAlt>),
+    Leaf(Rc<dyn LeafFamily>),
+    /// Alias of another sort through a conversion (transparent wrappers).
+    Alias(SortId, Build),
+}
+
+struct PendingSort {
+    name: String,
+    origin: Option<TypeId>,
+    kind: PendingKind,
+}
+
+struct Compiler {
+    sorts: Vec<PendingSort>,
+    by_type: HashMap<TypeId, SortId>,
+    by_ptr: HashMap<*const Raw, SortId>,
+    /// Keeps anonymous raws alive so their addresses stay unique.
+    keep: Vec<Rc<Raw>>,
+    context: String,
+}
+
+impl Compiler {
+    fn sort_for_ref(&mut self, tr: &TypeRef) -> SortId {
+        if let Some(&id) = self.by_type.get(&tr.id) {
+            return id;
+        }
+        let id = self.sorts.len() as SortId;
+        self.sorts.push(PendingSort {
+            name: tr.name.to_string(),
+            origin: Some(tr.id),
+            kind: PendingKind::Undefined((tr.raw)()),
+        });
+        self.by_type.insert(tr.id, id);
+        id
+    }
+
+    fn anon_sort(&mut self, raw: &Rc<Raw>) -> SortId {
+        let ptr = Rc::as_ptr(raw);
+        if let Some(&id) = self.by_ptr.get(&ptr) {
+            return id;
+        }
+        let id = self.sorts.len() as SortId;
+        self.sorts.push(PendingSort {
+            name: format!("<part of {}>", self.context),
+            origin: None,
+            kind: PendingKind::Undefined(raw.clone()),
+        });
+        self.keep.push(raw.clone());
+        self.by_ptr.insert(ptr, id);
+        id
+    }
+
+    /// A field that must be exactly one position.
+    fn slot_of(&mut self, raw: &Rc<Raw>) -> (SortId, Build) {
+        match &**raw {
+            Raw::Ref(tr) => (self.sort_for_ref(tr), Build::Slot),
+            Raw::Transparent(inner) => match &**inner {
+                Raw::Map(f, r) => {
+                    let (s, b) = self.slot_of(r);
+                    (s, Build::Map(f.clone(), Box::new(b)))
+                }
+                _ => self.slot_of(inner),
+            },
+            Raw::Sort(inner) => (self.anon_sort(inner), Build::Slot),
+            _ => (self.anon_sort(raw), Build::Slot),
+        }
+    }
+
+    /// A product component: any number of positions.
+    fn fields_of(&mut self, raw: &Rc<Raw>) -> PendingAlt {
+        match &**raw {
+            Raw::Pure(p) => PendingAlt {
+                cost: 0,
+                slots: vec![],
+                build: Build::Pure(p.clone()),
+                shape: None,
+            },
+            Raw::Pay(inner) => {
+                let mut a = self.fields_of(inner);
+                a.cost += 1;
+                a
+            }
+            Raw::Map(f, inner) => {
+                let mut a = self.fields_of(inner);
+                a.build = Build::Map(f.clone(), Box::new(a.build));
+                a
+            }
+            Raw::Product(parts, combine) => {
+                let mut cost = 0;
+                let mut slots = vec![];
+                let mut builds = vec![];
+                for p in parts {
+                    let a = self.fields_of(p);
+                    cost += a.cost;
+                    slots.extend(a.slots);
+                    builds.push(a.build);
+                }
+                PendingAlt {
+                    cost,
+                    slots,
+                    build: Build::Product(builds, combine.clone()),
+                    shape: None,
+                }
+            }
+            Raw::Label(_, inner) => self.fields_of(inner),
+            _ => {
+                let (s, b) = self.slot_of(raw);
+                PendingAlt {
+                    cost: 0,
+                    slots: vec![s],
+                    build: b,
+                    shape: None,
+                }
+            }
+        }
+    }
+
+    fn alts_of(&mut self, raw: &Rc<Raw>, out: &mut Vec<PendingAlt>) {
+        match &**raw {
+            Raw::Empty => {}
+            Raw::Pay(inner) => {
+                let start = out.len();
+                self.alts_of(inner, out);
+                for a in &mut out[start..] {
+                    a.cost += 1;
+                }
+            }
+            Raw::Union(parts) => {
+                for p in parts {
+                    self.alts_of(p, out);
+                }
+            }
+            Raw::Map(f, inner) => {
+                let start = out.len();
+                self.alts_of(inner, out);
+                for a in &mut out[start..] {
+                    let b = std::mem::replace(&mut a.build, Build::Slot);
+                    a.build = Build::Map(f.clone(), Box::new(b));
+                }
+            }
+            Raw::Label(shape, inner) => {
+                let start = out.len();
+                self.alts_of(inner, out);
+                for a in &mut out[start..] {
+                    if a.shape.is_none() {
+                        a.shape = Some(shape.clone());
+                    }
+                }
+            }
+            _ => out.push(self.fields_of(raw)),
+        }
+    }
+
+    fn define(&mut self, id: SortId) {
+        let raw = match &self.sorts[id as usize].kind {
+            PendingKind::Undefined(raw) => raw.clone(),
+            _ => return,
+        };
+        if self.sorts[id as usize].origin.is_some() {
+            self.context = self.sorts[id as usize].name.clone();
+        }
+        let mut stripped = &raw;
+        while let Raw::Label(_, inner) = &**stripped {
+            stripped = inner;
+        }
+        let kind = match &**stripped {
+            Raw::Leaf(family) => PendingKind::Leaf(family.clone()),
+            Raw::Transparent(_) | Raw::Ref(_) | Raw::Sort(_) => {
+                let (target, build) = self.slot_of(stripped);
+                PendingKind::Alias(target, build)
+            }
+            _ => {
+                let mut alts = vec![];
+                self.alts_of(stripped, &mut alts);
+                PendingKind::Algebraic(alts)
+            }
+        };
+        self.sorts[id as usize].kind = kind;
+    }
+}
+
+fn leaf_min_size(family: &dyn LeafFamily) -> u64 {
+    let limit = family.last_size().unwrap_or(4096);
+    (0..=limit)
+        .find(|&s| family.count(s) > BigUint::from(0u32))
+        .map(|s| s as u64)
+        .unwrap_or(INFINITE)
+}
+
+/// Compiles a description. Panics with a precise message on a recursive
+/// cycle without `pay`.
+pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
+    let mut c = Compiler {
+        sorts: vec![],
+        by_type: HashMap::new(),
+        by_ptr: HashMap::new(),
+        keep: vec![],
+        context: root_name.to_string(),
+    };
+    let (root_sort, root_build) = c.slot_of(root);
+    let mut i = 0;
+    while i < c.sorts.len() {
+        c.define(i as SortId);
+        i += 1;
+    }
+    let n = c.sorts.len();
+
+    // Alias targets: a sort that is exactly another one (possibly converted).
+    // An identity wrapper (one alternative, cost 0, one slot, no conversion)
+    // is an alias too.
+    for s in &mut c.sorts {
+        if let PendingKind::Algebraic(alts) = &s.kind {
+            if alts.len() == 1
+                && alts[0].cost == 0
+                && alts[0].slots.len() == 1
+                && alts[0].build.is_identity()
+                && alts[0].shape.is_none()
+            {
+                s.kind = PendingKind::Alias(alts[0].slots[0], Build::Slot);
+            }
+        }
+    }
+
+    // Minimal sizes by fixpoint (values only decrease, bounded below by 0).
+    let mut min = vec![INFINITE; n];
+    loop {
+        let mut changed = false;
+        for id in 0..n {
+            let m = match &c.sorts[id].kind {
+                PendingKind::Leaf(f) => leaf_min_size(&**f),
+                PendingKind::Alias(t, _) => min[*t as usize],
+                PendingKind::Algebraic(alts) => alts
+                    .iter()
+                    .map(|a| alt_min(a, &min))
+                    .min()
+                    .unwrap_or(INFINITE),
+                PendingKind::Undefined(_) => unreachable!(),
+            };
+            if m < min[id] {
+                min[id] = m;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+
+    check_zero_cycles(&c.sorts, &min);
+
+    // Resolve aliases to (final sort, conversion).
+    let mut resolved: Vec<Option<(SortId, Build)>> = vec![None; n];
+    for id in 0..n {
+        let mut target = id as SortId;
+        let mut convs: Vec<Build> = vec![];
+        while let PendingKind::Alias(t, b) = &c.sorts[target as usize].kind {
+            convs.push(b.clone());
+            target = *t;
+        }
+        if !convs.is_empty() {
+            // The outermost conversion applies last.
+            let mut build = Build::Slot;
+            for b in convs.into_iter().rev() {
+                build = b.substitute(&mut vec![build].into_iter());
+            }
+            resolved[id] = Some((target, build));
+        }
+    }
+    let resolve = |s: SortId| -> (SortId, Build) {
+        match &resolved[s as usize] {
+            Some((t, b)) => (*t, b.clone()),
+            None => (s, Build::Slot),
+        }
+    };
+
+    // Build the final sorts and prods.
+    let mut sorts = Vec::with_capacity(n);
+    let mut prods: Vec<Prod> = vec![];
+    for (id, ps) in c.sorts.iter_mut().enumerate() {
+        let kind = match std::mem::replace(&mut ps.kind, PendingKind::Algebraic(vec![])) {
+            PendingKind::Leaf(family) => {
+                let pid = prods.len() as ProdId;
+                prods.push(Prod {
+                    sort: id as SortId,
+                    tag: 0,
+                    cost: 0,
+                    slots: vec![],
+                    build: Build::Slot,
+                    shape: None,
+                    min_size: min[id],
+                    next: NONE,
+                    next_delta: 0,
+                    template: vec![],
+                    leaf: true,
+                });
+                let total = family.last_size().and_then(|last| {
+                    (0..=last)
+                        .map(|s| family.count(s))
+                        .sum::<BigUint>()
+                        .to_u64()
+                });
+                SortKind::Leaf {
+                    family,
+                    prod: pid,
+                    starts: RefCell::new(vec![0]),
+                    total,
+                }
+            }
+            PendingKind::Alias(..) => SortKind::Algebraic {
+                chain: vec![],
+                decl: vec![],
+            },
+            PendingKind::Algebraic(alts) => {
+                let mut decl = vec![];
+                for (tag, a) in alts.into_iter().enumerate() {
+                    let m = alt_min(&a, &min);
+                    if m == INFINITE {
+                        continue;
+                    }
+                    let mut convs = vec![];
+                    let mut slots = vec![];
+                    for &s in &a.slots {
+                        let (t, b) = resolve(s);
+                        slots.push(t);
+                        convs.push(b);
+                    }
+                    let build = a.build.substitute(&mut convs.into_iter());
+                    let pid = prods.len() as ProdId;
+                    prods.push(Prod {
+                        sort: id as SortId,
+                        tag: tag as u32,
+                        cost: a.cost as u32,
+                        slots,
+                        build,
+                        shape: a.shape,
+                        min_size: m,
+                        next: NONE,
+                        next_delta: 0,
+                        template: vec![],
+                        leaf: false,
+                    });
+                    decl.push(pid);
+                }
+                let mut chain = decl.clone();
+                chain.sort_by_key(|&p| prods[p as usize].min_size);
+                for w in chain.windows(2) {
+                    let delta = prods[w[1] as usize].min_size - prods[w[0] as usize].min_size;
+                    prods[w[0] as usize].next = w[1];
+                    prods[w[0] as usize].next_delta = delta.min(u32::MAX as u64) as u32;
+                }
+                SortKind::Algebraic { chain, decl }
+            }
+            PendingKind::Undefined(_) => unreachable!(),
+        };
+        sorts.push(Sort {
+            name: ps.name.clone(),
+            origin: ps.origin,
+            kind,
+            min_size: min[id],
+        });
+    }
+
+    let (root, conv) = resolve(root_sort);
+    let root_build = root_build.substitute(&mut vec![conv].into_iter());
+
+    let mut g = Grammar {
+        sorts,
+        prods,
+        root,
+        root_build,
+        root_template: vec![],
+        counts: RefCell::new(crate::count::CountTables::default()),
+    };
+    for p in 0..g.prods.len() {
+        let slots = g.prods[p].slots.clone();
+        let t = g.template_for(&slots);
+        g.prods[p].template = t;
+    }
+    if g.sorts[g.root as usize].min_size != INFINITE {
+        g.root_template = g.template_for(&[g.root]);
+    }
+    g
+}
+
+fn alt_min(a: &PendingAlt, min: &[u64]) -> u64 {
+    let mut total = a.cost;
+    for &s in &a.slots {
+        let m = min[s as usize];
+        if m == INFINITE {
+            return INFINITE;
+        }
+        total = total.saturating_add(m);
+    }
+    total
+}
+
+/// Edges `A -> B` where a value of `A` can contain a value of `B` at no
+/// extra cost; a cycle of them means infinitely many values of one size.
+fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
+    let n = sorts.len();
+    let mut edges: Vec<Vec<(SortId, usize)>> = vec![vec![]; n];
+    for (id, s) in sorts.iter().enumerate() {
+        if min[id] == INFINITE {
+            continue;
+        }
+        match &s.kind {
+            PendingKind::Alias(t, _) => edges[id].push((*t, usize::MAX)),
+            PendingKind::Algebraic(alts) => {
+                for (ai, a) in alts.iter().enumerate() {
+                    let m = alt_min(a, min);
+                    if m == INFINITE {
+                        continue;
+                    }
+                    for &slot in &a.slots {
+                        let weight = m - min[slot as usize];
+                        if weight == 0 {
+                            edges[id].push((slot, ai));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Iterative DFS with colours.
+    let mut colour = vec![0u8; n];
+    for start in 0..n {
+        if colour[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        colour[start] = 1;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            if *next < edges[node].len() {
+                let (to, _) = edges[node][*next];
+                *next += 1;
+                let to = to as usize;
+                if colour[to] == 1 {
+                    let pos = stack.iter().position(|&(s, _)| s == to).unwrap();
+                    let mut names: Vec<&str> =
+                        stack[pos..].iter().map(|&(s, _)| sorts[s].name.as_str()).collect();
+                    names.push(&sorts[to].name);
+                    panic!(
+                        "neatcheck: the space of `{}` is recursive without `pay`: the cycle {} \
+                         adds nothing to the size, so there are infinitely many values of one \
+                         size. Every recursive cycle must pass through `pay` (derived \
+                         constructors pay 1; wrap a hand-written recursive space in `pay`).",
+                        sorts[to].name,
+                        names.join(" -> ")
+                    );
+                }
+                if colour[to] == 0 {
+                    colour[to] = 1;
+                    stack.push((to, 0));
+                }
+            } else {
+                colour[node] = 2;
+                stack.pop();
+            }
+        }
+    }
+}
+
+impl Grammar {
+    /// The minimal values of the given slots, contiguous, breadth first.
+    fn template_for(&self, slots: &[SortId]) -> Vec<TemplateNode> {
+        let mut t: Vec<TemplateNode> = vec![];
+        let mut queue: Vec<SortId> = slots.to_vec();
+        // t[i] corresponds to queue[i]; fields of t[i] appended to the queue.
+        let mut i = 0;
+        while i < queue.len() {
+            let sort = queue[i];
+            let prod = self.min_prod(sort);
+            let p = &self.prods[prod as usize];
+            let first = queue.len() as u32;
+            queue.extend_from_slice(&p.slots);
+            t.push(TemplateNode {
+                prod,
+                tag: if p.leaf { 0 } else { p.tag },
+                first: if p.leaf { 0 } else { first },
+                locked: self.statically_locked(prod, 0),
+            });
+            i += 1;
+        }
+        t
+    }
+
+    /// The alternative of a sort's minimal value.
+    pub(crate) fn min_prod(&self, sort: SortId) -> ProdId {
+        match &self.sorts[sort as usize].kind {
+            SortKind::Algebraic { chain, .. } => chain[0],
+            SortKind::Leaf { prod, .. } => *prod,
+        }
+    }
+
+    /// Whether a node at `prod` (leaf index `index`) can never change.
+    pub(crate) fn statically_locked(&self, prod: ProdId, index: u64) -> bool {
+        let p = &self.prods[prod as usize];
+        if p.leaf {
+            match &self.sorts[p.sort as usize].kind {
+                SortKind::Leaf { total, .. } => total.is_some_and(|t| index + 1 >= t),
+                _ => unreachable!(),
+            }
+        } else {
+            p.next == NONE
+        }
+    }
+
+    /// Size of the leaf value at global `index` of a leaf sort.
+    pub(crate) fn leaf_size(&self, sort: SortId, index: u64) -> u64 {
+        let SortKind::Leaf { family, starts, .. } = &self.sorts[sort as usize].kind else {
+            unreachable!()
+        };
+        let mut st = starts.borrow_mut();
+        // starts[s] = first index of size s; extend until the last size
+        // covers `index`, then search.
+        loop {
+            let s = st.len() - 1;
+            let last = *st.last().unwrap();
+            if index < last {
+                break;
+            }
+            let c = family.count(s).to_u64().unwrap_or(u64::MAX);
+            let end = last.saturating_add(c);
+            if index < end {
+                return s as u64;
+            }
+            if end == u64::MAX || family.last_size().is_some_and(|l| s >= l) {
+                return INFINITE;
+            }
+            st.push(end);
+        }
+        // Sizes with no values share their start with the next size: the
+        // size of `index` is the last `s` with `starts[s] <= index`.
+        (st.partition_point(|&start| start <= index) - 1) as u64
+    }
+
+    /// The leaf value at global index: (size, offset within the size).
+    pub(crate) fn leaf_position(&self, sort: SortId, index: u64) -> (usize, u64) {
+        let size = self.leaf_size(sort, index);
+        let SortKind::Leaf { starts, .. } = &self.sorts[sort as usize].kind else {
+            unreachable!()
+        };
+        let st = starts.borrow();
+        (size as usize, index - st[size as usize])
+    }
+
+    /// Materialises a leaf value.
+    pub(crate) fn leaf_value(&self, sort: SortId, index: u64) -> Value {
+        let (size, offset) = self.leaf_position(sort, index);
+        let SortKind::Leaf { family, .. } = &self.sorts[sort as usize].kind else {
+            unreachable!()
+        };
+        family.value(size, &BigUint::from(offset))
+    }
+
+    pub(crate) fn leaf_family(&self, sort: SortId) -> &Rc<dyn LeafFamily> {
+        match &self.sorts[sort as usize].kind {
+            SortKind::Leaf { family, .. } => family,
+            _ => unreachable!(),
+        }
+    }
+
+    pub(crate) fn is_leaf(&self, sort: SortId) -> bool {
+        matches!(self.sorts[sort as usize].kind, SortKind::Leaf { .. })
+    }
+
+    /// The name of the root type, for messages.
+    pub fn root_name(&self) -> &str {
+        &self.sorts[self.root as usize].name
+    }
+
+    /// Whether the root has any value at all.
+    pub fn is_inhabited(&self) -> bool {
+        self.sorts[self.root as usize].min_size != INFINITE
+    }
+
+    /// Size of the smallest value.
+    pub fn min_size(&self) -> Option<u64> {
+        let m = self.sorts[self.root as usize].min_size;
+        (m != INFINITE).then_some(m)
+    }
+}
+
+/// A materialised value of a grammar: a tree of alternatives and leaf
+/// indices. The reference enumeration, indexing and search reports produce
+/// these; [`Grammar::build_value`] turns them into plain values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Tree {
+    /// An alternative (by prod id) with its fields.
+    Node(u32, Vec<Rc<Tree>>),
+    /// A leaf value: its sort and global index.
+    Leaf(u32, u64),
+}
+
+impl Grammar {
+    /// Builds the plain value of a tree of the given sort (iterative).
+    pub(crate) fn build_value(&self, tree: &Tree) -> Value {
+        enum Task<'t> {
+            Visit(&'t Tree),
+            Finish(ProdId, usize),
+        }
+        let mut tasks = vec![Task::Visit(tree)];
+        let mut values: Vec<Value> = vec![];
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Visit(Tree::Leaf(sort, idx)) => values.push(self.leaf_value(*sort, *idx)),
+                Task::Visit(Tree::Node(p, kids)) => {
+                    tasks.push(Task::Finish(*p, kids.len()));
+                    for k in kids.iter().rev() {
+                        tasks.push(Task::Visit(k));
+                    }
+                }
+                Task::Finish(p, n) => {
+                    let args: Vec<Value> = values.split_off(values.len() - n);
+                    let v = self.prods[p as usize].build.run(&mut args.into_iter());
+                    values.push(v);
+                }
+            }
+        }
+        values.pop().unwrap()
+    }
+
+    /// Builds the root value (applying the root conversion).
+    pub(crate) fn build_root(&self, tree: &Tree) -> Value {
+        let v = self.build_value(tree);
+        self.root_build.run(&mut vec![v].into_iter())
+    }
+
+    /// Size of a tree.
+    pub(crate) fn tree_size(&self, tree: &Tree) -> u64 {
+        let mut total = 0;
+        let mut stack = vec![tree];
+        while let Some(t) = stack.pop() {
+            match t {
+                Tree::Leaf(s, i) => total += self.leaf_size(*s, *i),
+                Tree::Node(p, kids) => {
+                    total += self.prods[*p as usize].cost as u64;
+                    stack.extend(kids.iter().map(|k| &**k));
+                }
+            }
+        }
+        total
+    }
+}
+
+/// Downcasts a materialised value.
+pub(crate) fn downcast<T: 'static>(v: Value, what: &str) -> T {
+    match v.downcast::<T>() {
+        Ok(b) => *b,
+        Err(v) => panic!(
+            "neatcheck: {what} produced a value of another type than `{}` ({:?})",
+            std::any::type_name::<T>(),
+            (*v).type_id()
+        ),
+    }
+}
+
+/// Compiled grammars of canonical spaces, per thread.
+pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
+    thread_local! {
+        static CACHE: RefCell<HashMap<TypeId, Rc<Grammar>>> = RefCell::new(HashMap::new());
+    }
+    let id = TypeId::of::<T>();
+    if let Some(g) = CACHE.with(|c| c.borrow().get(&id).cloned()) {
+        return g;
+    }
+    let g = Rc::new(compile(&crate::space::of::<T>().raw, std::any::type_name::<T>()));
+    CACHE.with(|c| c.borrow_mut().insert(id, g.clone()));
+    g
+}
+
+/// Compiles an arbitrary space (not cached).
+pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> {
+    Rc::new(compile(&space.raw, std::any::type_name::<T>()))
+}

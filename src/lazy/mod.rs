@@ -1,0 +1,280 @@
+//! Lazy values: the value under search as an arena of choice nodes, and the
+//! instrumented handles ([`Lazy`]) through which predicates read it.
+//!
+//! Every node is one position: an alternative of its sort (or a leaf index),
+//! a mark and the index of its first field (fields are contiguous). A mark
+//! below the current run's stamp means "open and not yet read in this run";
+//! reading such a node stamps it and appends it to the run's read list, so
+//! the engine learns which positions were demanded and in which order.
+//! Locked positions carry the mark `LOCKED` and are never recorded.
+
+mod std_views;
+
+pub use std_views::{LazyIter, ListView};
+
+use crate::grammar::{Grammar, ProdId};
+use crate::space::Value;
+use crate::Enumerable;
+use std::any::TypeId;
+use std::cell::{Cell, UnsafeCell};
+use std::marker::PhantomData;
+
+/// Mark of a position that can not change below the current search node.
+pub(crate) const LOCKED: u32 = u32::MAX;
+
+/// One position of the value under search.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub prod: ProdId,
+    pub mark: Cell<u32>,
+    /// Algebraic: index of the first field. Leaf: low half of the index.
+    pub a: u32,
+    /// Algebraic: the alternative's declaration tag. Leaf: high half.
+    pub b: u32,
+}
+
+impl Node {
+    #[inline]
+    pub(crate) fn leaf_index(&self) -> u64 {
+        self.a as u64 | ((self.b as u64) << 32)
+    }
+    #[inline]
+    pub(crate) fn set_leaf_index(&mut self, i: u64) {
+        self.a = i as u32;
+        self.b = (i >> 32) as u32;
+    }
+}
+
+/// Per-alternative facts the accessors need, packed for the hot path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ProdInfo {
+    pub origin: Option<TypeId>,
+    pub leaf: bool,
+}
+
+/// The read context of one predicate run.
+#[doc(hidden)]
+pub struct Ctx<'a> {
+    pub(crate) nodes: &'a [Node],
+    pub(crate) info: &'a [ProdInfo],
+    pub(crate) grammar: &'a Grammar,
+    /// Reads are recorded iff a node's mark is below the stamp (0: never).
+    pub(crate) stamp: u32,
+    pub(crate) reads: &'a UnsafeCell<Vec<u32>>,
+}
+
+impl<'a> Ctx<'a> {
+    #[inline(always)]
+    pub(crate) fn touch(&self, idx: u32) -> &'a Node {
+        let node = &self.nodes[idx as usize];
+        if node.mark.get() < self.stamp {
+            node.mark.set(self.stamp);
+            // SAFETY: `Ctx` is neither `Sync` nor `Send` (it holds `Cell`s),
+            // and no other reference into `reads` exists during a run: the
+            // engine only touches it before and after the predicate, and this
+            // push calls no user code.
+            unsafe { (*self.reads.get()).push(idx) };
+        }
+        node
+    }
+}
+
+/// A handle to a position of type `T` in the value under search.
+///
+/// Reading through it ([`Lazy::view`], [`Lazy::get`], [`Lazy::force`], the
+/// list accessors) tells the engine which parts of the input the predicate
+/// looked at. Handles are `Copy` and live only during one predicate run.
+pub struct Lazy<'a, T> {
+    pub(crate) ctx: &'a Ctx<'a>,
+    pub(crate) node: u32,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Lazy<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Lazy<'_, T> {}
+
+impl<T> std::fmt::Debug for Lazy<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lazy<{}>#{}", std::any::type_name::<T>(), self.node)
+    }
+}
+
+impl<'a, T> Lazy<'a, T> {
+    #[inline(always)]
+    pub(crate) fn new(ctx: &'a Ctx<'a>, node: u32) -> Self {
+        Lazy {
+            ctx,
+            node,
+            _t: PhantomData,
+        }
+    }
+
+    /// Reinterprets the handle (same position).
+    #[inline(always)]
+    pub(crate) fn cast<U>(self) -> Lazy<'a, U> {
+        Lazy::new(self.ctx, self.node)
+    }
+
+    /// Derive support: reads the position and returns the declaration tag of
+    /// its alternative and the node index of its first field.
+    ///
+    /// # Panics
+    /// If the position does not hold `T`'s canonical space (a field with an
+    /// overriding space): such positions can only be forced.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __open(self) -> (u32, u32)
+    where
+        T: 'static,
+    {
+        let node = self.ctx.touch(self.node);
+        let info = &self.ctx.info[node.prod as usize];
+        if info.origin != Some(TypeId::of::<T>()) {
+            non_canonical::<T>();
+        }
+        (node.b, node.a)
+    }
+
+    /// Derive support: the handle of field `i` given the first field index.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __field<F>(self, first: u32, i: u32) -> Lazy<'a, F> {
+        Lazy::new(self.ctx, first + i)
+    }
+
+    /// Derive support: whether this position holds `T`'s canonical space
+    /// (does not read it).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __is_canonical(self) -> bool
+    where
+        T: 'static,
+    {
+        let node = &self.ctx.nodes[self.node as usize];
+        self.ctx.info[node.prod as usize].origin == Some(TypeId::of::<T>())
+    }
+
+    /// Leaf support: reads the position and returns its global index if it
+    /// holds `T`'s canonical leaf family.
+    #[inline(always)]
+    pub(crate) fn leaf_index(self) -> Option<u64>
+    where
+        T: 'static,
+    {
+        let node = self.ctx.touch(self.node);
+        let info = &self.ctx.info[node.prod as usize];
+        if info.origin == Some(TypeId::of::<T>()) && info.leaf {
+            Some(node.leaf_index())
+        } else {
+            None
+        }
+    }
+
+    /// Materialises the plain value at this position. Counts as reading
+    /// every position below it.
+    pub fn force(self) -> T
+    where
+        T: Enumerable,
+    {
+        T::force_lazy(self)
+    }
+
+    /// The generic materialiser (through the space's build programs).
+    #[doc(hidden)]
+    pub fn force_generic(self) -> T
+    where
+        T: 'static,
+    {
+        crate::grammar::downcast(materialize(self.ctx, self.node), "a lazy position")
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn non_canonical<T>() -> ! {
+    panic!(
+        "neatcheck: this position of type `{}` has an overriding space, not the type's own; \
+         it can be forced (`.force()`, `.get()`) but not viewed",
+        std::any::type_name::<T>()
+    )
+}
+
+/// Materialises the value of the node's sort, recording every open node
+/// below it in pre-order. Iterative: no recursion on deep values.
+pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
+    enum Task {
+        Visit(u32),
+        Finish(ProdId, usize),
+    }
+    let g = ctx.grammar;
+    let mut tasks = vec![Task::Visit(idx)];
+    let mut values: Vec<Value> = vec![];
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Visit(i) => {
+                let node = ctx.touch(i);
+                let p = &g.prods[node.prod as usize];
+                if p.leaf {
+                    values.push(g.leaf_value(p.sort, node.leaf_index()));
+                } else {
+                    let n = p.slots.len();
+                    tasks.push(Task::Finish(node.prod, n));
+                    for k in (0..n as u32).rev() {
+                        tasks.push(Task::Visit(node.a + k));
+                    }
+                }
+            }
+            Task::Finish(p, n) => {
+                let args = values.split_off(values.len() - n);
+                values.push(g.prods[p as usize].build.run(&mut args.into_iter()));
+            }
+        }
+    }
+    values.pop().expect("one value")
+}
+
+/// Types whose lazy positions can be inspected one constructor at a time.
+///
+/// Derived for user types by `#[derive(Enumerable)]` (the view of `Exp` is
+/// the generated `ExpView<'a>`, an enum of the same shape whose fields are
+/// [`Lazy`] handles, `Box` fields made transparent); implemented for the
+/// standard types (`Option`, `Result`, tuples, arrays, `Vec`, `String`...).
+pub trait LazyView: Enumerable {
+    /// The one-level view of a position.
+    type View<'a>;
+    /// Reads the position's constructor (recording it if open).
+    fn view(lazy: Lazy<'_, Self>) -> Self::View<'_>;
+}
+
+impl<'a, T: LazyView> Lazy<'a, T> {
+    /// Reads the constructor at this position and returns its view.
+    #[inline(always)]
+    pub fn view(self) -> T::View<'a> {
+        // The view's lifetime is tied to the context, not to `self`.
+        let l: Lazy<'a, T> = self;
+        view_in(l)
+    }
+}
+
+#[inline(always)]
+fn view_in<'a, T: LazyView>(l: Lazy<'a, T>) -> T::View<'a> {
+    T::view(l)
+}
+
+/// Atomic types read whole: integers, `char`, `bool`.
+pub trait Atom: Enumerable + Copy {
+    /// Reads the value at a position.
+    fn get_lazy(lazy: Lazy<'_, Self>) -> Self;
+}
+
+impl<T: Atom> Lazy<'_, T> {
+    /// Reads the (atomic) value at this position.
+    #[inline(always)]
+    pub fn get(self) -> T {
+        T::get_lazy(self)
+    }
+}

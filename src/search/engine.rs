@@ -1,0 +1,437 @@
+//! The NEAT engine: depth-first search over lazily refined values.
+//!
+//! The value under search lives in one arena of nodes. Going to a child
+//! swaps one position to its next alternative (copying the minimal value of
+//! its fields from a precomputed template to the top of the arena) and locks
+//! the positions read before it; returning undoes exactly that. Each frame of
+//! the explicit stack holds one expanded node's read list (a slice of one
+//! shared vector) and which child comes next, so memory is proportional to
+//! the current path. See DESIGN.md §2 for the rules this implements.
+
+use crate::grammar::{Grammar, INFINITE, NONE};
+use crate::lazy::{Ctx, Node, ProdInfo, LOCKED};
+use std::any::Any;
+use std::cell::{Cell, UnsafeCell};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
+
+/// What to restore when leaving a child.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    node: u32,
+    prod: u32,
+    a: u32,
+    b: u32,
+    arena_len: u32,
+    delta: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The node's read positions are `reads[start..end]`, in read order.
+    start: u32,
+    end: u32,
+    /// Children `next-1, next-2, ..., 0` remain (index into the reads).
+    next: u32,
+    undo: Option<Undo>,
+    /// The schedule the node's run produced (for conjunction strategies).
+    schedule: u32,
+}
+
+/// How a run reads the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunMode {
+    /// Record open positions (defines the children).
+    Observe,
+    /// Record nothing (look-ahead runs).
+    Plain,
+}
+
+/// The untyped engine over a compiled grammar.
+pub(crate) struct Engine {
+    pub grammar: Rc<Grammar>,
+    info: Vec<ProdInfo>,
+    pub bound: u64,
+    nodes: Vec<Node>,
+    reads: UnsafeCell<Vec<u32>>,
+    frames: Vec<Frame>,
+    size: u64,
+    stamp: u32,
+    started: bool,
+    finished: bool,
+    /// Whether the current node has been set up and not yet run.
+    pending: bool,
+    pub runs: u64,
+    pub max_size: u64,
+}
+
+impl Engine {
+    pub fn new(grammar: Rc<Grammar>, bound: u64) -> Self {
+        let info = grammar
+            .prods
+            .iter()
+            .map(|p| ProdInfo {
+                origin: grammar.sorts[p.sort as usize].origin,
+                leaf: p.leaf,
+            })
+            .collect();
+        Engine {
+            grammar,
+            info,
+            bound,
+            nodes: Vec::with_capacity(1024),
+            reads: UnsafeCell::new(Vec::with_capacity(1024)),
+            frames: Vec::with_capacity(256),
+            size: 0,
+            stamp: 0,
+            started: false,
+            finished: false,
+            pending: false,
+            runs: 0,
+            max_size: 0,
+        }
+    }
+
+    /// The size of the current value.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Depth of the current node in the search tree.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    fn reads(&mut self) -> &mut Vec<u32> {
+        self.reads.get_mut()
+    }
+
+    fn push_template(&mut self, template_of: TemplateRef) -> u32 {
+        let base = self.nodes.len() as u32;
+        let g = &*self.grammar;
+        let template = match template_of {
+            TemplateRef::Root => &g.root_template,
+            TemplateRef::Prod(p) => &g.prods[p as usize].template,
+        };
+        self.nodes.extend(template.iter().map(|t| Node {
+            prod: t.prod,
+            mark: Cell::new(if t.locked { LOCKED } else { 0 }),
+            a: if g.prods[t.prod as usize].leaf {
+                0
+            } else {
+                base + t.first
+            },
+            b: t.tag,
+        }));
+        base
+    }
+
+    /// Moves to the next node to run. Returns false when the search is over.
+    pub fn advance(&mut self) -> bool {
+        if self.finished {
+            return false;
+        }
+        if self.pending {
+            return true;
+        }
+        if !self.started {
+            self.started = true;
+            match self.grammar.min_size() {
+                Some(m) if m <= self.bound => {
+                    self.push_template(TemplateRef::Root);
+                    self.size = m;
+                    self.pending = true;
+                    return true;
+                }
+                _ => {
+                    self.finished = true;
+                    return false;
+                }
+            }
+        }
+        while let Some(top) = self.frames.len().checked_sub(1) {
+            if let Some(u) = self.frames[top].undo.take() {
+                self.restore(u);
+            }
+            while self.frames[top].next > 0 {
+                self.frames[top].next -= 1;
+                let f = self.frames[top];
+                let i = f.next;
+                let e = self.reads.get_mut()[(f.start + i) as usize];
+                if f.start + i + 1 < f.end {
+                    // e was locked for the children after it; it is open now.
+                    self.nodes[e as usize].mark.set(0);
+                }
+                if let Some(u) = self.swap(e) {
+                    self.frames[top].undo = Some(u);
+                    self.pending = true;
+                    return true;
+                }
+            }
+            let start = self.frames[top].start as usize;
+            self.reads().truncate(start);
+            self.frames.pop();
+        }
+        self.finished = true;
+        false
+    }
+
+    /// Swaps position `e` to its next alternative if it fits the bound.
+    #[inline]
+    fn swap(&mut self, e: u32) -> Option<Undo> {
+        let node = &self.nodes[e as usize];
+        let g = &*self.grammar;
+        let p = &g.prods[node.prod as usize];
+        let arena_len = self.nodes.len() as u32;
+        if p.leaf {
+            let idx = node.leaf_index();
+            let s0 = g.leaf_size(p.sort, idx);
+            let s1 = g.leaf_size(p.sort, idx + 1);
+            if s1 == INFINITE || self.size + (s1 - s0) > self.bound {
+                return None;
+            }
+            let delta = (s1 - s0) as u32;
+            let undo = Undo {
+                node: e,
+                prod: node.prod,
+                a: node.a,
+                b: node.b,
+                arena_len,
+                delta,
+            };
+            let locked = g.statically_locked(node.prod, idx + 1);
+            let node = &mut self.nodes[e as usize];
+            node.set_leaf_index(idx + 1);
+            node.mark.set(if locked { LOCKED } else { 0 });
+            self.size += delta as u64;
+            self.max_size = self.max_size.max(self.size);
+            return Some(undo);
+        }
+        if p.next == NONE || self.size + p.next_delta as u64 > self.bound {
+            return None;
+        }
+        let q = p.next;
+        let delta = p.next_delta;
+        let undo = Undo {
+            node: e,
+            prod: node.prod,
+            a: node.a,
+            b: node.b,
+            arena_len,
+            delta,
+        };
+        let base = self.push_template(TemplateRef::Prod(q));
+        let qp = &self.grammar.prods[q as usize];
+        let locked = qp.next == NONE;
+        let tag = qp.tag;
+        let node = &mut self.nodes[e as usize];
+        node.prod = q;
+        node.a = base;
+        node.b = tag;
+        node.mark.set(if locked { LOCKED } else { 0 });
+        self.size += delta as u64;
+        self.max_size = self.max_size.max(self.size);
+        Some(undo)
+    }
+
+    fn restore(&mut self, u: Undo) {
+        let node = &mut self.nodes[u.node as usize];
+        node.prod = u.prod;
+        node.a = u.a;
+        node.b = u.b;
+        node.mark.set(0);
+        self.nodes.truncate(u.arena_len as usize);
+        self.size -= u.delta as u64;
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp >= LOCKED - 1 {
+            for n in &self.nodes {
+                if n.mark.get() != LOCKED {
+                    n.mark.set(0);
+                }
+            }
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// Runs `f` on the current value in the given mode, catching panics.
+    /// Positions read are returned as a range of the shared read vector
+    /// (observe mode) and stay there until `commit` or `discard`.
+    pub fn run<R>(
+        &mut self,
+        mode: RunMode,
+        f: impl FnOnce(&Ctx<'_>) -> R,
+    ) -> Result<R, Box<dyn Any + Send>> {
+        debug_assert!(self.pending, "run without a pending node");
+        let stamp = match mode {
+            RunMode::Observe => self.next_stamp(),
+            RunMode::Plain => 0,
+        };
+        let ctx = Ctx {
+            nodes: &self.nodes,
+            info: &self.info,
+            grammar: &self.grammar,
+            stamp,
+            reads: &self.reads,
+        };
+        catch_unwind(AssertUnwindSafe(|| f(&ctx)))
+    }
+
+    /// Length of the read vector (to mark where a run's reads start).
+    pub fn read_mark(&mut self) -> u32 {
+        self.reads().len() as u32
+    }
+
+    /// Drops reads recorded since `mark` (a counting run).
+    pub fn discard_reads(&mut self, mark: u32) {
+        self.reads().truncate(mark as usize);
+    }
+
+    /// Finishes the current node: its reads since `mark` define its children.
+    pub fn commit(&mut self, mark: u32, schedule: u32) {
+        self.runs += 1;
+        self.pending = false;
+        let end = self.reads().len() as u32;
+        if end > mark + 1 {
+            for j in mark..end - 1 {
+                let e = self.reads.get_mut()[j as usize];
+                self.nodes[e as usize].mark.set(LOCKED);
+            }
+        }
+        self.frames.push(Frame {
+            start: mark,
+            end,
+            next: end - mark,
+            undo: None,
+            schedule,
+        });
+    }
+
+    /// Skips the rest of the search below and after the current point.
+    pub fn finish(&mut self) {
+        self.finished = true;
+        self.pending = false;
+    }
+
+    /// The schedule inherited by the current node (from its parent).
+    pub fn inherited_schedule(&self) -> u32 {
+        match self.frames.last() {
+            Some(f) => f.schedule,
+            None => 0,
+        }
+    }
+
+    /// The reads of the node that was committed last.
+    pub fn last_reads(&self) -> &[u32] {
+        let f = self.frames.last().expect("a committed node");
+        // SAFETY: no run is in progress (we hold `&self` outside `run`).
+        let reads = unsafe { &*self.reads.get() };
+        &reads[f.start as usize..f.end as usize]
+    }
+
+    /// A context that records every read, locked or not, for tracing which
+    /// positions a run looked at (reports). Marks are restored afterwards.
+    pub fn trace<R>(
+        &mut self,
+        f: impl FnOnce(&Ctx<'_>) -> R,
+    ) -> (Result<R, Box<dyn Any + Send>>, Vec<u32>) {
+        let saved: Vec<u32> = self.nodes.iter().map(|n| n.mark.get()).collect();
+        for n in &self.nodes {
+            n.mark.set(0);
+        }
+        let mark = self.read_mark();
+        let stamp = self.next_stamp();
+        let result = {
+            let ctx = Ctx {
+                nodes: &self.nodes,
+                info: &self.info,
+                grammar: &self.grammar,
+                stamp,
+                reads: &self.reads,
+            };
+            catch_unwind(AssertUnwindSafe(|| f(&ctx)))
+        };
+        let read: Vec<u32> = self.reads()[mark as usize..].to_vec();
+        self.discard_reads(mark);
+        for (n, m) in self.nodes.iter().zip(saved) {
+            n.mark.set(m);
+        }
+        (result, read)
+    }
+
+    /// A context for materialising the current value (records nothing).
+    pub fn with_plain_ctx<R>(&self, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
+        let ctx = Ctx {
+            nodes: &self.nodes,
+            info: &self.info,
+            grammar: &self.grammar,
+            stamp: 0,
+            reads: &self.reads,
+        };
+        f(&ctx)
+    }
+
+    /// The current value as a grammar tree (iterative).
+    pub fn current_tree(&self) -> crate::grammar::Tree {
+        self.tree_at(0, None)
+    }
+
+    /// The tree under node `idx`; with `read`, unread positions become
+    /// `None` in the returned pattern (see `pattern_at`).
+    fn tree_at(&self, idx: u32, _read: Option<&[bool]>) -> crate::grammar::Tree {
+        use crate::grammar::Tree;
+        enum Task {
+            Visit(u32),
+            Finish(u32, usize),
+        }
+        let g = &*self.grammar;
+        let mut tasks = vec![Task::Visit(idx)];
+        let mut out: Vec<Rc<Tree>> = vec![];
+        while let Some(t) = tasks.pop() {
+            match t {
+                Task::Visit(i) => {
+                    let n = &self.nodes[i as usize];
+                    let p = &g.prods[n.prod as usize];
+                    if p.leaf {
+                        out.push(Rc::new(Tree::Leaf(p.sort, n.leaf_index())));
+                    } else {
+                        let k = p.slots.len();
+                        tasks.push(Task::Finish(n.prod, k));
+                        for j in (0..k as u32).rev() {
+                            tasks.push(Task::Visit(n.a + j));
+                        }
+                    }
+                }
+                Task::Finish(p, k) => {
+                    let kids = out.split_off(out.len() - k);
+                    out.push(Rc::new(Tree::Node(p, kids)));
+                }
+            }
+        }
+        Rc::try_unwrap(out.pop().unwrap()).unwrap_or_else(|rc| (*rc).clone())
+    }
+
+    /// The current value as a pattern: `read[i]` tells whether node `i` was
+    /// read; unread positions (and everything below them) become holes.
+    pub fn current_pattern(&self, read_nodes: &[u32]) -> crate::report::Pattern {
+        let mut read = vec![false; self.nodes.len()];
+        for &r in read_nodes {
+            read[r as usize] = true;
+        }
+        crate::report::Pattern::from_arena(&self.grammar, &self.nodes, &read)
+    }
+
+    /// Number of nodes in the arena (memory diagnostics).
+    pub fn arena_len(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+#[derive(Clone, Copy)]
+enum TemplateRef {
+    Root,
+    Prod(u32),
+}

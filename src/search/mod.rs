@@ -1,0 +1,481 @@
+//! Lazy search: `sat`, `search`, `ctrex`, `classes`, the iterative-deepening
+//! drivers `test`/`test_for`, and the stepping [`Searcher`] for embedding.
+//!
+//! Every function here runs the predicate once per equivalence class of its
+//! laziness (DESIGN.md §2): values that agree on every position a run read
+//! are never run twice.
+
+pub(crate) mod engine;
+
+use crate::grammar::{compile_space, grammar_of, Grammar, Tree};
+use crate::lazy::Lazy;
+use crate::report::{show_pattern, Pattern};
+use crate::space::Space;
+use crate::Enumerable;
+use engine::{Engine, RunMode};
+use std::any::Any;
+use std::fmt;
+use std::marker::PhantomData;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// What a predicate returns: whether the input satisfies it.
+pub trait Outcome {
+    /// Whether the run counts as satisfied (a property holds).
+    fn holds(&self) -> bool;
+    /// A description of a failure, for reports (`Err` values).
+    fn failure(&self) -> Option<String> {
+        None
+    }
+}
+
+impl Outcome for bool {
+    #[inline(always)]
+    fn holds(&self) -> bool {
+        *self
+    }
+}
+
+impl Outcome for () {
+    fn holds(&self) -> bool {
+        true
+    }
+}
+
+impl<E: fmt::Debug> Outcome for Result<(), E> {
+    fn holds(&self) -> bool {
+        self.is_ok()
+    }
+    fn failure(&self) -> Option<String> {
+        self.as_ref().err().map(|e| format!("Err({e:?})"))
+    }
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic with a non-string payload)".to_string()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunResult {
+    /// The predicate returned true (or `Ok`).
+    True,
+    /// The predicate returned false (or `Err`; the text describes it).
+    False(Option<String>),
+    /// The predicate panicked, with this message.
+    Panicked(String),
+}
+
+impl RunResult {
+    /// Whether the run returned true.
+    pub fn is_true(&self) -> bool {
+        matches!(self, RunResult::True)
+    }
+}
+
+/// Statistics of a search so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Predicate runs (one per search-tree node).
+    pub runs: u64,
+    /// Runs that returned true: one per satisfying equivalence class.
+    pub satisfied: u64,
+    /// Runs that panicked.
+    pub panicked: u64,
+    /// The largest size of a value run.
+    pub max_size: u64,
+    /// Time spent since the searcher was created.
+    pub elapsed: Duration,
+}
+
+/// A stepping searcher: runs one search-tree node at a time. For embedding
+/// neatcheck in other checkers.
+///
+/// ```
+/// use neatcheck::search::Searcher;
+/// use neatcheck::Lazy;
+///
+/// let mut s = Searcher::<Vec<bool>>::new(5);
+/// let mut trues = 0;
+/// while let Some(result) = s.step(|xs: Lazy<Vec<bool>>| xs.iter().any(|b| b.get())) {
+///     if result.is_true() {
+///         trues += 1;
+///         // The value just run, and the part of it the predicate read:
+///         let _v: Vec<bool> = s.value();
+///     }
+/// }
+/// assert_eq!(s.stats().runs, 5);
+/// assert_eq!(trues, 2);
+/// ```
+pub struct Searcher<T> {
+    engine: Engine,
+    stats: Stats,
+    start: Instant,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T: Enumerable> Searcher<T> {
+    /// Searches the canonical space of `T` up to size `bound`.
+    pub fn new(bound: usize) -> Self {
+        Self::from_grammar(grammar_of::<T>(), bound)
+    }
+
+    /// Searches a given space up to size `bound`.
+    pub fn with_space(space: &Space<T>, bound: usize) -> Self {
+        Self::from_grammar(compile_space(space), bound)
+    }
+
+    fn from_grammar(grammar: Rc<Grammar>, bound: usize) -> Self {
+        Searcher {
+            engine: Engine::new(grammar, bound as u64),
+            stats: Stats::default(),
+            start: Instant::now(),
+            _t: PhantomData,
+        }
+    }
+
+    /// Runs the predicate on the next node of the search, if any, and feeds
+    /// the outcome to the engine. Panics are caught and reported as
+    /// [`RunResult::Panicked`]; the search goes on normally after them.
+    pub fn step<O: Outcome>(&mut self, pred: impl FnOnce(Lazy<'_, T>) -> O) -> Option<RunResult> {
+        if !self.engine.advance() {
+            return None;
+        }
+        let mark = self.engine.read_mark();
+        let result = self
+            .engine
+            .run(RunMode::Observe, |ctx| pred(Lazy::new(ctx, 0)));
+        self.engine.commit(mark, 0);
+        self.stats.runs += 1;
+        let r = match result {
+            Ok(o) if o.holds() => RunResult::True,
+            Ok(o) => RunResult::False(o.failure()),
+            Err(p) => RunResult::Panicked(panic_message(&*p)),
+        };
+        match r {
+            RunResult::True => self.stats.satisfied += 1,
+            RunResult::Panicked(_) => self.stats.panicked += 1,
+            _ => {}
+        }
+        Some(r)
+    }
+
+    /// The value of the node run last (all positions, unread ones at their
+    /// minimal values).
+    pub fn value(&self) -> T {
+        let tree = self.engine.current_tree();
+        crate::grammar::downcast(self.engine.grammar.build_root(&tree), "the search")
+    }
+
+    /// The value of the node run last as a tree of the compiled grammar.
+    pub fn tree(&self) -> Tree {
+        self.engine.current_tree()
+    }
+
+    /// The part of the last run's value that `pred` reads, found by running
+    /// it again while tracing every read (locked positions included).
+    pub fn pattern<O>(&mut self, pred: impl FnOnce(Lazy<'_, T>) -> O) -> Pattern {
+        let (_, read) = self.engine.trace(|ctx| pred(Lazy::new(ctx, 0)));
+        self.engine.current_pattern(&read)
+    }
+
+    /// Prints a pattern with constructor names.
+    pub fn show(&self, p: &Pattern) -> String {
+        show_pattern(&self.engine.grammar, p)
+    }
+
+    /// Size of the value run last.
+    pub fn size(&self) -> u64 {
+        self.engine.size()
+    }
+
+    /// Statistics so far.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            max_size: self.engine.max_size.max(if self.stats.runs > 0 {
+                self.engine.size()
+            } else {
+                0
+            }),
+            elapsed: self.start.elapsed(),
+            ..self.stats.clone()
+        }
+    }
+
+    /// Stops the search: the next `step` returns `None`.
+    pub fn stop(&mut self) {
+        self.engine.finish();
+    }
+
+    /// The compiled grammar (for counting and printing).
+    pub fn grammar(&self) -> &Rc<Grammar> {
+        &self.engine.grammar
+    }
+}
+
+fn repanic_with_input<T>(s: &mut Searcher<T>, msg: String) -> ! {
+    let tree = s.engine.current_tree();
+    let shown = crate::report::show_tree(&s.engine.grammar, &tree);
+    panic!("neatcheck: the predicate panicked on input {shown}: {msg}")
+}
+
+/// Whether some value of size `<= bound` satisfies `pred`.
+///
+/// ```
+/// use neatcheck::{search, Lazy};
+/// // Is there a list of booleans with two trues in a row?
+/// let found = search::sat(
+///     |xs: Lazy<Vec<bool>>| {
+///         let v: Vec<bool> = xs.iter().map(|b| b.get()).collect();
+///         v.windows(2).any(|w| w[0] && w[1])
+///     },
+///     5,
+/// );
+/// assert!(found);
+/// ```
+///
+/// # Panics
+/// If the predicate panics: the message names the input.
+pub fn sat<T: Enumerable, O: Outcome>(pred: impl Fn(Lazy<'_, T>) -> O, bound: usize) -> bool {
+    let mut s = Searcher::<T>::new(bound);
+    while let Some(r) = s.step(&pred) {
+        match r {
+            RunResult::True => return true,
+            RunResult::Panicked(m) => repanic_with_input(&mut s, m),
+            RunResult::False(_) => {}
+        }
+    }
+    false
+}
+
+/// The satisfying values of size `<= bound`, one per equivalence class
+/// (positions the predicate did not read are at their minimal values).
+pub fn search<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O>(
+    pred: P,
+    bound: usize,
+) -> SearchIter<T, P> {
+    SearchIter {
+        searcher: Searcher::new(bound),
+        pred,
+    }
+}
+
+/// The iterator of [`search`].
+pub struct SearchIter<T, P> {
+    searcher: Searcher<T>,
+    pred: P,
+}
+
+impl<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O> Iterator for SearchIter<T, P> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        loop {
+            match self.searcher.step(&self.pred)? {
+                RunResult::True => return Some(self.searcher.value()),
+                RunResult::Panicked(m) => repanic_with_input(&mut self.searcher, m),
+                RunResult::False(_) => {}
+            }
+        }
+    }
+}
+
+/// The result of [`classes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Classes {
+    /// Predicate runs: the number of equivalence classes of values of size
+    /// `<= bound` under the predicate's laziness.
+    pub runs: u64,
+    /// Classes whose run returned true.
+    pub satisfying: u64,
+}
+
+/// Runs the whole search without stopping.
+pub fn classes<T: Enumerable, O: Outcome>(pred: impl Fn(Lazy<'_, T>) -> O, bound: usize) -> Classes {
+    let mut s = Searcher::<T>::new(bound);
+    let mut satisfying = 0;
+    while let Some(r) = s.step(&pred) {
+        match r {
+            RunResult::True => satisfying += 1,
+            RunResult::Panicked(m) => repanic_with_input(&mut s, m),
+            RunResult::False(_) => {}
+        }
+    }
+    Classes {
+        runs: s.stats.runs,
+        satisfying,
+    }
+}
+
+/// A counterexample found by a search.
+#[derive(Clone)]
+pub struct Counterexample<T> {
+    /// The failing value (unread positions at their minimal values).
+    pub value: T,
+    /// The failing input with unread positions as `_`.
+    pub pattern: String,
+    /// The failing input printed in full with constructor names.
+    pub shown: String,
+    /// Its size.
+    pub size: u64,
+    /// Runs made at the bound that found it, up to and including it.
+    pub runs: u64,
+    /// Why it failed: an `Err` description or a panic message.
+    pub reason: Option<String>,
+    /// Whether the property panicked.
+    pub panicked: bool,
+}
+
+impl<T: fmt::Debug> fmt::Debug for Counterexample<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Counterexample")
+            .field("value", &self.value)
+            .field("pattern", &self.pattern)
+            .field("size", &self.size)
+            .field("runs", &self.runs)
+            .field("reason", &self.reason)
+            .finish()
+    }
+}
+
+/// Limits on a search: a deadline and a maximum number of runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Budget {
+    /// Stop when this instant has passed.
+    pub deadline: Option<Instant>,
+    /// Stop after this many runs.
+    pub max_runs: Option<u64>,
+}
+
+impl Budget {
+    /// No limits.
+    pub fn unlimited() -> Self {
+        Budget::default()
+    }
+    fn exceeded(&self, runs: u64) -> bool {
+        if self.max_runs.is_some_and(|m| runs >= m) {
+            return true;
+        }
+        runs % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The outcome of one bound of a counterexample search.
+#[derive(Debug, Clone)]
+pub enum BoundResult<T> {
+    /// No counterexample of size `<= bound`; the number of runs.
+    Passed(u64),
+    /// A counterexample.
+    Failed(Counterexample<T>),
+    /// The budget ran out after this many runs.
+    OutOfBudget(u64),
+}
+
+/// Searches for a value of size `<= bound` that falsifies `prop`. Returns
+/// the number of runs when there is none.
+pub fn ctrex<T: Enumerable, O: Outcome>(
+    prop: impl Fn(Lazy<'_, T>) -> O,
+    bound: usize,
+) -> Result<u64, Counterexample<T>> {
+    match ctrex_within(&prop, bound, Budget::unlimited()) {
+        BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
+        BoundResult::Failed(c) => Err(c),
+    }
+}
+
+/// [`ctrex`] within a budget.
+pub fn ctrex_within<T: Enumerable, O: Outcome>(
+    prop: &impl Fn(Lazy<'_, T>) -> O,
+    bound: usize,
+    budget: Budget,
+) -> BoundResult<T> {
+    let mut s = Searcher::<T>::new(bound);
+    ctrex_in_searcher(&mut s, prop, budget)
+}
+
+pub fn ctrex_in_searcher<T: Enumerable, O: Outcome>(
+    s: &mut Searcher<T>,
+    prop: &impl Fn(Lazy<'_, T>) -> O,
+    budget: Budget,
+) -> BoundResult<T> {
+    loop {
+        if budget.exceeded(s.stats.runs) {
+            return BoundResult::OutOfBudget(s.stats.runs);
+        }
+        let Some(r) = s.step(prop) else {
+            return BoundResult::Passed(s.stats.runs);
+        };
+        let (reason, panicked) = match r {
+            RunResult::True => continue,
+            RunResult::False(reason) => (reason, false),
+            RunResult::Panicked(m) => (Some(m), true),
+        };
+        let tree = s.tree();
+        let pattern = s.pattern(|x| {
+            let _ = prop(x);
+        });
+        return BoundResult::Failed(Counterexample {
+            value: s.value(),
+            pattern: s.show(&pattern),
+            shown: crate::report::show_tree(s.grammar(), &tree),
+            size: s.size(),
+            runs: s.stats.runs,
+            reason,
+            panicked,
+        });
+    }
+}
+
+/// Iterative deepening: bounds 0, 1, 2, ... until a counterexample is found
+/// (the first one found is size-minimal). Prints, per bound, the worst-case
+/// number of runs (values of size `<= bound`) and the runs made. Never
+/// returns if the property holds: see [`test_for`].
+pub fn test<T: Enumerable, O: Outcome>(prop: impl Fn(Lazy<'_, T>) -> O) -> Counterexample<T> {
+    loop {
+        if let Some(c) = test_for(&prop, Duration::from_secs(3600)) {
+            return c;
+        }
+    }
+}
+
+/// Iterative deepening within a time budget; `None` if no counterexample
+/// was found in time. Prints one line per bound to standard output.
+pub fn test_for<T: Enumerable, O: Outcome>(
+    prop: impl Fn(Lazy<'_, T>) -> O,
+    budget: Duration,
+) -> Option<Counterexample<T>> {
+    let deadline = Instant::now() + budget;
+    let grammar = grammar_of::<T>();
+    for bound in 0.. {
+        let b = Budget {
+            deadline: Some(deadline),
+            max_runs: None,
+        };
+        match ctrex_within(&prop, bound, b) {
+            BoundResult::Passed(runs) => {
+                println!(
+                    "size {bound}: {runs} runs (worst case {})",
+                    grammar.count_up_to(bound)
+                );
+            }
+            BoundResult::Failed(c) => {
+                println!(
+                    "size {bound}: counterexample after {} runs: {}",
+                    c.runs, c.pattern
+                );
+                return Some(c);
+            }
+            BoundResult::OutOfBudget(runs) => {
+                println!("size {bound}: out of time after {runs} runs");
+                return None;
+            }
+        }
+    }
+    None
+}

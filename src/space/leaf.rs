@@ -1,0 +1,239 @@
+//! Leaf families: atomic values (integers, characters, big numbers) listed in
+//! size order, each read whole by the search.
+//!
+//! A leaf family is semantically the union of `pay^size(pure v)` over its
+//! values `v`, but is described by counts and an indexing function so that
+//! `u64` does not become a union of 2^64 alternatives.
+
+use super::Value;
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, ToPrimitive, Zero};
+use std::any::Any;
+use std::fmt::Debug;
+use std::rc::Rc;
+
+/// A family of atomic values with finitely many values of each size, listed
+/// in order of size. Used for integers, `char` and big numbers.
+pub trait LeafFamily {
+    /// A short name for reports (`u8`, `char`, `0..=3`).
+    fn name(&self) -> String;
+    /// The number of values of exactly `size`.
+    fn count(&self, size: usize) -> BigUint;
+    /// The largest size that has values, or `None` if unbounded.
+    fn last_size(&self) -> Option<usize>;
+    /// The value number `index` (from 0) among those of `size`.
+    fn value(&self, size: usize, index: &BigUint) -> Value;
+    /// `Debug` text of a value of the family.
+    fn debug_value(&self, value: &dyn Any) -> String;
+}
+
+fn pow2(k: usize) -> BigUint {
+    BigUint::one() << k
+}
+
+/// Naturals by bit length, up to `bits` bits (`u64::MAX` bits = unbounded).
+struct Bits<T> {
+    bits: u32,
+    make: fn(u64) -> T,
+}
+
+impl<T: Debug + 'static> LeafFamily for Bits<T> {
+    fn name(&self) -> String {
+        std::any::type_name::<T>().to_string()
+    }
+    fn count(&self, size: usize) -> BigUint {
+        match size {
+            0 => BigUint::one(),
+            k if k <= self.bits as usize => pow2(k - 1),
+            _ => BigUint::zero(),
+        }
+    }
+    fn last_size(&self) -> Option<usize> {
+        Some(self.bits as usize)
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        let v = if size == 0 {
+            0
+        } else {
+            (pow2(size - 1) + index).to_u64().expect("value fits in 64 bits")
+        };
+        Box::new((self.make)(v))
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        debug_of::<T>(value)
+    }
+}
+
+fn debug_of<T: Debug + 'static>(value: &dyn Any) -> String {
+    match value.downcast_ref::<T>() {
+        Some(v) => format!("{v:?}"),
+        None => "?".to_string(),
+    }
+}
+
+/// The unsigned integers of `max_bits` bits by bit length (size = number of
+/// bits, 0 has size 0). `make` converts from `u64`.
+pub fn bits_family<T: Debug + 'static>(max_bits: u32, make: fn(u64) -> T) -> Rc<dyn LeafFamily> {
+    assert!(max_bits <= 64, "bits_family supports at most 64 bits");
+    Rc::new(Bits {
+        bits: max_bits,
+        make,
+    })
+}
+
+/// The 7-bit ASCII characters by bit length of their code.
+pub fn char_family() -> Rc<dyn LeafFamily> {
+    bits_family(7, |c| char::from(c as u8))
+}
+
+/// Signed integers of `bits` bits: size `k` holds the magnitudes
+/// `2^(k-1) ..= 2^k - 1`, positives (ascending) then negatives (by magnitude).
+struct Signed<T> {
+    bits: u32,
+    make: fn(i64) -> T,
+}
+
+/// Decodes the offset within size `size` of a signed family into a value.
+pub(crate) fn signed_value(bits: u32, size: usize, offset: u64) -> i64 {
+    if size == 0 {
+        return 0;
+    }
+    if size == bits as usize {
+        // Only the most negative value has `bits` bits of magnitude.
+        return (-(1i128 << (bits - 1))) as i64;
+    }
+    let half = 1u64 << (size - 1);
+    if offset < half {
+        (half + offset) as i64
+    } else {
+        -((half + (offset - half)) as i64)
+    }
+}
+
+impl<T: Debug + 'static> LeafFamily for Signed<T> {
+    fn name(&self) -> String {
+        std::any::type_name::<T>().to_string()
+    }
+    fn count(&self, size: usize) -> BigUint {
+        match size {
+            0 => BigUint::one(),
+            k if k < self.bits as usize => pow2(k),
+            k if k == self.bits as usize => BigUint::one(),
+            _ => BigUint::zero(),
+        }
+    }
+    fn last_size(&self) -> Option<usize> {
+        Some(self.bits as usize)
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        let offset = index.to_u64().expect("index fits in 64 bits");
+        Box::new((self.make)(signed_value(self.bits, size, offset)))
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        debug_of::<T>(value)
+    }
+}
+
+/// The signed integers of `bits` bits (see [`Signed`] for the order).
+pub fn signed_family<T: Debug + 'static>(bits: u32, make: fn(i64) -> T) -> Rc<dyn LeafFamily> {
+    assert!((1..=64).contains(&bits), "signed_family supports 1 to 64 bits");
+    Rc::new(Signed { bits, make })
+}
+
+/// `lo..=hi`, each of size 1, ascending.
+struct Range<T> {
+    lo: i64,
+    hi: i64,
+    make: fn(i64) -> T,
+}
+
+impl<T: Debug + 'static> LeafFamily for Range<T> {
+    fn name(&self) -> String {
+        format!("{}..={}", self.lo, self.hi)
+    }
+    fn count(&self, size: usize) -> BigUint {
+        if size == 1 && self.lo <= self.hi {
+            BigUint::from((self.hi as i128 - self.lo as i128 + 1) as u128)
+        } else {
+            BigUint::zero()
+        }
+    }
+    fn last_size(&self) -> Option<usize> {
+        Some(1)
+    }
+    fn value(&self, _size: usize, index: &BigUint) -> Value {
+        let offset = index.to_i128().expect("index fits");
+        Box::new((self.make)((self.lo as i128 + offset) as i64))
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        debug_of::<T>(value)
+    }
+}
+
+/// The integers `lo..=hi`, each of size 1.
+pub fn range_family<T: Debug + 'static>(lo: i64, hi: i64, make: fn(i64) -> T) -> Rc<dyn LeafFamily> {
+    Rc::new(Range { lo, hi, make })
+}
+
+/// Unbounded naturals by bit length (`BigUint`).
+pub(crate) struct BigNat;
+
+impl LeafFamily for BigNat {
+    fn name(&self) -> String {
+        "BigUint".to_string()
+    }
+    fn count(&self, size: usize) -> BigUint {
+        if size == 0 {
+            BigUint::one()
+        } else {
+            pow2(size - 1)
+        }
+    }
+    fn last_size(&self) -> Option<usize> {
+        None
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        if size == 0 {
+            Box::new(BigUint::zero())
+        } else {
+            Box::new(pow2(size - 1) + index)
+        }
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        debug_of::<BigUint>(value)
+    }
+}
+
+/// Unbounded integers: size `k` holds magnitudes `2^(k-1) ..= 2^k - 1`,
+/// positives then negatives.
+pub(crate) struct BigSigned;
+
+impl LeafFamily for BigSigned {
+    fn name(&self) -> String {
+        "BigInt".to_string()
+    }
+    fn count(&self, size: usize) -> BigUint {
+        if size == 0 {
+            BigUint::one()
+        } else {
+            pow2(size)
+        }
+    }
+    fn last_size(&self) -> Option<usize> {
+        None
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        if size == 0 {
+            return Box::new(BigInt::zero());
+        }
+        let half = pow2(size - 1);
+        if *index < half {
+            Box::new(BigInt::from(half + index))
+        } else {
+            Box::new(-BigInt::from(index.clone()))
+        }
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        debug_of::<BigInt>(value)
+    }
+}

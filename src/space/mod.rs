@@ -1,0 +1,417 @@
+//! Spaces: sized-functor descriptions of sets of values, ordered by size.
+//!
+//! This module owns the user-facing description layer: [`Space<T>`], its
+//! combinators (`empty`, `pure`, `pay`, `union`, `product`, `map` and the
+//! conveniences built from them), the [`Enumerable`] trait and the per-thread
+//! registry that builds each type's space once. Descriptions are untyped trees
+//! ([`Raw`]) behind a typed handle; every backend (counting, the reference
+//! enumeration, the lazy search, indexing) reads the same tree, usually after
+//! [`crate::grammar`] has compiled it.
+
+mod leaf;
+mod std_impls;
+
+pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
+
+use std::any::{Any, TypeId};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::rc::Rc;
+
+/// A type-erased value, as produced by the generic materialiser.
+pub type Value = Box<dyn Any>;
+
+/// Builds a value from the values of the fields of a product, in order.
+pub type Combine = Rc<dyn Fn(&mut Fields<'_>) -> Value>;
+
+/// The field values of a product, handed to its combining function in order.
+pub struct Fields<'a> {
+    values: std::vec::Drain<'a, Value>,
+}
+
+impl<'a> Fields<'a> {
+    pub(crate) fn new(values: std::vec::Drain<'a, Value>) -> Self {
+        Fields { values }
+    }
+
+    /// Takes the next field value.
+    ///
+    /// # Panics
+    /// If there is no next field or it is not a `T`: both mean the space was
+    /// described inconsistently (a bug in a hand-written description).
+    pub fn take<T: 'static>(&mut self) -> T {
+        let value = self
+            .values
+            .next()
+            .expect("neatcheck: a product's combining function took more fields than it has");
+        match value.downcast::<T>() {
+            Ok(v) => *v,
+            Err(_) => panic!(
+                "neatcheck: a product field is not a `{}` (inconsistent space description)",
+                std::any::type_name::<T>()
+            ),
+        }
+    }
+}
+
+/// How the constructor of an alternative is printed and named (for reports
+/// and for the dynamic value API). It does not change what is enumerated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A named constructor; `fields` holds the field names of a struct-like
+    /// constructor (`Point { x, y }`) and is `None` for tuple-like ones.
+    Ctor {
+        /// The constructor's name.
+        name: Cow<'static, str>,
+        /// Field names, for constructors with named fields.
+        fields: Option<Vec<Cow<'static, str>>>,
+    },
+    /// A tuple: printed as `(a, b)`.
+    Tuple,
+    /// The empty list of a list-like type.
+    Nil,
+    /// A list cell (head, tail) of a list-like type.
+    Cons,
+    /// `None`, `Some(x)`, `Ok(x)`...: printed like `Ctor` but kept apart so
+    /// that list and string printers can recognise their own types.
+    Plain,
+}
+
+/// A reference to the (shared, registered) space of a type.
+#[derive(Clone)]
+pub(crate) struct TypeRef {
+    pub id: TypeId,
+    pub name: &'static str,
+    pub raw: fn() -> Rc<Raw>,
+}
+
+/// The untyped description tree behind a [`Space`].
+pub(crate) enum Raw {
+    Empty,
+    Pure(Rc<dyn Fn() -> Value>),
+    Pay(Rc<Raw>),
+    Union(Vec<Rc<Raw>>),
+    Product(Vec<Rc<Raw>>, Combine),
+    Map(Rc<dyn Fn(Value) -> Value>, Rc<Raw>),
+    /// The registered space of another type (how recursion is expressed).
+    Ref(TypeRef),
+    /// A finite-per-size family of atomic values (integers, characters...).
+    Leaf(Rc<dyn LeafFamily>),
+    /// Printing metadata for the single alternative below.
+    Label(Rc<Shape>, Rc<Raw>),
+    /// `map(f, of::<T>())` that the search may treat as the very same
+    /// position as `T` (Box, String...). Its lazy view is `T`'s view.
+    Transparent(Rc<Raw>),
+    /// Forces its content to be one position of its own when it is a field.
+    Sort(Rc<Raw>),
+}
+
+/// A description of a set of values of `T`, each with a size.
+///
+/// Built from the sized-functor combinators: [`empty`], [`pure`], [`pay`],
+/// [`union`], [`product`], [`map`], and conveniences built on them
+/// ([`datatype`], [`product3`], [`range`], [`nat_bits`]...). The size of a
+/// value is the number of `pay`s on its path through the description.
+pub struct Space<T> {
+    pub(crate) raw: Rc<Raw>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Space<T> {
+    fn clone(&self) -> Self {
+        Space::from_raw(self.raw.clone())
+    }
+}
+
+impl<T> fmt::Debug for Space<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Space<{}>", std::any::type_name::<T>())
+    }
+}
+
+impl<T> Space<T> {
+    pub(crate) fn from_raw(raw: Rc<Raw>) -> Self {
+        Space {
+            raw,
+            _t: PhantomData,
+        }
+    }
+}
+
+/// Types with a canonical space, shared by every part of neatcheck.
+///
+/// Usually derived with `#[derive(Enumerable)]`. A hand-written instance
+/// describes the type with the combinators of [`crate::space`] and refers
+/// to other types (and to itself, for recursion) with [`of`]:
+///
+/// ```
+/// use neatcheck::space::{self, Space};
+/// use neatcheck::Enumerable;
+///
+/// #[derive(Clone, Debug, PartialEq)]
+/// enum Nat { Z, S(Box<Nat>) }
+///
+/// impl Enumerable for Nat {
+///     fn describe() -> Space<Self> {
+///         space::pay(space::union(vec![
+///             space::pure(Nat::Z),
+///             space::map(space::of::<Nat>(), |n| Nat::S(Box::new(n))),
+///         ]))
+///     }
+/// }
+/// assert_eq!(neatcheck::count::count_of::<Nat>(3), 1u32.into());
+/// ```
+///
+/// Every recursive cycle must pass through [`pay`]; a cycle without one is
+/// reported with a panic naming the types involved when the space is first
+/// used.
+pub trait Enumerable: Sized + 'static {
+    /// Describes the space of the type. Called once per type and thread;
+    /// use [`of`] (never `T::describe()`) to refer to a type's space.
+    fn describe() -> Space<Self>;
+
+    /// Materialises the value at a lazy position. The default goes through
+    /// the generic materialiser; derived and standard types override it with
+    /// a typed (faster) version that falls back to the default for positions
+    /// that do not have the type's canonical space.
+    #[doc(hidden)]
+    fn force_lazy(lazy: crate::lazy::Lazy<'_, Self>) -> Self {
+        lazy.force_generic()
+    }
+
+    /// Whether a lazy position holds this type's canonical space (possibly
+    /// through a transparent wrapper). Does not read the position.
+    #[doc(hidden)]
+    fn __canonical_at(lazy: crate::lazy::Lazy<'_, Self>) -> bool {
+        lazy.__is_canonical()
+    }
+}
+
+thread_local! {
+    static REGISTRY: RefCell<HashMap<TypeId, Rc<Raw>>> = RefCell::new(HashMap::new());
+}
+
+fn registered_raw<T: Enumerable>() -> Rc<Raw> {
+    let id = TypeId::of::<T>();
+    if let Some(raw) = REGISTRY.with(|r| r.borrow().get(&id).cloned()) {
+        return raw;
+    }
+    // `describe` only builds `Ref`s to other types, so this never recurses.
+    let raw = T::describe().raw;
+    REGISTRY.with(|r| r.borrow_mut().entry(id).or_insert(raw).clone())
+}
+
+/// The canonical space of `T` (its [`Enumerable::describe`]), shared:
+/// built once per type and thread, referred to by type.
+pub fn of<T: Enumerable>() -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Ref(TypeRef {
+        id: TypeId::of::<T>(),
+        name: std::any::type_name::<T>(),
+        raw: registered_raw::<T>,
+    })))
+}
+
+/// The space with no values.
+pub fn empty<T: 'static>() -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Empty))
+}
+
+/// The space holding just `x`, of size 0.
+pub fn pure<T: Clone + 'static>(x: T) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Pure(Rc::new(move || {
+        Box::new(x.clone()) as Value
+    }))))
+}
+
+/// The values of `s`, each one larger.
+pub fn pay<T: 'static>(s: Space<T>) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Pay(s.raw)))
+}
+
+/// The values of all the spaces, in order (left first at each size).
+pub fn union<T: 'static>(spaces: Vec<Space<T>>) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Union(
+        spaces.into_iter().map(|s| s.raw).collect(),
+    )))
+}
+
+/// Pairs of values; the size of a pair is the sum of the sizes.
+pub fn product<A: 'static, B: 'static>(a: Space<A>, b: Space<B>) -> Space<(A, B)> {
+    Space::from_raw(Rc::new(Raw::Product(
+        vec![a.raw, b.raw],
+        Rc::new(|f: &mut Fields<'_>| {
+            let a = f.take::<A>();
+            let b = f.take::<B>();
+            Box::new((a, b)) as Value
+        }),
+    )))
+}
+
+/// Triples; see [`product`].
+pub fn product3<A: 'static, B: 'static, C: 'static>(
+    a: Space<A>,
+    b: Space<B>,
+    c: Space<C>,
+) -> Space<(A, B, C)> {
+    Space::from_raw(Rc::new(Raw::Product(
+        vec![a.raw, b.raw, c.raw],
+        Rc::new(|f: &mut Fields<'_>| {
+            let a = f.take::<A>();
+            let b = f.take::<B>();
+            let c = f.take::<C>();
+            Box::new((a, b, c)) as Value
+        }),
+    )))
+}
+
+/// An n-ary product of type-erased fields, combined by `build`: the building
+/// block of [`datatype`] and of derived spaces. The order of values is that
+/// of right-nested binary products.
+pub fn product_with<T: 'static>(
+    fields: Vec<RawSpace>,
+    build: impl Fn(&mut Fields<'_>) -> T + 'static,
+) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Product(
+        fields.into_iter().map(|f| f.0).collect(),
+        Rc::new(move |f: &mut Fields<'_>| Box::new(build(f)) as Value),
+    )))
+}
+
+/// The values of `s` transformed by `f` (sizes unchanged).
+pub fn map<A: 'static, B: 'static>(s: Space<A>, f: impl Fn(A) -> B + 'static) -> Space<B> {
+    Space::from_raw(Rc::new(Raw::Map(
+        Rc::new(move |v: Value| {
+            let a = *v
+                .downcast::<A>()
+                .unwrap_or_else(|_| panic!("neatcheck: map over a space of the wrong type"));
+            Box::new(f(a)) as Value
+        }),
+        s.raw,
+    )))
+}
+
+/// Like [`map`] over a type's canonical space, but the search treats the
+/// result as the very same position (no extra node, the same lazy view).
+/// Used for `Box<T>`, `String` and similar zero-cost wrappers.
+pub fn transparent<A: Enumerable, B: 'static>(f: impl Fn(A) -> B + 'static) -> Space<B> {
+    Space::from_raw(Rc::new(Raw::Transparent(map(of::<A>(), f).raw)))
+}
+
+/// A leaf family of atomic values (see [`LeafFamily`]).
+pub fn leaf<T: 'static>(family: Rc<dyn LeafFamily>) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Leaf(family)))
+}
+
+/// Attaches printing metadata to a constructor's space.
+pub fn label<T: 'static>(shape: Shape, s: Space<T>) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Label(Rc::new(shape), s.raw)))
+}
+
+/// Makes `s` one search position of its own wherever it is used as a field
+/// (derived constructors use it for field overrides, so that every field is
+/// exactly one position).
+pub fn position<T: 'static>(s: Space<T>) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Sort(s.raw)))
+}
+
+/// A space with its type erased, for n-ary products ([`product_with`]).
+#[derive(Clone)]
+pub struct RawSpace(pub(crate) Rc<Raw>);
+
+impl<T> Space<T> {
+    /// Erases the type (for [`product_with`]).
+    pub fn erase(self) -> RawSpace {
+        RawSpace(self.raw)
+    }
+}
+
+/// A constructor of a [`datatype`]: a name, its fields and how to build it.
+pub struct Constructor<T> {
+    space: Space<T>,
+}
+
+impl<T: 'static> Constructor<T> {
+    /// A constructor with tuple-like (or no) fields.
+    pub fn new(
+        name: &'static str,
+        fields: Vec<RawSpace>,
+        build: impl Fn(&mut Fields<'_>) -> T + 'static,
+    ) -> Self {
+        Constructor {
+            space: label(
+                Shape::Ctor {
+                    name: Cow::Borrowed(name),
+                    fields: None,
+                },
+                product_with(fields, build),
+            ),
+        }
+    }
+
+    /// A constructor with named fields (`fields` gives names and spaces).
+    pub fn named(
+        name: &'static str,
+        fields: Vec<(&'static str, RawSpace)>,
+        build: impl Fn(&mut Fields<'_>) -> T + 'static,
+    ) -> Self {
+        let names = fields.iter().map(|(n, _)| Cow::Borrowed(*n)).collect();
+        Constructor {
+            space: label(
+                Shape::Ctor {
+                    name: Cow::Borrowed(name),
+                    fields: Some(names),
+                },
+                product_with(fields.into_iter().map(|(_, s)| s).collect(), build),
+            ),
+        }
+    }
+
+    /// A constructor with an explicit shape (used by standard types).
+    pub fn shaped(
+        shape: Shape,
+        fields: Vec<RawSpace>,
+        build: impl Fn(&mut Fields<'_>) -> T + 'static,
+    ) -> Self {
+        Constructor {
+            space: label(shape, product_with(fields, build)),
+        }
+    }
+}
+
+/// An algebraic data type: one `pay` around the union of its constructors,
+/// so every constructor costs 1 (the size-based convention).
+pub fn datatype<T: 'static>(constructors: Vec<Constructor<T>>) -> Space<T> {
+    pay(union(constructors.into_iter().map(|c| c.space).collect()))
+}
+
+/// The field space of a derived constructor: the canonical space of the
+/// field's type.
+pub fn field<T: Enumerable>() -> RawSpace {
+    of::<T>().erase()
+}
+
+/// The field space of a derived constructor with an overriding space: kept
+/// one position whatever its shape.
+pub fn field_with<T: 'static>(s: Space<T>) -> RawSpace {
+    position(s).erase()
+}
+
+/// Unsigned naturals by bit length, as in the `size-based` package: 0 has
+/// size 0 and size `k + 1` holds `2^k ..= 2^(k+1) - 1`, up to `max_bits`.
+pub fn nat_bits<T: fmt::Debug + 'static>(max_bits: u32, from_u64: fn(u64) -> T) -> Space<T> {
+    leaf(bits_family(max_bits, from_u64))
+}
+
+/// The integers `lo..=hi`, each of size 1 (like an enumeration type with
+/// that many nullary constructors), in increasing order.
+pub fn range<T: fmt::Debug + 'static>(lo: i64, hi: i64, from_i64: fn(i64) -> T) -> Space<T> {
+    leaf(range_family(lo, hi, from_i64))
+}
+
+/// A choice between the given values, each of size 1, in the given order.
+pub fn one_of<T: Clone + 'static>(values: Vec<T>) -> Space<T> {
+    pay(union(values.into_iter().map(pure).collect()))
+}
