@@ -1,0 +1,7 @@
+//! The benchmark programs of `shared/benchmarks/`, implemented exactly as
+//! specified (types, constructor order, evaluation order, injected bugs).
+//! Shared by the `conformance` and `bench` examples and by the tests.
+#![allow(dead_code)]
+
+pub mod conformance;
+pub mod nat;

@@ -1,0 +1,29 @@
+//! Prints `<benchmark> <strategy> <bound> <runs> <hits>` for the benchmark
+//! predicates of `shared/benchmarks/`, to compare with the reference numbers.
+//!
+//! `cargo run --release --example conformance`
+
+#[path = "../benches/benchmarks/mod.rs"]
+mod benchmarks;
+
+use benchmarks::conformance as c;
+use neatcheck::search::classes;
+use neatcheck::Lazy;
+
+fn row<T: neatcheck::Enumerable>(name: &str, max: usize, pred: impl Fn(Lazy<'_, T>) -> bool) {
+    for bound in 0..=max {
+        let r = classes(&pred, bound);
+        println!("{name} D {bound} {} {}", r.runs, r.satisfying);
+    }
+}
+
+fn main() {
+    row("ordered-le", 22, c::ordered_le);
+    row("ordered-lt", 22, c::ordered_lt);
+    row("and", 22, c::and);
+    row("or", 22, c::or);
+    row("bst", 22, c::bst);
+    row("or3", 22, c::or3);
+    row("parity", 22, c::parity);
+    row("tree-sum", 22, c::tree_sum);
+}
