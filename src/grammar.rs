@@ -11,7 +11,7 @@
 //! `String`) into the position they wrap, and lays out the minimal value of
 //! every alternative's fields as a template the search copies.
 
-use crate::space::{Combine, LeafFamily, Raw, Shape, TypeRef, Value};
+use crate::space::{Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::any::TypeId;
@@ -181,7 +181,7 @@ struct PendingSort {
 
 struct Compiler {
     sorts: Vec<PendingSort>,
-    by_type: HashMap<TypeId, SortId>,
+    by_type: HashMap<RefKey, SortId>,
     by_ptr: HashMap<*const Raw, SortId>,
     /// Keeps anonymous raws alive so their addresses stay unique.
     keep: Vec<Rc<Raw>>,
@@ -190,16 +190,19 @@ struct Compiler {
 
 impl Compiler {
     fn sort_for_ref(&mut self, tr: &TypeRef) -> SortId {
-        if let Some(&id) = self.by_type.get(&tr.id) {
+        if let Some(&id) = self.by_type.get(&tr.key) {
             return id;
         }
         let id = self.sorts.len() as SortId;
         self.sorts.push(PendingSort {
             name: tr.name.to_string(),
-            origin: Some(tr.id),
+            origin: match tr.key {
+                RefKey::Type(t) => Some(t),
+                RefKey::Dyn(_) => None,
+            },
             kind: PendingKind::Undefined((tr.raw)()),
         });
-        self.by_type.insert(tr.id, id);
+        self.by_type.insert(tr.key, id);
         id
     }
 

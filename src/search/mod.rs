@@ -126,13 +126,17 @@ impl<T: Enumerable> Searcher<T> {
     pub fn new(bound: usize) -> Self {
         Self::from_grammar(grammar_of::<T>(), bound)
     }
+}
+
+impl<T: 'static> Searcher<T> {
 
     /// Searches a given space up to size `bound`.
     pub fn with_space(space: &Space<T>, bound: usize) -> Self {
         Self::from_grammar(compile_space(space), bound)
     }
 
-    fn from_grammar(grammar: Rc<Grammar>, bound: usize) -> Self {
+    /// Searches a compiled grammar up to size `bound`.
+    pub fn from_grammar(grammar: Rc<Grammar>, bound: usize) -> Self {
         Searcher {
             engine: Engine::new(grammar, bound as u64),
             stats: Stats::default(),
@@ -399,7 +403,8 @@ pub fn ctrex_within<T: Enumerable, O: Outcome>(
     ctrex_in_searcher(&mut s, prop, budget)
 }
 
-pub fn ctrex_in_searcher<T: Enumerable, O: Outcome>(
+/// Runs a counterexample search on a given searcher (any space).
+pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
     s: &mut Searcher<T>,
     prop: &impl Fn(Lazy<'_, T>) -> O,
     budget: Budget,

@@ -83,9 +83,17 @@ pub enum Shape {
 /// A reference to the (shared, registered) space of a type.
 #[derive(Clone)]
 pub(crate) struct TypeRef {
-    pub id: TypeId,
-    pub name: &'static str,
-    pub raw: fn() -> Rc<Raw>,
+    pub key: RefKey,
+    pub name: Cow<'static, str>,
+    pub raw: Rc<dyn Fn() -> Rc<Raw>>,
+}
+
+/// What identifies a shared space: a Rust type, or a datatype declared at
+/// run time (see [`crate::dynamic`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RefKey {
+    Type(TypeId),
+    Dyn(u64),
 }
 
 /// The untyped description tree behind a [`Space`].
@@ -208,9 +216,9 @@ fn registered_raw<T: Enumerable>() -> Rc<Raw> {
 /// built once per type and thread, referred to by type.
 pub fn of<T: Enumerable>() -> Space<T> {
     Space::from_raw(Rc::new(Raw::Ref(TypeRef {
-        id: TypeId::of::<T>(),
-        name: std::any::type_name::<T>(),
-        raw: registered_raw::<T>,
+        key: RefKey::Type(TypeId::of::<T>()),
+        name: Cow::Borrowed(std::any::type_name::<T>()),
+        raw: Rc::new(registered_raw::<T>),
     })))
 }
 
@@ -414,4 +422,19 @@ pub fn range<T: fmt::Debug + 'static>(lo: i64, hi: i64, from_i64: fn(i64) -> T) 
 /// A choice between the given values, each of size 1, in the given order.
 pub fn one_of<T: Clone + 'static>(values: Vec<T>) -> Space<T> {
     pay(union(values.into_iter().map(pure).collect()))
+}
+
+/// A reference to a shared space identified by a run-time key (datatypes
+/// declared at run time, see [`crate::dynamic`]). `raw` builds the space on
+/// first use; the key must be unique per datatype.
+pub(crate) fn dyn_ref<T: 'static>(
+    key: u64,
+    name: String,
+    raw: Rc<dyn Fn() -> Space<T>>,
+) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Ref(TypeRef {
+        key: RefKey::Dyn(key),
+        name: Cow::Owned(name),
+        raw: Rc::new(move || raw().raw),
+    })))
 }
