@@ -12,6 +12,7 @@
 
 pub mod count;
 pub mod grammar;
+pub mod index;
 pub mod lazy;
 pub mod report;
 pub mod search;
