@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 #![allow(dead_code)]
 
+pub mod cool;
 pub mod count;
 pub mod grammar;
 pub mod index;

@@ -136,3 +136,15 @@ pub fn no_dup(xs: Lazy<'_, Vec<Nat>>) -> bool {
         }
     }
 }
+
+/// `And(Atom(and(xs)), Atom(or(xs)))`: a parallel conjunction.
+pub fn and_or(xs: Lazy<'_, Vec<bool>>) -> neatcheck::cool::Cool<'_> {
+    use neatcheck::cool::Cool;
+    Cool::atom(move || and(xs)) & Cool::atom(move || or(xs))
+}
+
+/// `And(Atom(orderedLE(xs)), Atom(noDup(xs)))`.
+pub fn ordered_nodup(xs: Lazy<'_, Vec<Nat>>) -> neatcheck::cool::Cool<'_> {
+    use neatcheck::cool::Cool;
+    Cool::atom(move || ordered_le(xs)) & Cool::atom(move || no_dup(xs))
+}

@@ -64,6 +64,12 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// Number of reads recorded so far (the counting run of strategy OS).
+    pub(crate) fn reads_len(&self) -> usize {
+        // SAFETY: see `touch`; no mutable reference is live here.
+        unsafe { (*self.reads.get()).len() }
+    }
+
     #[inline(always)]
     pub(crate) fn touch(&self, idx: u32) -> &'a Node {
         let node = &self.nodes[idx as usize];

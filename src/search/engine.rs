@@ -8,6 +8,7 @@
 //! shared vector) and which child comes next, so memory is proportional to
 //! the current path. See DESIGN.md §2 for the rules this implements.
 
+use crate::cool::Sched;
 use crate::grammar::{Grammar, INFINITE, NONE};
 use crate::lazy::{Ctx, Node, ProdInfo, LOCKED};
 use std::any::Any;
@@ -26,7 +27,7 @@ struct Undo {
     delta: u32,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Frame {
     /// The node's read positions are `reads[start..end]`, in read order.
     start: u32,
@@ -35,7 +36,7 @@ struct Frame {
     next: u32,
     undo: Option<Undo>,
     /// The schedule the node's run produced (for conjunction strategies).
-    schedule: u32,
+    schedule: Option<Rc<Sched>>,
 }
 
 /// How a run reads the value.
@@ -155,10 +156,12 @@ impl Engine {
             }
             while self.frames[top].next > 0 {
                 self.frames[top].next -= 1;
-                let f = self.frames[top];
-                let i = f.next;
-                let e = self.reads.get_mut()[(f.start + i) as usize];
-                if f.start + i + 1 < f.end {
+                let (start, end, i) = {
+                    let f = &self.frames[top];
+                    (f.start, f.end, f.next)
+                };
+                let e = self.reads.get_mut()[(start + i) as usize];
+                if start + i + 1 < end {
                     // e was locked for the children after it; it is open now.
                     self.nodes[e as usize].mark.set(0);
                 }
@@ -291,7 +294,7 @@ impl Engine {
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
-    pub fn commit(&mut self, mark: u32, schedule: u32) {
+    pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>) {
         self.runs += 1;
         self.pending = false;
         let end = self.reads().len() as u32;
@@ -317,10 +320,10 @@ impl Engine {
     }
 
     /// The schedule inherited by the current node (from its parent).
-    pub fn inherited_schedule(&self) -> u32 {
-        match self.frames.last() {
-            Some(f) => f.schedule,
-            None => 0,
+    pub fn inherited_schedule(&self) -> Rc<Sched> {
+        match self.frames.last().and_then(|f| f.schedule.clone()) {
+            Some(s) => s,
+            None => crate::cool::unsched(),
         }
     }
 

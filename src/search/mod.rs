@@ -7,6 +7,7 @@
 
 pub(crate) mod engine;
 
+use crate::cool::{self, Cool, Phase, Strategy};
 use crate::grammar::{compile_space, grammar_of, Grammar, Tree};
 use crate::lazy::Lazy;
 use crate::report::{show_pattern, Pattern};
@@ -156,13 +157,62 @@ impl<T: 'static> Searcher<T> {
         let result = self
             .engine
             .run(RunMode::Observe, |ctx| pred(Lazy::new(ctx, 0)));
-        self.engine.commit(mark, 0);
+        self.engine.commit(mark, None);
         self.stats.runs += 1;
         let r = match result {
             Ok(o) if o.holds() => RunResult::True,
             Ok(o) => RunResult::False(o.failure()),
             Err(p) => RunResult::Panicked(panic_message(&*p)),
         };
+        match r {
+            RunResult::True => self.stats.satisfied += 1,
+            RunResult::Panicked(_) => self.stats.panicked += 1,
+            _ => {}
+        }
+        Some(r)
+    }
+
+    /// Like [`Searcher::step`] for a predicate returning a [`Cool`] formula,
+    /// evaluated under a conjunction strategy (see [`crate::cool`]).
+    pub fn step_cool<F>(&mut self, strategy: Strategy, pred: &F) -> Option<RunResult>
+    where
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    {
+        if !self.engine.advance() {
+            return None;
+        }
+        let s = self.engine.inherited_schedule();
+        let pre = match strategy {
+            Strategy::O | Strategy::OF => {
+                self.engine.run(RunMode::Plain, |ctx| {
+                    cool::pre_schedule(Phase::Lookahead, pred(Lazy::new(ctx, 0)), &s, &|| 0)
+                })
+            }
+            Strategy::OS | Strategy::OSF => {
+                let mark = self.engine.read_mark();
+                let r = self.engine.run(RunMode::Observe, |ctx| {
+                    let count = || ctx.reads_len() - mark as usize;
+                    cool::pre_schedule(Phase::Subset, pred(Lazy::new(ctx, 0)), &s, &count)
+                });
+                self.engine.discard_reads(mark);
+                r
+            }
+            Strategy::D | Strategy::F => Ok(s.clone()),
+        };
+        let mark = self.engine.read_mark();
+        let result = match pre {
+            Ok(s1) => self.engine.run(RunMode::Observe, |ctx| {
+                cool::observed(strategy, pred(Lazy::new(ctx, 0)), &s, &s1)
+            }),
+            Err(p) => Err(p),
+        };
+        let (r, sched) = match result {
+            Ok((true, sched)) => (RunResult::True, Some(sched)),
+            Ok((false, sched)) => (RunResult::False(None), Some(sched)),
+            Err(p) => (RunResult::Panicked(panic_message(&*p)), None),
+        };
+        self.engine.commit(mark, sched);
+        self.stats.runs += 1;
         match r {
             RunResult::True => self.stats.satisfied += 1,
             RunResult::Panicked(_) => self.stats.panicked += 1,
@@ -305,6 +355,27 @@ pub fn classes<T: Enumerable, O: Outcome>(pred: impl Fn(Lazy<'_, T>) -> O, bound
     let mut s = Searcher::<T>::new(bound);
     let mut satisfying = 0;
     while let Some(r) = s.step(&pred) {
+        match r {
+            RunResult::True => satisfying += 1,
+            RunResult::Panicked(m) => repanic_with_input(&mut s, m),
+            RunResult::False(_) => {}
+        }
+    }
+    Classes {
+        runs: s.stats.runs,
+        satisfying,
+    }
+}
+
+/// [`classes`] for a predicate returning a [`Cool`] formula, under a
+/// conjunction strategy.
+pub fn classes_cool<T: Enumerable, F>(pred: F, bound: usize, strategy: Strategy) -> Classes
+where
+    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+{
+    let mut s = Searcher::<T>::new(bound);
+    let mut satisfying = 0;
+    while let Some(r) = s.step_cool(strategy, &pred) {
         match r {
             RunResult::True => satisfying += 1,
             RunResult::Panicked(m) => repanic_with_input(&mut s, m),

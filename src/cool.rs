@@ -1,0 +1,605 @@
+//! Concurrent booleans ("Cool") and the conjunction strategies of the NEAT
+//! paper: D, O, F, OS, OF, OSF.
+//!
+//! A predicate may return a [`Cool`] formula instead of a `bool`. Its atoms
+//! and sub-formulas are evaluated lazily, at most once per run, and its
+//! parallel conjunctions may be evaluated in either order. Which order is
+//! chosen is a *schedule*, computed per search node by the strategy and
+//! inherited by the node's children (benchmarks/README.md §6 is the
+//! normative description; the reference's quirks are reproduced so that run
+//! counts can be compared).
+
+use std::fmt;
+use std::rc::Rc;
+use std::str::FromStr;
+
+/// A lazily evaluated boolean formula with sequential and parallel
+/// conjunction.
+///
+/// ```
+/// use neatcheck::cool::Cool;
+/// let xs = vec![1, 2, 3];
+/// // Parallel conjunction: the engine may evaluate either side first.
+/// let f = Cool::atom(|| xs.len() > 2) & Cool::atom(|| xs[0] == 1);
+/// assert!(f.eval());
+/// // Sequential conjunction: the right side only if the left holds.
+/// let g = Cool::seq(Cool::atom(|| !xs.is_empty()), Cool::atom(|| xs[0] == 1));
+/// assert!(g.eval());
+/// ```
+pub struct Cool<'a>(Node<'a>);
+
+enum Node<'a> {
+    Bool(bool),
+    Atom(Box<dyn FnOnce() -> bool + 'a>),
+    Lazy(Box<dyn FnOnce() -> Cool<'a> + 'a>),
+    Not(Box<Cool<'a>>),
+    And(Box<Cool<'a>>, Box<Cool<'a>>),
+    Seq(Box<Cool<'a>>, Box<Cool<'a>>),
+}
+
+impl fmt::Debug for Cool<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Node::Bool(b) => write!(f, "{b}"),
+            Node::Atom(_) => write!(f, "<atom>"),
+            Node::Lazy(_) => write!(f, "<lazy>"),
+            Node::Not(g) => write!(f, "!{g:?}"),
+            Node::And(l, r) => write!(f, "({l:?} & {r:?})"),
+            Node::Seq(l, r) => write!(f, "({l:?} && {r:?})"),
+        }
+    }
+}
+
+impl<'a> Cool<'a> {
+    /// A lazily computed atom.
+    pub fn atom(f: impl FnOnce() -> bool + 'a) -> Self {
+        Cool(Node::Atom(Box::new(f)))
+    }
+
+    /// A lazily computed sub-formula (computing it may read input).
+    pub fn lazy(f: impl FnOnce() -> Cool<'a> + 'a) -> Self {
+        Cool(Node::Lazy(Box::new(f)))
+    }
+
+    /// A constant.
+    pub fn constant(b: bool) -> Self {
+        Cool(Node::Bool(b))
+    }
+
+    /// Parallel conjunction: both must hold, in whichever order the
+    /// strategy chooses (also written `a & b`).
+    pub fn and(self, other: Cool<'a>) -> Self {
+        Cool(Node::And(Box::new(self), Box::new(other)))
+    }
+
+    /// Sequential conjunction: `right` is evaluated only if `left` holds.
+    pub fn seq(left: Cool<'a>, right: Cool<'a>) -> Self {
+        Cool(Node::Seq(Box::new(left), Box::new(right)))
+    }
+
+    /// Parallel disjunction (also written `a | b`): `!(!a & !b)`.
+    pub fn or(self, other: Cool<'a>) -> Self {
+        !((!self) & (!other))
+    }
+
+    /// Sequential disjunction: `right` is evaluated only if `left` fails.
+    pub fn seq_or(left: Cool<'a>, right: Cool<'a>) -> Self {
+        !Cool::seq(!left, !right)
+    }
+
+    /// Parallel implication: `!self | other`.
+    pub fn implies(self, other: Cool<'a>) -> Self {
+        (!self).or(other)
+    }
+
+    /// Sequential implication: `other` is evaluated only if `self` holds.
+    pub fn seq_implies(self, other: Cool<'a>) -> Self {
+        Cool::seq_or(!self, other)
+    }
+
+    /// Conjunction of many formulas, nested to the right.
+    pub fn all(items: impl IntoIterator<Item = Cool<'a>>) -> Self {
+        let mut v: Vec<Cool<'a>> = items.into_iter().collect();
+        let mut acc = match v.pop() {
+            Some(c) => c,
+            None => return Cool::constant(true),
+        };
+        while let Some(c) = v.pop() {
+            acc = c.and(acc);
+        }
+        acc
+    }
+
+    /// Evaluates left to right (strategy D).
+    pub fn eval(self) -> bool {
+        let mut f = Formula::new(self);
+        f.seq(0)
+    }
+}
+
+impl<'a> std::ops::Not for Cool<'a> {
+    type Output = Cool<'a>;
+    fn not(self) -> Cool<'a> {
+        match self.0 {
+            Node::Bool(b) => Cool(Node::Bool(!b)),
+            n => Cool(Node::Not(Box::new(Cool(n)))),
+        }
+    }
+}
+
+impl<'a> std::ops::BitAnd for Cool<'a> {
+    type Output = Cool<'a>;
+    fn bitand(self, rhs: Cool<'a>) -> Cool<'a> {
+        self.and(rhs)
+    }
+}
+
+impl<'a> std::ops::BitOr for Cool<'a> {
+    type Output = Cool<'a>;
+    fn bitor(self, rhs: Cool<'a>) -> Cool<'a> {
+        self.or(rhs)
+    }
+}
+
+impl From<bool> for Cool<'_> {
+    fn from(b: bool) -> Self {
+        Cool::constant(b)
+    }
+}
+
+/// A conjunction strategy (NEAT paper, Paper II §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// Never reorder: evaluate left to right.
+    D,
+    /// Optimal short-circuiting: a look-ahead run (recording nothing)
+    /// flips the conjunctions whose right side alone is false.
+    O,
+    /// Fairness: flip every false conjunction, alternating the order of
+    /// each conjunction down the search tree.
+    F,
+    /// O plus read-subset detection: flip when the right operand reads only
+    /// positions the left one read.
+    OS,
+    /// O then F.
+    OF,
+    /// OS then F.
+    OSF,
+}
+
+impl Strategy {
+    /// All six, in the order of the paper's tables.
+    pub const ALL: [Strategy; 6] = [
+        Strategy::D,
+        Strategy::O,
+        Strategy::F,
+        Strategy::OS,
+        Strategy::OF,
+        Strategy::OSF,
+    ];
+
+    /// The name used in tables (`D`, `O`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::D => "D",
+            Strategy::O => "O",
+            Strategy::F => "F",
+            Strategy::OS => "OS",
+            Strategy::OF => "OF",
+            Strategy::OSF => "OSF",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Strategy::ALL
+            .into_iter()
+            .find(|st| st.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown strategy {s:?} (D, O, F, OS, OF, OSF)"))
+    }
+}
+
+/// A schedule: per conjunction node, whether to evaluate its right operand
+/// first. Persistent (shared between a node and its children).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Sched {
+    /// No decision yet (everything left to right).
+    Unsched,
+    /// A decision for a conjunction and schedules for its operands.
+    Flip(bool, Rc<Sched>, Rc<Sched>),
+}
+
+thread_local! {
+    static UNSCHED: Rc<Sched> = Rc::new(Sched::Unsched);
+}
+
+/// The empty schedule.
+pub fn unsched() -> Rc<Sched> {
+    UNSCHED.with(|u| u.clone())
+}
+
+fn split(s: &Rc<Sched>) -> (bool, Rc<Sched>, Rc<Sched>) {
+    match &**s {
+        Sched::Unsched => (false, unsched(), unsched()),
+        Sched::Flip(b, l, r) => (*b, l.clone(), r.clone()),
+    }
+}
+
+fn flip(b: bool, l: Rc<Sched>, r: Rc<Sched>) -> Rc<Sched> {
+    Rc::new(Sched::Flip(b, l, r))
+}
+
+/// The formula of one run, as an arena so that nodes are computed at most
+/// once and lazy results can refer to them.
+struct Formula<'a> {
+    nodes: Vec<FNode<'a>>,
+}
+
+enum FNode<'a> {
+    Val(bool),
+    Atom(Option<Box<dyn FnOnce() -> bool + 'a>>),
+    Lazy(Option<Box<dyn FnOnce() -> Cool<'a> + 'a>>),
+    Not(usize),
+    And(usize, usize),
+    Seq(usize, usize),
+    /// The node was a `Lazy` whose formula is at this index.
+    Link(usize),
+}
+
+/// A result of the subset traversal, not yet forced.
+enum LRes {
+    Known(bool),
+    Atom(usize),
+    Not(Box<LRes>),
+    And(Box<LRes>, Box<LRes>),
+}
+
+impl<'a> Formula<'a> {
+    fn new(c: Cool<'a>) -> Self {
+        let mut f = Formula { nodes: vec![] };
+        f.insert(c);
+        f
+    }
+
+    fn insert(&mut self, c: Cool<'a>) -> usize {
+        let i = self.nodes.len();
+        self.nodes.push(FNode::Val(false));
+        let node = match c.0 {
+            Node::Bool(b) => FNode::Val(b),
+            Node::Atom(f) => FNode::Atom(Some(f)),
+            Node::Lazy(f) => FNode::Lazy(Some(f)),
+            Node::Not(g) => FNode::Not(self.insert(*g)),
+            Node::And(l, r) => {
+                let l = self.insert(*l);
+                FNode::And(l, self.insert(*r))
+            }
+            Node::Seq(l, r) => {
+                let l = self.insert(*l);
+                FNode::Seq(l, self.insert(*r))
+            }
+        };
+        self.nodes[i] = node;
+        i
+    }
+
+    /// Computes the formula structure of a node (forcing lazy nodes, not
+    /// atoms) and returns the index holding its structure.
+    fn resolve(&mut self, mut i: usize) -> usize {
+        loop {
+            match &mut self.nodes[i] {
+                FNode::Link(j) => i = *j,
+                FNode::Lazy(f) => {
+                    let f = f.take().expect("a lazy node is forced once");
+                    let c = f();
+                    let j = self.insert(c);
+                    self.nodes[i] = FNode::Link(j);
+                    i = j;
+                }
+                _ => return i,
+            }
+        }
+    }
+
+    fn atom_value(&mut self, i: usize) -> bool {
+        match &mut self.nodes[i] {
+            FNode::Val(b) => *b,
+            FNode::Atom(f) => {
+                let f = f.take().expect("an atom is computed once");
+                let v = f();
+                self.nodes[i] = FNode::Val(v);
+                v
+            }
+            _ => unreachable!("not an atom"),
+        }
+    }
+
+    fn seq(&mut self, i: usize) -> bool {
+        let i = self.resolve(i);
+        match self.nodes[i] {
+            FNode::Val(_) | FNode::Atom(_) => self.atom_value(i),
+            FNode::Not(g) => !self.seq(g),
+            FNode::And(l, r) | FNode::Seq(l, r) => self.seq(l) && self.seq(r),
+            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+        }
+    }
+
+    fn run(&mut self, s: &Rc<Sched>, i: usize) -> bool {
+        let (b, sl, sr) = match &**s {
+            Sched::Unsched => return self.seq(i),
+            Sched::Flip(b, l, r) => (*b, l.clone(), r.clone()),
+        };
+        let i = self.resolve(i);
+        match self.nodes[i] {
+            FNode::Val(_) | FNode::Atom(_) => self.atom_value(i),
+            FNode::Not(g) => !self.run(s, g),
+            FNode::Seq(l, r) => self.run(&sl, l) && self.run(&sr, r),
+            FNode::And(l, r) => {
+                if b {
+                    self.run(&sr, r) && self.run(&sl, l)
+                } else {
+                    self.run(&sl, l) && self.run(&sr, r)
+                }
+            }
+            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+        }
+    }
+
+    fn lookahead(&mut self, s: &Rc<Sched>, i: usize) -> (Rc<Sched>, bool) {
+        let i = self.resolve(i);
+        match self.nodes[i] {
+            FNode::Val(_) | FNode::Atom(_) => (s.clone(), self.atom_value(i)),
+            FNode::Not(g) => {
+                let (s2, v) = self.lookahead(s, g);
+                (s2, !v)
+            }
+            FNode::Seq(l, r) => {
+                let (b, sl, sr) = split(s);
+                let (sl2, lv) = self.lookahead(&sl, l);
+                if !lv {
+                    return (flip(b, sl2, sr), false);
+                }
+                let (sr2, rv) = self.lookahead(&sr, r);
+                if rv {
+                    (flip(false, sl2, sr2), true)
+                } else {
+                    (flip(true, sl, sr2), false)
+                }
+            }
+            FNode::And(l, r) => {
+                let (b, sl, sr) = split(s);
+                if !b {
+                    let (sl2, lv) = self.lookahead(&sl, l);
+                    if !lv {
+                        return (flip(false, sl2, sr), false);
+                    }
+                    let (sr2, rv) = self.lookahead(&sr, r);
+                    if rv {
+                        (flip(false, sl2, sr2), true)
+                    } else {
+                        (flip(true, sl, sr2), false)
+                    }
+                } else {
+                    let (sr2, rv) = self.lookahead(&sr, r);
+                    if !rv {
+                        // (quirk) the left slot gets the old right schedule.
+                        return (flip(true, sr, sr2), false);
+                    }
+                    let (sl2, lv) = self.lookahead(&sl, l);
+                    if lv {
+                        (flip(false, sl2, sr2), true)
+                    } else {
+                        // (quirk) the right slot gets the old left schedule.
+                        (flip(false, sl2, sl), false)
+                    }
+                }
+            }
+            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+        }
+    }
+
+    fn par(&mut self, s: &Rc<Sched>, i: usize) -> (Rc<Sched>, bool) {
+        let i = self.resolve(i);
+        match self.nodes[i] {
+            FNode::Val(_) | FNode::Atom(_) => (s.clone(), self.atom_value(i)),
+            FNode::Not(g) => {
+                let (s2, v) = self.par(s, g);
+                (s2, !v)
+            }
+            FNode::Seq(l, r) => {
+                let (b, sl, sr) = split(s);
+                if !b {
+                    let (sl2, lv) = self.par(&sl, l);
+                    if !lv {
+                        return (flip(false, sl2, sr), false);
+                    }
+                    let (sr2, rv) = self.par(&sr, r);
+                    if rv {
+                        (flip(false, sl2, sr2), true)
+                    } else {
+                        (flip(false, sl, sr2), false)
+                    }
+                } else {
+                    let (sr2, rv) = self.par(&sr, r);
+                    if !rv {
+                        return (flip(true, sr, sr2), false); // (quirk)
+                    }
+                    let (sl2, lv) = self.par(&sl, l);
+                    if lv {
+                        (flip(true, sl2, sr2), true)
+                    } else {
+                        (flip(true, sl2, sl), false) // (quirk)
+                    }
+                }
+            }
+            FNode::And(l, r) => {
+                let (b, sl, sr) = split(s);
+                if !b {
+                    let (sl2, lv) = self.par(&sl, l);
+                    if !lv {
+                        return (flip(true, sl2, sr), false);
+                    }
+                    let (sr2, rv) = self.par(&sr, r);
+                    if rv {
+                        (flip(false, sl2, sr2), true)
+                    } else {
+                        (flip(true, sl, sr2), false)
+                    }
+                } else {
+                    let (sr2, rv) = self.par(&sr, r);
+                    if !rv {
+                        return (flip(false, sr, sr2), false); // (quirk)
+                    }
+                    let (sl2, lv) = self.par(&sl, l);
+                    if lv {
+                        (flip(false, sl2, sr2), true)
+                    } else {
+                        (flip(false, sl2, sl), false) // (quirk)
+                    }
+                }
+            }
+            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+        }
+    }
+
+    fn force(&mut self, r: &LRes) -> bool {
+        match r {
+            LRes::Known(b) => *b,
+            LRes::Atom(i) => self.atom_value(*i),
+            LRes::Not(x) => !self.force(x),
+            LRes::And(a, b) => self.force(a) && self.force(b),
+        }
+    }
+
+    fn subset(
+        &mut self,
+        s: &Rc<Sched>,
+        i: usize,
+        count: &dyn Fn() -> usize,
+    ) -> (Rc<Sched>, LRes) {
+        let i = self.resolve(i);
+        match self.nodes[i] {
+            FNode::Val(b) => (s.clone(), LRes::Known(b)),
+            FNode::Atom(_) => (s.clone(), LRes::Atom(i)),
+            FNode::Not(g) => {
+                let (s2, r) = self.subset(s, g, count);
+                (s2, LRes::Not(Box::new(r)))
+            }
+            FNode::Seq(l, r) => {
+                let (b, sl, sr) = split(s);
+                let (sl2, rl) = self.subset(&sl, l, count);
+                let (sr2, rr) = self.subset(&sr, r, count);
+                (flip(b, sl2, sr2), LRes::And(Box::new(rl), Box::new(rr)))
+            }
+            FNode::And(l, r) => {
+                let (b, sl, sr) = split(s);
+                let ((first, sfirst), (second, ssecond)) =
+                    if b { ((r, &sr), (l, &sl)) } else { ((l, &sl), (r, &sr)) };
+                let (sf2, rf) = self.subset(sfirst, first, count);
+                let fv = self.force(&rf);
+                // New schedules of the left and right operands once known.
+                let (sl2_from, sr2_from) = (b, ());
+                let _ = sr2_from;
+                let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
+                    if sl2_from {
+                        (ss2, sf2)
+                    } else {
+                        (sf2, ss2)
+                    }
+                };
+                if fv {
+                    let (ss2, rs) = self.subset(ssecond, second, count);
+                    let sv = self.force(&rs);
+                    let (sl2, sr2) = assign(sf2, ss2);
+                    if sv {
+                        return (flip(false, sl2, sr2), LRes::Known(true));
+                    }
+                    // The second fails: "second is subset".
+                    return (second_is_subset(b, &sl, &sr, sl2, sr2), LRes::Known(false));
+                }
+                let n = count();
+                let (ss2, rs) = self.subset(ssecond, second, count);
+                let sv = self.force(&rs);
+                let (sl2, sr2) = assign(sf2, ss2);
+                if sv || count() > n {
+                    // "first fails"
+                    let s = if !b {
+                        flip(false, sl2, sr.clone())
+                    } else {
+                        flip(true, sr.clone(), sr2) // (quirk)
+                    };
+                    (s, LRes::Known(false))
+                } else {
+                    (second_is_subset(b, &sl, &sr, sl2, sr2), LRes::Known(false))
+                }
+            }
+            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+        }
+    }
+}
+
+fn second_is_subset(
+    b: bool,
+    sl: &Rc<Sched>,
+    _sr: &Rc<Sched>,
+    sl2: Rc<Sched>,
+    sr2: Rc<Sched>,
+) -> Rc<Sched> {
+    if !b {
+        flip(true, sl.clone(), sr2)
+    } else {
+        flip(false, sl2, sl.clone()) // (quirk)
+    }
+}
+
+/// Runs a formula under a strategy's node rule (README §6 table).
+pub(crate) enum Phase {
+    /// The look-ahead run of O and OF (records nothing).
+    Lookahead,
+    /// The counting run of OS and OSF.
+    Subset,
+}
+
+/// Computes the look-ahead or subset schedule from a formula.
+pub(crate) fn pre_schedule(
+    phase: Phase,
+    c: Cool<'_>,
+    s: &Rc<Sched>,
+    count: &dyn Fn() -> usize,
+) -> Rc<Sched> {
+    let mut f = Formula::new(c);
+    match phase {
+        Phase::Lookahead => f.lookahead(s, 0).0,
+        Phase::Subset => f.subset(s, 0, count).0,
+    }
+}
+
+/// The observed run of a node: its result and the schedule its children
+/// inherit. `s` is the inherited schedule, `s1` the pre-computed one.
+pub(crate) fn observed(
+    strategy: Strategy,
+    c: Cool<'_>,
+    s: &Rc<Sched>,
+    s1: &Rc<Sched>,
+) -> (bool, Rc<Sched>) {
+    let mut f = Formula::new(c);
+    match strategy {
+        Strategy::D => (f.seq(0), s.clone()),
+        Strategy::O | Strategy::OS => (f.run(s1, 0), s1.clone()),
+        Strategy::F => {
+            let (s2, r) = f.par(s, 0);
+            (r, s2)
+        }
+        Strategy::OF | Strategy::OSF => {
+            let (s2, r) = f.par(s1, 0);
+            (r, s2)
+        }
+    }
+}
