@@ -93,3 +93,35 @@ fn ordered_nodup_matches_reference_for_every_strategy() {
         }
     }
 }
+
+/// Imperative (imperative.md), bounds 0..=12, columns D, O, F, OS, OF, OSF.
+const IMPERATIVE: [[u64; 6]; 13] = [
+    [0, 0, 0, 0, 0, 0],
+    [1, 1, 1, 1, 1, 1],
+    [1, 1, 1, 1, 1, 1],
+    [3, 3, 3, 3, 3, 3],
+    [5, 6, 6, 5, 5, 5],
+    [12, 12, 13, 10, 11, 10],
+    [24, 19, 27, 17, 21, 19],
+    [59, 37, 61, 35, 36, 35],
+    [126, 59, 121, 59, 58, 61],
+    [308, 114, 286, 121, 105, 116],
+    [737, 217, 625, 240, 194, 239],
+    [1776, 381, 1403, 458, 327, 458],
+    [4424, 748, 3091, 965, 620, 961],
+];
+const IMPERATIVE_HITS: [u64; 13] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 8, 8, 11, 51];
+
+#[test]
+fn imperative_matches_reference_for_every_strategy() {
+    for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
+        for bound in 0..=12 {
+            let r = classes_cool(benchmarks::imperative::prop, bound, strategy);
+            assert_eq!(
+                (r.runs, r.satisfying),
+                (IMPERATIVE[bound][col], IMPERATIVE_HITS[bound]),
+                "imperative {strategy} bound {bound}"
+            );
+        }
+    }
+}
