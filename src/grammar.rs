@@ -83,7 +83,8 @@ pub(crate) struct TemplateNode {
     pub tag: u32,
     /// Offset (from the template's base) of this node's first field.
     pub first: u32,
-    pub locked: bool,
+    /// The node's initial mark (`0`, `FINAL` or `LOCKED`).
+    pub mark: u32,
 }
 
 /// An alternative of a sort, in chain position.
@@ -650,7 +651,7 @@ impl Grammar {
                 prod,
                 tag: if p.leaf { 0 } else { p.tag },
                 first: if p.leaf { 0 } else { first },
-                locked: self.statically_locked(prod, 0),
+                mark: self.initial_mark(prod, 0),
             });
             i += 1;
         }
@@ -662,6 +663,22 @@ impl Grammar {
         match &self.sorts[sort as usize].kind {
             SortKind::Algebraic { chain, .. } => chain[0],
             SortKind::Leaf { prod, .. } => *prod,
+        }
+    }
+
+    /// The mark of a fresh node at `prod` (leaf index `index`).
+    pub(crate) fn initial_mark(&self, prod: ProdId, index: u64) -> u32 {
+        let p = &self.prods[prod as usize];
+        let single = match &self.sorts[p.sort as usize].kind {
+            SortKind::Algebraic { chain, .. } => chain.len() == 1,
+            SortKind::Leaf { total, .. } => *total == Some(1),
+        };
+        if single {
+            crate::lazy::LOCKED
+        } else if self.statically_locked(prod, index) {
+            crate::lazy::FINAL
+        } else {
+            0
         }
     }
 

@@ -1,2 +1,525 @@
 //! Random access (FEAT): the value at any index of any size, uniform
 //! sampling and striped enumeration over the same compiled spaces.
+//!
+//! This module owns indexing over compiled grammars (the FEAT algorithm of
+//! Duregård, Jansson and Wang, 2012, on top of the memoised counts of
+//! [`crate::count`]), uniform random values from a seeded generator, evenly
+//! spaced samples, striped enumeration for parallel workers and (with the
+//! `proptest` feature) a [`proptest`](https://docs.rs/proptest) strategy.
+//!
+//! # Order
+//!
+//! Index `i` of size `n` is the `i`-th value (from 0) of
+//! [`crate::values::values_of`]`(n)`: alternatives in declaration order,
+//! products by the size of their first field, then its value, then the rest
+//! (right-nested). "Over all sizes" ([`value_at`]) concatenates the sizes,
+//! smallest first.
+//!
+//! # Cost
+//!
+//! Indexing walks the value once, top-down and iteratively (values of many
+//! thousands of constructors are fine), choosing each product's field sizes
+//! by subtracting exact counts: polynomial in the size. The counts are
+//! memoised per grammar (per type and thread for canonical spaces), so the
+//! first call at a large size pays for them and later calls reuse them.
+//!
+//! ```
+//! use neatcheck::index;
+//! use num_bigint::BigUint;
+//!
+//! // Lists of booleans of size 5 (two elements): 4 of them.
+//! assert_eq!(index::cardinality::<Vec<bool>>(5), BigUint::from(4u32));
+//! assert_eq!(index::index::<Vec<bool>>(5, &BigUint::from(1u32)), vec![false, true]);
+//! // Over all sizes: [], [false], [true], [false, false], ...
+//! assert_eq!(index::value_at::<Vec<bool>>(&BigUint::from(2u32)), vec![true]);
+//! assert_eq!(index::size_of_index::<Vec<bool>>(&BigUint::from(3u32)), 5);
+//!
+//! // Reproducible uniform values of a size.
+//! let mut rng = index::seeded_rng(7);
+//! let v = index::sample::<Vec<bool>>(21, &mut rng).unwrap();
+//! assert_eq!(v.len(), 10);
+//! ```
+
+mod sample;
+mod walk;
+
+#[cfg(feature = "proptest")]
+pub mod proptest_bridge;
+
+pub use rand;
+pub use sample::{spaced_indices, uniform_below, StripeIndices};
+
+use crate::grammar::{compile_space, downcast, grammar_of, Grammar, Tree};
+use crate::space::Space;
+use crate::Enumerable;
+use num_bigint::BigUint;
+use num_traits::Zero;
+use rand::{Rng, SeedableRng};
+use std::cell::OnceCell;
+use std::fmt;
+use std::marker::PhantomData;
+use std::rc::Rc;
+use walk::{locate_bounded, max_size, total, walk, ValueSink};
+
+/// The generator of [`seeded_rng`]: ChaCha with 8 rounds, whose output for a
+/// given seed is fixed (portable and stable across releases).
+pub type SeedRng = rand::rngs::ChaCha8Rng;
+
+/// A generator seeded from a number, for reproducible sampling.
+pub fn seeded_rng(seed: u64) -> SeedRng {
+    SeedRng::seed_from_u64(seed)
+}
+
+// ---------------------------------------------------------------------------
+// Grammar level: trees.
+
+/// The number of values of a grammar's root of exactly `size`.
+pub fn cardinality_in(g: &Grammar, size: usize) -> BigUint {
+    g.count(size)
+}
+
+/// The largest size of a value of the grammar, or `None` when sizes are
+/// unbounded. An uninhabited grammar gives `Some(0)`.
+pub fn max_size_in(g: &Grammar) -> Option<usize> {
+    max_size(g)
+}
+
+/// The total number of values of the grammar over all sizes, or `None` when
+/// there are infinitely many.
+pub fn total_in(g: &Grammar) -> Option<BigUint> {
+    total(g, max_size(g))
+}
+
+/// The tree number `i` of the root of exactly `size`, in the reference order
+/// (it agrees with [`crate::values::trees_in`]`(g, size)[i]`); `None` when
+/// `i` is not below [`cardinality_in`]`(g, size)`.
+///
+/// # Panics
+/// If a leaf's global index does not fit in 64 bits (`BigUint` values
+/// beyond 64 bits cannot be [`Tree`]s; index values instead).
+pub fn tree_in(g: &Grammar, size: usize, i: &BigUint) -> Option<Tree> {
+    if *i >= g.count(size) {
+        return None;
+    }
+    Some(g.index_tree(g.root, size, i))
+}
+
+/// The tree number `i` over all sizes (smallest sizes first); `None` beyond
+/// the last value of a finite grammar.
+pub fn tree_at_in(g: &Grammar, i: &BigUint) -> Option<Tree> {
+    let (size, off) = locate_bounded(g, i, max_size(g))?;
+    Some(g.index_tree(g.root, size, &off))
+}
+
+/// The size of the value number `i` over all sizes, without building it;
+/// `None` beyond the last value of a finite grammar. Takes time linear in
+/// that size (plus the counts up to it).
+pub fn size_of_index_in(g: &Grammar, i: &BigUint) -> Option<usize> {
+    locate_bounded(g, i, max_size(g)).map(|(size, _)| size)
+}
+
+/// A uniformly random tree of exactly `size`, or `None` if there is none.
+pub fn sample_tree_in<R: Rng + ?Sized>(g: &Grammar, size: usize, rng: &mut R) -> Option<Tree> {
+    let card = g.count(size);
+    if card.is_zero() {
+        return None;
+    }
+    let i = uniform_below(&card, rng);
+    Some(g.index_tree(g.root, size, &i))
+}
+
+/// A uniformly random tree among all those of size `0..=max_size`, or `None`
+/// if there is none.
+pub fn sample_tree_up_to_in<R: Rng + ?Sized>(
+    g: &Grammar,
+    max_size: usize,
+    rng: &mut R,
+) -> Option<Tree> {
+    if !g.is_inhabited() {
+        return None;
+    }
+    let all = g.count_up_to(max_size);
+    if all.is_zero() {
+        return None;
+    }
+    let i = uniform_below(&all, rng);
+    let (size, off) = locate_bounded(g, &i, Some(max_size))?;
+    Some(g.index_tree(g.root, size, &off))
+}
+
+/// `k` trees of `size` spread evenly over its values: indices
+/// `round(j * card / k)` for `j = 0..k`, in increasing order, each index
+/// once (fewer than `k` trees when there are fewer than `k` values).
+pub fn spaced_trees_in(g: &Grammar, size: usize, k: usize) -> Vec<Tree> {
+    spaced_indices(&g.count(size), k)
+        .iter()
+        .map(|i| g.index_tree(g.root, size, i))
+        .collect()
+}
+
+/// Every `workers`-th tree of `size`, starting at index `worker`: the
+/// stripes of workers `0..workers` are disjoint and together hold every tree
+/// of the size once.
+///
+/// # Panics
+/// If `workers` is zero or `worker >= workers`.
+pub fn stripe_trees_in(g: &Grammar, size: usize, worker: usize, workers: usize) -> TreeStripe<'_> {
+    TreeStripe {
+        grammar: g,
+        size,
+        indices: StripeIndices::new(g.count(size), worker, workers),
+    }
+}
+
+/// The trees of one stripe (see [`stripe_trees_in`]).
+pub struct TreeStripe<'g> {
+    grammar: &'g Grammar,
+    size: usize,
+    indices: StripeIndices,
+}
+
+impl Iterator for TreeStripe<'_> {
+    type Item = Tree;
+
+    fn next(&mut self) -> Option<Tree> {
+        let i = self.indices.next()?;
+        Some(self.grammar.index_tree(self.grammar.root, self.size, &i))
+    }
+}
+
+impl fmt::Debug for TreeStripe<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TreeStripe")
+            .field("size", &self.size)
+            .field("indices", &self.indices)
+            .finish()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Typed: values of a space.
+
+/// Random access to the values of a space (a compiled grammar with its value
+/// type). Cheap to clone; counts are shared by the clones and memoised.
+///
+/// [`Indexer::new`] indexes the canonical space of an [`Enumerable`] type
+/// (the free functions of this module use it); [`Indexer::for_space`] any
+/// hand-written space.
+pub struct Indexer<T> {
+    grammar: Rc<Grammar>,
+    bound: Rc<OnceCell<Option<usize>>>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Indexer<T> {
+    fn clone(&self) -> Self {
+        Indexer {
+            grammar: self.grammar.clone(),
+            bound: self.bound.clone(),
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Indexer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Indexer<{}>({:?})", std::any::type_name::<T>(), self.grammar)
+    }
+}
+
+impl<T: Enumerable> Indexer<T> {
+    /// Indexes `T`'s canonical space (compiled once per type and thread).
+    pub fn new() -> Self {
+        Indexer::from_grammar(grammar_of::<T>())
+    }
+}
+
+impl<T: Enumerable> Default for Indexer<T> {
+    fn default() -> Self {
+        Indexer::new()
+    }
+}
+
+impl<T: 'static> Indexer<T> {
+    /// Indexes a hand-written space (compiled now).
+    pub fn for_space(space: &Space<T>) -> Self {
+        Indexer::from_grammar(compile_space(space))
+    }
+
+    fn from_grammar(grammar: Rc<Grammar>) -> Self {
+        Indexer {
+            grammar,
+            bound: Rc::new(OnceCell::new()),
+            _t: PhantomData,
+        }
+    }
+
+    /// The compiled grammar (for the tree-level functions of this module).
+    pub fn grammar(&self) -> &Grammar {
+        &self.grammar
+    }
+
+    fn bound(&self) -> Option<usize> {
+        *self.bound.get_or_init(|| max_size(&self.grammar))
+    }
+
+    fn build(&self, size: usize, i: BigUint) -> T {
+        let g = &*self.grammar;
+        let mut sink = ValueSink::default();
+        walk(g, g.root, size, i, &mut sink);
+        downcast(sink.finish_root(g), "indexing")
+    }
+
+    /// The number of values of exactly `size`.
+    pub fn cardinality(&self, size: usize) -> BigUint {
+        self.grammar.count(size)
+    }
+
+    /// The number of values of size `0..=size`.
+    pub fn cardinality_up_to(&self, size: usize) -> BigUint {
+        self.grammar.count_up_to(size)
+    }
+
+    /// The largest size of a value, or `None` when sizes are unbounded.
+    pub fn max_size(&self) -> Option<usize> {
+        self.bound()
+    }
+
+    /// The number of values over all sizes, or `None` when infinite.
+    pub fn total(&self) -> Option<BigUint> {
+        total(&self.grammar, self.bound())
+    }
+
+    /// The value number `i` of exactly `size`, or `None` when `i` is not
+    /// below [`Indexer::cardinality`]`(size)`.
+    pub fn try_index(&self, size: usize, i: &BigUint) -> Option<T> {
+        if *i >= self.grammar.count(size) {
+            return None;
+        }
+        Some(self.build(size, i.clone()))
+    }
+
+    /// The value number `i` of exactly `size` (reference order).
+    ///
+    /// # Panics
+    /// If `i` is not below [`Indexer::cardinality`]`(size)`.
+    pub fn index(&self, size: usize, i: &BigUint) -> T {
+        self.try_index(size, i).unwrap_or_else(|| {
+            panic!(
+                "neatcheck: index {i} is out of range: `{}` has {} values of size {size}",
+                std::any::type_name::<T>(),
+                self.grammar.count(size)
+            )
+        })
+    }
+
+    /// The value number `i` over all sizes (smallest sizes first), or `None`
+    /// beyond the last value of a finite type.
+    pub fn try_value_at(&self, i: &BigUint) -> Option<T> {
+        let (size, off) = locate_bounded(&self.grammar, i, self.bound())?;
+        Some(self.build(size, off))
+    }
+
+    /// The value number `i` over all sizes (smallest sizes first).
+    ///
+    /// # Panics
+    /// If the type is finite and `i` is not below [`Indexer::total`].
+    pub fn value_at(&self, i: &BigUint) -> T {
+        self.try_value_at(i)
+            .unwrap_or_else(|| self.beyond_total(i))
+    }
+
+    fn beyond_total(&self, i: &BigUint) -> ! {
+        let total = self.total().unwrap_or_default();
+        panic!(
+            "neatcheck: index {i} is beyond the last value: `{}` has {total} values in all",
+            std::any::type_name::<T>()
+        )
+    }
+
+    /// The size of the value number `i` over all sizes, without building it,
+    /// or `None` beyond the last value of a finite type.
+    pub fn try_size_of_index(&self, i: &BigUint) -> Option<usize> {
+        locate_bounded(&self.grammar, i, self.bound()).map(|(size, _)| size)
+    }
+
+    /// The size of the value number `i` over all sizes, without building it.
+    ///
+    /// # Panics
+    /// If the type is finite and `i` is not below [`Indexer::total`].
+    pub fn size_of_index(&self, i: &BigUint) -> usize {
+        self.try_size_of_index(i)
+            .unwrap_or_else(|| self.beyond_total(i))
+    }
+
+    /// A uniformly random value of exactly `size`, or `None` if there is none.
+    pub fn sample<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Option<T> {
+        let card = self.grammar.count(size);
+        if card.is_zero() {
+            return None;
+        }
+        let i = uniform_below(&card, rng);
+        Some(self.build(size, i))
+    }
+
+    /// A uniformly random value among all those of size `0..=max_size`, or
+    /// `None` if there is none.
+    pub fn sample_up_to<R: Rng + ?Sized>(&self, max_size: usize, rng: &mut R) -> Option<T> {
+        if !self.grammar.is_inhabited() {
+            return None;
+        }
+        let all = self.grammar.count_up_to(max_size);
+        if all.is_zero() {
+            return None;
+        }
+        let i = uniform_below(&all, rng);
+        let (size, off) = locate_bounded(&self.grammar, &i, Some(max_size))?;
+        Some(self.build(size, off))
+    }
+
+    /// `k` values of `size` spread evenly over its values: indices
+    /// `round(j * card / k)` for `j = 0..k`, increasing, each index once.
+    pub fn spaced(&self, size: usize, k: usize) -> Vec<T> {
+        spaced_indices(&self.grammar.count(size), k)
+            .into_iter()
+            .map(|i| self.build(size, i))
+            .collect()
+    }
+
+    /// Every `workers`-th value of `size`, starting at index `worker` (see
+    /// [`stripe_trees_in`]).
+    ///
+    /// # Panics
+    /// If `workers` is zero or `worker >= workers`.
+    pub fn stripe(&self, size: usize, worker: usize, workers: usize) -> Stripe<T> {
+        Stripe {
+            indexer: self.clone(),
+            size,
+            indices: StripeIndices::new(self.grammar.count(size), worker, workers),
+        }
+    }
+
+    /// The tree number `i` of exactly `size` (see [`tree_in`]).
+    pub fn tree(&self, size: usize, i: &BigUint) -> Option<Tree> {
+        tree_in(&self.grammar, size, i)
+    }
+
+    /// The tree number `i` over all sizes (see [`tree_at_in`]).
+    pub fn tree_at(&self, i: &BigUint) -> Option<Tree> {
+        let (size, off) = locate_bounded(&self.grammar, i, self.bound())?;
+        Some(self.grammar.index_tree(self.grammar.root, size, &off))
+    }
+
+    /// A uniformly random tree of exactly `size` (see [`sample_tree_in`]).
+    pub fn sample_tree<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Option<Tree> {
+        sample_tree_in(&self.grammar, size, rng)
+    }
+
+    /// A uniformly random tree of size `0..=max_size` (see
+    /// [`sample_tree_up_to_in`]).
+    pub fn sample_tree_up_to<R: Rng + ?Sized>(&self, max_size: usize, rng: &mut R) -> Option<Tree> {
+        sample_tree_up_to_in(&self.grammar, max_size, rng)
+    }
+
+    /// Evenly spaced trees of `size` (see [`spaced_trees_in`]).
+    pub fn spaced_trees(&self, size: usize, k: usize) -> Vec<Tree> {
+        spaced_trees_in(&self.grammar, size, k)
+    }
+
+    /// One stripe of the trees of `size` (see [`stripe_trees_in`]).
+    pub fn stripe_trees(&self, size: usize, worker: usize, workers: usize) -> TreeStripe<'_> {
+        stripe_trees_in(&self.grammar, size, worker, workers)
+    }
+
+    /// Materialises a tree of this grammar.
+    pub fn value_of_tree(&self, tree: &Tree) -> T {
+        downcast(self.grammar.build_root(tree), "a tree")
+    }
+}
+
+/// The values of one stripe (see [`Indexer::stripe`] and [`stripe`]).
+pub struct Stripe<T> {
+    indexer: Indexer<T>,
+    size: usize,
+    indices: StripeIndices,
+}
+
+impl<T: 'static> Iterator for Stripe<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        let i = self.indices.next()?;
+        Some(self.indexer.build(self.size, i))
+    }
+}
+
+impl<T> fmt::Debug for Stripe<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stripe")
+            .field("indexer", &self.indexer)
+            .field("size", &self.size)
+            .field("indices", &self.indices)
+            .finish()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Typed: canonical spaces.
+
+/// The number of values of `T` of exactly `size`.
+pub fn cardinality<T: Enumerable>(size: usize) -> BigUint {
+    Indexer::<T>::new().cardinality(size)
+}
+
+/// The value number `i` of `T` of exactly `size` (the `i`-th value of
+/// [`crate::values::values_of`]`::<T>(size)`).
+///
+/// # Panics
+/// If `i` is not below [`cardinality`]`::<T>(size)`.
+pub fn index<T: Enumerable>(size: usize, i: &BigUint) -> T {
+    Indexer::<T>::new().index(size, i)
+}
+
+/// The value number `i` of `T` over all sizes, smallest sizes first.
+///
+/// # Panics
+/// If `T` is finite and has at most `i` values.
+pub fn value_at<T: Enumerable>(i: &BigUint) -> T {
+    Indexer::<T>::new().value_at(i)
+}
+
+/// The size of the value number `i` of `T` over all sizes, without building
+/// the value.
+///
+/// # Panics
+/// If `T` is finite and has at most `i` values.
+pub fn size_of_index<T: Enumerable>(i: &BigUint) -> usize {
+    Indexer::<T>::new().size_of_index(i)
+}
+
+/// A uniformly random value of `T` of exactly `size`, or `None` if there is
+/// none.
+pub fn sample<T: Enumerable, R: Rng + ?Sized>(size: usize, rng: &mut R) -> Option<T> {
+    Indexer::<T>::new().sample(size, rng)
+}
+
+/// A uniformly random value of `T` among those of size `0..=max_size`, or
+/// `None` if there is none.
+pub fn sample_up_to<T: Enumerable, R: Rng + ?Sized>(max_size: usize, rng: &mut R) -> Option<T> {
+    Indexer::<T>::new().sample_up_to(max_size, rng)
+}
+
+/// `k` values of `T` of `size` at indices `round(j * card / k)`, `j = 0..k`:
+/// increasing indices, each once (all values when there are fewer than `k`).
+pub fn spaced<T: Enumerable>(size: usize, k: usize) -> Vec<T> {
+    Indexer::<T>::new().spaced(size, k)
+}
+
+/// Every `workers`-th value of `T` of `size`, starting at index `worker`:
+/// the stripes of workers `0..workers` are disjoint and together complete.
+///
+/// # Panics
+/// If `workers` is zero or `worker >= workers`.
+pub fn stripe<T: Enumerable>(size: usize, worker: usize, workers: usize) -> Stripe<T> {
+    Indexer::<T>::new().stripe(size, worker, workers)
+}

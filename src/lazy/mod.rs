@@ -19,8 +19,18 @@ use std::any::TypeId;
 use std::cell::{Cell, UnsafeCell};
 use std::marker::PhantomData;
 
-/// Mark of a position that can not change below the current search node.
+/// Mark of a position that can not change below the current search node:
+/// locked by an ancestor, or of a sort with a single alternative.
 pub(crate) const LOCKED: u32 = u32::MAX;
+/// Mark of a position at the last alternative of its sort: it can not
+/// change either, so observing runs do not record it, but it is still an
+/// open position for the read counting of strategy OS.
+pub(crate) const FINAL: u32 = u32::MAX - 1;
+/// Stamp of a counting run: records every open position (not `FINAL`, not
+/// `LOCKED`), whatever earlier runs of the node recorded. This reproduces
+/// the reference's OS counts (positions at their last alternative do not
+/// count as new reads there).
+pub(crate) const COUNT_STAMP: u32 = FINAL;
 
 /// One position of the value under search.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@
 
 use crate::cool::Sched;
 use crate::grammar::{Grammar, INFINITE, NONE};
-use crate::lazy::{Ctx, Node, ProdInfo, LOCKED};
+use crate::lazy::{Ctx, Node, ProdInfo, COUNT_STAMP, FINAL, LOCKED};
 use std::any::Any;
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -46,6 +46,10 @@ pub(crate) enum RunMode {
     Observe,
     /// Record nothing (look-ahead runs).
     Plain,
+    /// Record every position not locked by an ancestor, last alternatives
+    /// included (the counting run of strategy OS); must be followed by
+    /// `end_count`.
+    Count,
 }
 
 /// The untyped engine over a compiled grammar.
@@ -116,7 +120,7 @@ impl Engine {
         };
         self.nodes.extend(template.iter().map(|t| Node {
             prod: t.prod,
-            mark: Cell::new(if t.locked { LOCKED } else { 0 }),
+            mark: Cell::new(t.mark),
             a: if g.prods[t.prod as usize].leaf {
                 0
             } else {
@@ -205,7 +209,7 @@ impl Engine {
             let locked = g.statically_locked(node.prod, idx + 1);
             let node = &mut self.nodes[e as usize];
             node.set_leaf_index(idx + 1);
-            node.mark.set(if locked { LOCKED } else { 0 });
+            node.mark.set(if locked { FINAL } else { 0 });
             self.size += delta as u64;
             self.max_size = self.max_size.max(self.size);
             return Some(undo);
@@ -231,7 +235,7 @@ impl Engine {
         node.prod = q;
         node.a = base;
         node.b = tag;
-        node.mark.set(if locked { LOCKED } else { 0 });
+        node.mark.set(if locked { FINAL } else { 0 });
         self.size += delta as u64;
         self.max_size = self.max_size.max(self.size);
         Some(undo)
@@ -248,9 +252,9 @@ impl Engine {
     }
 
     fn next_stamp(&mut self) -> u32 {
-        if self.stamp >= LOCKED - 1 {
+        if self.stamp >= FINAL - 1 {
             for n in &self.nodes {
-                if n.mark.get() != LOCKED {
+                if n.mark.get() < FINAL {
                     n.mark.set(0);
                 }
             }
@@ -272,6 +276,7 @@ impl Engine {
         let stamp = match mode {
             RunMode::Observe => self.next_stamp(),
             RunMode::Plain => 0,
+            RunMode::Count => COUNT_STAMP,
         };
         let ctx = Ctx {
             nodes: &self.nodes,
@@ -288,7 +293,23 @@ impl Engine {
         self.reads().len() as u32
     }
 
-    /// Drops reads recorded since `mark` (a counting run).
+    /// Ends a counting run: restores the marks it set and drops its reads.
+    pub fn end_count(&mut self, mark: u32) {
+        let reads = std::mem::take(self.reads.get_mut());
+        for &e in &reads[mark as usize..] {
+            let n = &self.nodes[e as usize];
+            let index = if self.grammar.prods[n.prod as usize].leaf {
+                n.leaf_index()
+            } else {
+                0
+            };
+            n.mark.set(self.grammar.initial_mark(n.prod, index));
+        }
+        *self.reads.get_mut() = reads;
+        self.discard_reads(mark);
+    }
+
+    /// Drops reads recorded since `mark`.
     pub fn discard_reads(&mut self, mark: u32) {
         self.reads().truncate(mark as usize);
     }

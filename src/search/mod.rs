@@ -190,11 +190,11 @@ impl<T: 'static> Searcher<T> {
             }
             Strategy::OS | Strategy::OSF => {
                 let mark = self.engine.read_mark();
-                let r = self.engine.run(RunMode::Observe, |ctx| {
+                let r = self.engine.run(RunMode::Count, |ctx| {
                     let count = || ctx.reads_len() - mark as usize;
                     cool::pre_schedule(Phase::Subset, pred(Lazy::new(ctx, 0)), &s, &count)
                 });
-                self.engine.discard_reads(mark);
+                self.engine.end_count(mark);
                 r
             }
             Strategy::D | Strategy::F => Ok(s.clone()),

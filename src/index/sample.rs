@@ -1,0 +1,99 @@
+// Index arithmetic for sampling and splitting: uniform big indices from an
+// RNG, evenly spaced indices and striped index sequences.
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use rand::Rng;
+
+/// A uniformly random number in `0..n`, by rejection sampling on bits: draw
+/// as many random bits as `n - 1` has and retry when the draw is `>= n`
+/// (fewer than two draws on average). Reproducible: the result depends only
+/// on the generator's output stream (32-bit words, least significant first).
+///
+/// # Panics
+/// If `n` is zero.
+pub fn uniform_below<R: Rng + ?Sized>(n: &BigUint, rng: &mut R) -> BigUint {
+    assert!(!n.is_zero(), "neatcheck: uniform_below(0): there is no number below 0");
+    if n.is_one() {
+        return BigUint::zero();
+    }
+    let bits = (n - 1u32).bits();
+    let words = bits.div_ceil(32) as usize;
+    let top = bits - 32 * (words as u64 - 1);
+    let mask = if top == 32 {
+        u32::MAX
+    } else {
+        (1u32 << top) - 1
+    };
+    loop {
+        let mut digits: Vec<u32> = (0..words).map(|_| rng.next_u32()).collect();
+        digits[words - 1] &= mask;
+        let x = BigUint::new(digits);
+        if &x < n {
+            return x;
+        }
+    }
+}
+
+/// The indices `round(j * card / k)` for `j = 0..k` (halves round up),
+/// clamped below `card`, without repeats: `k` distinct increasing indices
+/// when `card >= k`, and every index once when `card < k`.
+pub fn spaced_indices(card: &BigUint, k: usize) -> Vec<BigUint> {
+    let mut out: Vec<BigUint> = vec![];
+    if card.is_zero() || k == 0 {
+        return out;
+    }
+    let last = card - 1u32;
+    let two_k = BigUint::from(k) * 2u32;
+    let kb = BigUint::from(k);
+    for j in 0..k {
+        let mut idx = (BigUint::from(j) * 2u32 * card + &kb) / &two_k;
+        if idx > last {
+            idx = last.clone();
+        }
+        if out.last() != Some(&idx) {
+            out.push(idx);
+        }
+    }
+    out
+}
+
+/// The indices `worker, worker + workers, ...` below `end`.
+#[derive(Clone, Debug)]
+pub struct StripeIndices {
+    next: BigUint,
+    step: BigUint,
+    end: BigUint,
+}
+
+impl StripeIndices {
+    /// Every `workers`-th index below `end`, starting at `worker`.
+    ///
+    /// # Panics
+    /// If `workers` is zero or `worker >= workers`.
+    pub fn new(end: BigUint, worker: usize, workers: usize) -> Self {
+        assert!(workers > 0, "neatcheck: a stripe needs at least one worker");
+        assert!(
+            worker < workers,
+            "neatcheck: stripe worker {worker} is out of range (workers are 0..{workers})"
+        );
+        StripeIndices {
+            next: BigUint::from(worker),
+            step: BigUint::from(workers),
+            end,
+        }
+    }
+}
+
+impl Iterator for StripeIndices {
+    type Item = BigUint;
+
+    fn next(&mut self) -> Option<BigUint> {
+        if self.next >= self.end {
+            return None;
+        }
+        let i = self.next.clone();
+        self.next += &self.step;
+        Some(i)
+    }
+}

@@ -1,0 +1,290 @@
+// Grammar-level indexing: the walk from (sort, size, index) to a value,
+// the size bound of a grammar and locating a global index in its size.
+
+use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
+use crate::space::Value;
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use std::rc::Rc;
+
+/// Receives the value being indexed bottom-up: leaves, then each node once
+/// its fields are done (post-order, fields left to right).
+pub(crate) trait Sink {
+    /// A leaf value: `offset` among the values of `size` of the sort.
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint);
+    /// An alternative whose `arity` fields are the last `arity` outputs.
+    fn node(&mut self, g: &Grammar, prod: ProdId, arity: usize);
+}
+
+/// Builds a [`Tree`].
+#[derive(Default)]
+pub(crate) struct TreeSink {
+    stack: Vec<Rc<Tree>>,
+}
+
+impl TreeSink {
+    pub(crate) fn finish(mut self) -> Tree {
+        let t = self.stack.pop().expect("the walk produced a tree");
+        Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone())
+    }
+}
+
+impl Sink for TreeSink {
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) {
+        let family = g.leaf_family(sort);
+        let start: BigUint = (0..size).map(|s| family.count(s)).sum();
+        let global = (start + offset).to_u64().unwrap_or_else(|| {
+            panic!(
+                "neatcheck: a leaf of `{}` at size {size} has a global index beyond 64 bits, \
+                 which a `Tree` cannot hold; index plain values instead of trees",
+                family.name()
+            )
+        });
+        self.stack.push(Rc::new(Tree::Leaf(sort, global)));
+    }
+
+    fn node(&mut self, _g: &Grammar, prod: ProdId, arity: usize) {
+        let kids = self.stack.split_off(self.stack.len() - arity);
+        self.stack.push(Rc::new(Tree::Node(prod, kids)));
+    }
+}
+
+/// Builds a plain (type-erased) value; leaves are materialised from their
+/// big offset directly, so unbounded families (`BigUint`) work at any size.
+#[derive(Default)]
+pub(crate) struct ValueSink {
+    stack: Vec<Value>,
+}
+
+impl ValueSink {
+    /// The root value, with the root conversion applied.
+    pub(crate) fn finish_root(mut self, g: &Grammar) -> Value {
+        let v = self.stack.pop().expect("the walk produced a value");
+        g.root_build.run(&mut vec![v].into_iter())
+    }
+}
+
+impl Sink for ValueSink {
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) {
+        self.stack.push(g.leaf_family(sort).value(size, &offset));
+    }
+
+    fn node(&mut self, g: &Grammar, prod: ProdId, arity: usize) {
+        let args = self.stack.split_off(self.stack.len() - arity);
+        let v = g.prods[prod as usize].build.run(&mut args.into_iter());
+        self.stack.push(v);
+    }
+}
+
+impl Grammar {
+    /// The tree number `i` (from 0) among the trees of `sort` of exactly
+    /// `size`, in the reference order of [`crate::values::trees_in`].
+    ///
+    /// # Panics
+    /// If `i` is not below the number of such trees.
+    pub(crate) fn index_tree(&self, sort: SortId, size: usize, i: &BigUint) -> Tree {
+        let count = self.sort_count(sort, size);
+        assert!(
+            *i < count,
+            "neatcheck: index {i} is out of range: `{}` has {count} values of size {size}",
+            self.sorts[sort as usize].name
+        );
+        let mut sink = TreeSink::default();
+        walk(self, sort, size, i.clone(), &mut sink);
+        sink.finish()
+    }
+}
+
+/// Walks from the value number `i` of `sort` at `size` (which must exist)
+/// down to its leaves, iteratively, feeding `sink` in post-order.
+///
+/// Alternatives are taken in declaration order; the fields of a product are
+/// decided slot by slot: the size of slot `j` is the first size whose block
+/// (`count(slot j, size) * ways for the slots after j`) holds the remaining
+/// index, and inside the block the index splits into the slot's own index
+/// (quotient) and the rest's (remainder): the right-nested product order.
+pub(crate) fn walk<S: Sink>(g: &Grammar, sort: SortId, size: usize, i: BigUint, sink: &mut S) {
+    enum Task {
+        Visit(SortId, usize, BigUint),
+        Finish(ProdId, usize),
+    }
+    let mut tasks = vec![Task::Visit(sort, size, i)];
+    let mut fields: Vec<(SortId, usize, BigUint)> = vec![];
+    while let Some(task) = tasks.pop() {
+        let (sort, size, mut i) = match task {
+            Task::Finish(prod, arity) => {
+                sink.node(g, prod, arity);
+                continue;
+            }
+            Task::Visit(sort, size, i) => (sort, size, i),
+        };
+        let decl = match &g.sorts[sort as usize].kind {
+            SortKind::Leaf { .. } => {
+                sink.leaf(g, sort, size, i);
+                continue;
+            }
+            SortKind::Algebraic { decl, .. } => decl,
+        };
+        // Which alternative.
+        let mut chosen = None;
+        for &p in decl {
+            let cost = g.prods[p as usize].cost as usize;
+            if size < cost {
+                continue;
+            }
+            let ways = g.suffix_count(p, 0, size - cost);
+            if i < ways {
+                chosen = Some((p, size - cost));
+                break;
+            }
+            i -= ways;
+        }
+        let (prod, mut m) = chosen.expect("neatcheck: index walk out of range (count mismatch)");
+        let slots = &g.prods[prod as usize].slots;
+        let k = slots.len();
+        tasks.push(Task::Finish(prod, k));
+        if k == 0 {
+            continue;
+        }
+        // Minimal total size of the slots after each one.
+        let mut rest_min = vec![0u64; k];
+        for j in (0..k - 1).rev() {
+            rest_min[j] = rest_min[j + 1].saturating_add(g.sorts[slots[j + 1] as usize].min_size);
+        }
+        fields.clear();
+        for j in 0..k {
+            let s = slots[j];
+            if j + 1 == k {
+                fields.push((s, m, std::mem::take(&mut i)));
+                break;
+            }
+            let lo = g.sorts[s as usize].min_size.min(m as u64) as usize;
+            let hi = (m as u64).saturating_sub(rest_min[j]) as usize;
+            let mut placed = false;
+            for z in lo..=hi {
+                let own = g.sort_count(s, z);
+                if own.is_zero() {
+                    continue;
+                }
+                let rest = g.suffix_count(prod, j + 1, m - z);
+                if rest.is_zero() {
+                    continue;
+                }
+                let block = &own * &rest;
+                if i < block {
+                    let q = &i / &rest;
+                    i -= &q * &rest;
+                    fields.push((s, z, q));
+                    m -= z;
+                    placed = true;
+                    break;
+                }
+                i -= block;
+            }
+            assert!(placed, "neatcheck: index walk out of range in a product (count mismatch)");
+        }
+        for (s, z, q) in fields.drain(..).rev() {
+            tasks.push(Task::Visit(s, z, q));
+        }
+    }
+}
+
+/// The largest size of a value of the root, or `None` when sizes are
+/// unbounded (a recursive cycle or an unbounded leaf family is reachable).
+/// An uninhabited root gives `Some(0)` (and has no values at all).
+pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
+    if !g.is_inhabited() {
+        return Some(0);
+    }
+    let n = g.sorts.len();
+    let mut state = vec![0u8; n];
+    let mut max = vec![0usize; n];
+    let children = |s: SortId| -> Vec<SortId> {
+        match &g.sorts[s as usize].kind {
+            SortKind::Leaf { .. } => vec![],
+            SortKind::Algebraic { decl, .. } => decl
+                .iter()
+                .flat_map(|&p| g.prods[p as usize].slots.iter().copied())
+                .collect(),
+        }
+    };
+    let root = g.root;
+    let mut stack: Vec<(SortId, Vec<SortId>, usize)> = vec![(root, children(root), 0)];
+    state[root as usize] = 1;
+    while let Some((sort, kids, next)) = stack.last_mut() {
+        if *next < kids.len() {
+            let to = kids[*next];
+            *next += 1;
+            match state[to as usize] {
+                0 => {
+                    state[to as usize] = 1;
+                    let c = children(to);
+                    stack.push((to, c, 0));
+                }
+                1 => return None,
+                _ => {}
+            }
+            continue;
+        }
+        let sort = *sort;
+        let m = match &g.sorts[sort as usize].kind {
+            SortKind::Leaf { family, .. } => {
+                let last = family.last_size()?;
+                (0..=last)
+                    .rev()
+                    .find(|&s| !family.count(s).is_zero())
+                    .unwrap_or(0)
+            }
+            SortKind::Algebraic { decl, .. } => decl
+                .iter()
+                .map(|&p| {
+                    let prod = &g.prods[p as usize];
+                    prod.slots
+                        .iter()
+                        .fold(prod.cost as usize, |a, &s| a.saturating_add(max[s as usize]))
+                })
+                .max()
+                .unwrap_or(0),
+        };
+        max[sort as usize] = m;
+        state[sort as usize] = 2;
+        stack.pop();
+    }
+    Some(max[root as usize])
+}
+
+/// Finds the size of the value with global index `i` (all sizes, smallest
+/// first) and its offset within that size, given the grammar's size bound
+/// ([`max_size`]); `None` when `i` is at or beyond the number of values of
+/// sizes up to the bound.
+pub(crate) fn locate_bounded(
+    g: &Grammar,
+    i: &BigUint,
+    bound: Option<usize>,
+) -> Option<(usize, BigUint)> {
+    if !g.is_inhabited() {
+        return None;
+    }
+    let mut rest = i.clone();
+    let mut size = 0usize;
+    loop {
+        if bound.is_some_and(|b| size > b) {
+            return None;
+        }
+        let c = g.count(size);
+        if rest < c {
+            return Some((size, rest));
+        }
+        rest -= c;
+        size += 1;
+    }
+}
+
+/// The total number of values of a finite grammar (`None` if infinite).
+pub(crate) fn total(g: &Grammar, bound: Option<usize>) -> Option<BigUint> {
+    let b = bound?;
+    if !g.is_inhabited() {
+        return Some(BigUint::zero());
+    }
+    Some(g.count_up_to(b))
+}
