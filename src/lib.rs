@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 #![allow(dead_code)]
 
+pub mod check;
 pub mod cool;
 pub mod count;
 pub mod grammar;
@@ -20,6 +21,7 @@ pub mod search;
 pub mod space;
 pub mod values;
 
+pub use check::{check, check_cool, check_with, collect, exists, implies, label, Config};
 pub use lazy::{Lazy, LazyView};
 pub use neatcheck_derive::Enumerable;
 pub use space::{Enumerable, Space};

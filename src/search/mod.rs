@@ -28,6 +28,10 @@ pub trait Outcome {
     fn failure(&self) -> Option<String> {
         None
     }
+    /// Whether the run was discarded (a precondition did not hold).
+    fn discarded(&self) -> bool {
+        false
+    }
 }
 
 impl Outcome for bool {
