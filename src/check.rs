@@ -330,8 +330,10 @@ plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4);
 pub struct Summary {
     /// The largest size bound searched completely.
     pub exhausted: Option<usize>,
-    /// Predicate runs in total.
+    /// Predicate runs in total, over all bounds searched.
     pub runs: u64,
+    /// Runs at the largest bound exhausted (compare with `worst_case`).
+    pub runs_last_bound: u64,
     /// Runs in which the precondition held.
     pub relevant: u64,
     /// Number of values of size `<= exhausted` (the runs a non-lazy
@@ -403,8 +405,13 @@ impl<T: Debug> Failure<T> {
             Some(e) => {
                 let _ = writeln!(
                     s,
-                    "  sizes 0..={e} passed: {} runs (out of {} values); {} runs at size {}",
-                    self.before.runs, self.before.worst_case, self.runs_at_size, self.size
+                    "  sizes 0..={e} passed first: {} values covered by {} runs at bound {e} \
+                     ({} runs over all bounds); then {} runs at size {}",
+                    self.before.worst_case,
+                    self.before.runs_last_bound,
+                    self.before.runs,
+                    self.runs_at_size,
+                    self.size
                 );
             }
             None => {
@@ -428,9 +435,11 @@ impl fmt::Display for Summary {
         }
         write!(
             f,
-            ": {} runs (worst case {}), {} with the precondition holding, {:.3}s",
-            self.runs,
+            ": {} runs at the last bound (worst case {}), {} runs in all, \
+             {} with the precondition holding, {:.3}s",
+            self.runs_last_bound,
             self.worst_case,
+            self.runs,
             self.relevant,
             self.elapsed.as_secs_f64()
         )?;
@@ -461,6 +470,7 @@ fn deepen<T: Enumerable>(
     let mut summary = Summary {
         exhausted: None,
         runs: 0,
+        runs_last_bound: 0,
         relevant: 0,
         worst_case: "0".into(),
         labels: BTreeMap::new(),
@@ -558,6 +568,7 @@ fn deepen<T: Enumerable>(
             *summary.labels.entry(k).or_default() += v;
         }
         summary.exhausted = Some(bound);
+        summary.runs_last_bound = s.stats().runs;
         summary.worst_case = grammar.count_up_to(bound).to_string();
         if config.replay.is_some() {
             summary.stopped = Stop::Replay;

@@ -344,7 +344,7 @@ impl Compiler {
             }
             _ => {
                 let mut alts = vec![];
-                self.alts_of(stripped, &mut alts);
+                self.alts_of(&raw, &mut alts);
                 PendingKind::Algebraic(alts)
             }
         };

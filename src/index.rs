@@ -499,13 +499,13 @@ pub fn size_of_index<T: Enumerable>(i: &BigUint) -> usize {
 
 /// A uniformly random value of `T` of exactly `size`, or `None` if there is
 /// none.
-pub fn sample<T: Enumerable, R: Rng + ?Sized>(size: usize, rng: &mut R) -> Option<T> {
+pub fn sample<T: Enumerable>(size: usize, rng: &mut (impl Rng + ?Sized)) -> Option<T> {
     Indexer::<T>::new().sample(size, rng)
 }
 
 /// A uniformly random value of `T` among those of size `0..=max_size`, or
 /// `None` if there is none.
-pub fn sample_up_to<T: Enumerable, R: Rng + ?Sized>(max_size: usize, rng: &mut R) -> Option<T> {
+pub fn sample_up_to<T: Enumerable>(max_size: usize, rng: &mut (impl Rng + ?Sized)) -> Option<T> {
     Indexer::<T>::new().sample_up_to(max_size, rng)
 }
 

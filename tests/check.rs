@@ -58,7 +58,7 @@ fn the_report_has_everything_needed() {
     assert_eq!(f.before.exhausted, Some(1));
     let report = f.report("my_test");
     assert!(report.contains("counterexample (size 2): (0, [0])"), "{report}");
-    assert!(report.contains("sizes 0..=1 passed"), "{report}");
+    assert!(report.contains("sizes 0..=1 passed first"), "{report}");
     assert!(report.contains("NEATCHECK_REPLAY=2 cargo test my_test"), "{report}");
 }
 
@@ -163,7 +163,7 @@ fn environment_variables_change_what_is_run() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("sizes 0..=4 exhausted: 8 runs (worst case 3)"), "{stderr}");
+    assert!(stderr.contains("sizes 0..=4 exhausted: 3 runs at the last bound (worst case 3), 8 runs in all"), "{stderr}");
     let out = std::process::Command::new(&exe)
         .args(["--exact", "env_probe", "--nocapture", "--ignored"])
         .env("NEATCHECK_TIME", "0ms")
@@ -171,7 +171,7 @@ fn environment_variables_change_what_is_run() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("no size exhausted: 0 runs"), "{stderr}");
+    assert!(stderr.contains("no size exhausted: 0 runs at the last bound (worst case 0), 0 runs in all"), "{stderr}");
 }
 
 #[test]

@@ -155,6 +155,16 @@ impl<'a, T> Lazy<'a, T> {
         (node.b, node.a)
     }
 
+    /// Dynamic-value support ([`crate::dynamic`]): reads the position exactly
+    /// like [`Lazy::__open`] (recording it if open) but without the
+    /// canonical-type check, since datatypes declared at run time have no
+    /// Rust type. Returns the node: its alternative, and its tag and first
+    /// field (or, for a leaf, its index).
+    #[inline(always)]
+    pub(crate) fn read_node(self) -> &'a Node {
+        self.ctx.touch(self.node)
+    }
+
     /// Derive support: the handle of field `i` given the first field index.
     #[doc(hidden)]
     #[inline(always)]
