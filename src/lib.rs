@@ -1,11 +1,131 @@
 //! # neatcheck
 //!
-//! Lazy exhaustive property-based testing: neatcheck finds the *smallest*
-//! input that breaks a program by enumerating every value up to a size
-//! bound, but runs the property only once per class of inputs that it cannot
-//! tell apart (the NEAT algorithm, a successor of Lazy SmallCheck).
+//! Lazy exhaustive property-based testing. neatcheck finds the **smallest**
+//! input that breaks a property by enumerating every value up to a size
+//! bound, but it runs the property only once per class of inputs that the
+//! property cannot tell apart: the property reads its input through
+//! instrumented handles, and the search refines only the positions that were
+//! read (the NEAT algorithm, a successor of Lazy SmallCheck).
 //!
-//! (The tutorial is in the crate documentation below.)
+//! ## A first property
+//!
+//! ```
+//! use neatcheck::{check::{run_check, Config}, implies, Lazy};
+//!
+//! // A sorted insert with a bug: it drops an element equal to `x`.
+//! fn insert(x: u8, xs: &[u8]) -> Vec<u8> {
+//!     let mut out: Vec<u8> = xs.iter().copied().filter(|&y| y != x).collect();
+//!     let at = out.partition_point(|&y| y < x);
+//!     out.insert(at, x);
+//!     out
+//! }
+//!
+//! fn is_sorted(xs: Lazy<'_, Vec<u8>>) -> bool {
+//!     let mut prev = None;
+//!     // Reads one list cell and one element at a time.
+//!     for x in xs.iter().map(|x| x.get()) {
+//!         if prev.is_some_and(|p| p > x) {
+//!             return false;
+//!         }
+//!         prev = Some(x);
+//!     }
+//!     true
+//! }
+//!
+//! let failure = run_check(&Config::default(), |x: Lazy<u8>, xs: Lazy<Vec<u8>>| {
+//!     // The lazy precondition prunes: unsorted lists are abandoned at their
+//!     // first descent, whatever follows it.
+//!     implies(is_sorted(xs), || insert(x.get(), &xs.force()).len() == xs.len() + 1)
+//! })
+//! .unwrap_err();
+//! assert_eq!(failure.value, (0, vec![0]));
+//! ```
+//!
+//! In a test, write `neatcheck::check(|x: u8, xs: Vec<u8>| ...)` (plain
+//! values) or `neatcheck::check(|xs: Lazy<Vec<u8>>| ...)` (lazy handles):
+//! it panics with a report naming the smallest counterexample, the sizes
+//! searched before it and how to re-run it. The [`neatcheck!`] macro declares
+//! such tests; [`check::Config`] and the `NEATCHECK_*` environment variables
+//! set the size bound and the time budget.
+//!
+//! ## Your own types
+//!
+//! `#[derive(Enumerable)]` describes a type's values by size (every
+//! constructor costs 1) and generates a *view* type for lazy reading:
+//!
+//! ```
+//! use neatcheck::{Enumerable, Lazy};
+//!
+//! #[derive(Enumerable, Debug, Clone, PartialEq)]
+//! enum Exp {
+//!     Var(u8),
+//!     App(Box<Exp>, Box<Exp>),
+//!     Lam(Box<Exp>),
+//! }
+//!
+//! // `ExpView` has the same constructors, with `Lazy` fields (boxes removed).
+//! fn closed(e: Lazy<'_, Exp>, depth: u8) -> bool {
+//!     match e.view() {
+//!         ExpView::Var(v) => v.get() < depth,
+//!         ExpView::App(f, x) => closed(f, depth) && closed(x, depth),
+//!         ExpView::Lam(b) => closed(b, depth.saturating_add(1)),
+//!     }
+//! }
+//!
+//! // All closed terms of size <= 7, one per class of the predicate:
+//! let terms: Vec<Exp> = neatcheck::search::search(|e: Lazy<Exp>| closed(e, 0), 7).collect();
+//! assert!(terms.contains(&Exp::Lam(Box::new(Exp::Var(0)))));
+//! // Counting: how many terms of each size exist.
+//! // Size 3: Var(2), Var(3), App(Var(0), Var(0)), Lam(Var(1)), Lam(Lam(Var(0))).
+//! assert_eq!(neatcheck::count::count_of::<Exp>(3), 5u32.into());
+//! ```
+//!
+//! `#[enumerable(skip)]` leaves a variant out; `#[enumerable(with = "expr")]`
+//! gives a field its own space (for instance `space::range(0, 3, |n| n as u8)`).
+//!
+//! ## Spaces
+//!
+//! Underneath, a type's values are described by a [`Space`], a *sized
+//! functor* built from [`space::empty`], [`space::pure`] (size 0),
+//! [`space::pay`] (size + 1), [`space::union`], [`space::product`] and
+//! [`space::map`]; recursion goes through [`space::of`], and every recursive
+//! cycle must pass through `pay`. The same description drives
+//! [`count`] (exact counts per size), [`values`] (the reference enumeration),
+//! the lazy [`search`] and [`index`] (random access).
+//!
+//! ```
+//! use neatcheck::space::{self, Space};
+//! use neatcheck::Enumerable;
+//!
+//! #[derive(Clone, Debug, PartialEq)]
+//! struct Even(u32);
+//!
+//! impl Enumerable for Even {
+//!     fn describe() -> Space<Self> {
+//!         // 0, 2, 4, ... where 2k has size k.
+//!         space::union(vec![
+//!             space::pure(Even(0)),
+//!             space::pay(space::map(space::of::<Even>(), |Even(n)| Even(n + 2))),
+//!         ])
+//!     }
+//! }
+//! assert_eq!(neatcheck::values::values_of::<Even>(3), vec![Even(6)]);
+//! ```
+//!
+//! ## Search
+//!
+//! [`search::sat`], [`search::search`], [`search::ctrex`],
+//! [`search::classes`] and the iterative-deepening [`search::test_for`]
+//! work on any predicate over a `Lazy` input; [`search::Searcher`] steps
+//! through a search one predicate run at a time for embedding in other
+//! tools. Predicates may return a [`cool::Cool`] formula whose parallel
+//! conjunctions the engine may reorder with the NEAT conjunction strategies
+//! (D, O, F, OS, OF, OSF).
+//!
+//! Standard types are enumerated with the conventions of the Haskell
+//! `size-based` package: `bool` costs 1, naturals by bit length (0 has size
+//! 0, size `k + 1` holds `2^k ..= 2^(k+1) - 1`), a list of `n` elements costs
+//! `1 + n` plus its elements, tuples and boxes are free.
 
 #![warn(missing_docs)]
 #![allow(dead_code)]
@@ -13,6 +133,7 @@
 pub mod check;
 pub mod cool;
 pub mod count;
+pub mod dynamic;
 pub mod grammar;
 pub mod index;
 pub mod lazy;
