@@ -39,7 +39,8 @@ fn is_sorted(xs: Lazy<'_, Vec<u8>>) -> bool {
     true
 }
 
-fn main() {
+/// Runs the check and returns what `main` prints.
+pub fn run() -> String {
     let result = run_check(&Config::from_env(), |x: Lazy<u8>, xs: Lazy<Vec<u8>>| {
         implies(is_sorted(xs), || {
             let (x, xs) = (x.get(), xs.force());
@@ -48,7 +49,11 @@ fn main() {
         })
     });
     match result {
-        Ok(summary) => println!("no counterexample: {summary}"),
-        Err(failure) => print!("{}", failure.report("sorted_insert")),
+        Ok(summary) => format!("no counterexample: {summary}\n"),
+        Err(failure) => failure.report("sorted_insert"),
     }
+}
+
+fn main() {
+    print!("{}", run());
 }
