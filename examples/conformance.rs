@@ -26,4 +26,7 @@ fn main() {
     row("or3", 22, c::or3);
     row("parity", 22, c::parity);
     row("tree-sum", 22, c::tree_sum);
+    row("lambda", 20, benchmarks::lambda::prop);
+    row("redblack", 34, benchmarks::redblack::prop);
+    row("regexp", 16, benchmarks::regexp::prop);
 }

@@ -223,7 +223,12 @@ impl<T> Clone for Indexer<T> {
 
 impl<T> fmt::Debug for Indexer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Indexer<{}>({:?})", std::any::type_name::<T>(), self.grammar)
+        write!(
+            f,
+            "Indexer<{}>({:?})",
+            std::any::type_name::<T>(),
+            self.grammar
+        )
     }
 }
 
@@ -325,8 +330,7 @@ impl<T: 'static> Indexer<T> {
     /// # Panics
     /// If the type is finite and `i` is not below [`Indexer::total`].
     pub fn value_at(&self, i: &BigUint) -> T {
-        self.try_value_at(i)
-            .unwrap_or_else(|| self.beyond_total(i))
+        self.try_value_at(i).unwrap_or_else(|| self.beyond_total(i))
     }
 
     fn beyond_total(&self, i: &BigUint) -> ! {

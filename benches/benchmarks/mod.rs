@@ -4,4 +4,8 @@
 #![allow(dead_code)]
 
 pub mod conformance;
+pub mod imperative;
+pub mod lambda;
 pub mod nat;
+pub mod redblack;
+pub mod regexp;

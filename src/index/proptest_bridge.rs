@@ -12,7 +12,7 @@
 //! use proptest::prelude::*;
 //!
 //! proptest! {
-//!     #[test]
+//!     // (`#[test]` in a test file.)
 //!     fn reverse_twice(v in neatcheck_strategy::<Vec<u8>>(0..=40)) {
 //!         let mut w = v.clone();
 //!         w.reverse();
@@ -128,8 +128,8 @@ impl<T: fmt::Debug + Clone + 'static> Strategy for NeatcheckStrategy<T> {
         let pick = uniform_below(&BigUint::from(self.sizes.len()), rng);
         let size = self.sizes[usize::try_from(&pick).expect("a size position fits in usize")];
         let offset = uniform_below(&self.indexer.cardinality(size), rng);
+        let value = self.indexer.index(size, &offset);
         let global = self.first_of(size) + offset;
-        let value = self.indexer.value_at(&global);
         Ok(IndexValueTree {
             indexer: self.indexer.clone(),
             lo: self.first_of(smallest),

@@ -13,7 +13,10 @@ use rand::Rng;
 /// # Panics
 /// If `n` is zero.
 pub fn uniform_below<R: Rng + ?Sized>(n: &BigUint, rng: &mut R) -> BigUint {
-    assert!(!n.is_zero(), "neatcheck: uniform_below(0): there is no number below 0");
+    assert!(
+        !n.is_zero(),
+        "neatcheck: uniform_below(0): there is no number below 0"
+    );
     if n.is_one() {
         return BigUint::zero();
     }

@@ -181,7 +181,10 @@ pub(crate) fn walk<S: Sink>(g: &Grammar, sort: SortId, size: usize, i: BigUint, 
                 }
                 i -= block;
             }
-            assert!(placed, "neatcheck: index walk out of range in a product (count mismatch)");
+            assert!(
+                placed,
+                "neatcheck: index walk out of range in a product (count mismatch)"
+            );
         }
         for (s, z, q) in fields.drain(..).rev() {
             tasks.push(Task::Visit(s, z, q));
@@ -239,9 +242,9 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
                 .iter()
                 .map(|&p| {
                     let prod = &g.prods[p as usize];
-                    prod.slots
-                        .iter()
-                        .fold(prod.cost as usize, |a, &s| a.saturating_add(max[s as usize]))
+                    prod.slots.iter().fold(prod.cost as usize, |a, &s| {
+                        a.saturating_add(max[s as usize])
+                    })
                 })
                 .max()
                 .unwrap_or(0),

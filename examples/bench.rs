@@ -1,0 +1,203 @@
+//! Runs one benchmark of `shared/benchmarks/` with a time budget, bound by
+//! bound from 0, and prints what the reference tables list.
+//!
+//! ```text
+//! cargo run --release --example bench -- <benchmark> <all|ctrex> <seconds> [strategy]
+//! ```
+//!
+//! Output, one line per bound whose search ended within the budget:
+//!
+//! ```text
+//! <bound>\t<runs at that bound>\t<cumulative seconds>
+//! ```
+//!
+//! then `exhausted <bound>` (the largest bound searched completely, `none`
+//! if there is none), in `ctrex` mode `counterexample <size> <seconds>
+//! <value>` when one was found (the search stops at the first one; its bound
+//! has a line, with the runs up to and including the failing one), and last
+//! `rss_mb <n>`, the peak resident set size in MiB. The bound running when
+//! the budget ends is interrupted and not printed.
+//!
+//! `all` searches the predicate to completion at each bound; `ctrex`
+//! searches for a value that falsifies it (iterative deepening: the first
+//! counterexample is size-minimal). The strategy (default `D`) names the
+//! conjunction strategy; the boolean benchmarks support `D` only.
+
+#[path = "../benches/benchmarks/mod.rs"]
+mod benchmarks;
+
+use neatcheck::search::{ctrex_in_searcher, BoundResult, Budget, RunResult, Searcher};
+use neatcheck::{Enumerable, Lazy};
+use std::fmt::Debug;
+use std::process::exit;
+use std::time::{Duration, Instant};
+
+/// The benchmarks this program knows.
+const BENCHMARKS: &[&str] = &["lambda", "redblack", "regexp"];
+
+/// What to search for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Every class, to completion, at each bound.
+    All,
+    /// The first counterexample, by iterative deepening.
+    Ctrex,
+}
+
+/// The conjunction strategies of the specifications (README section 6),
+/// named as there.
+#[allow(clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strategy {
+    D,
+    O,
+    F,
+    OS,
+    OF,
+    OSF,
+}
+
+impl Strategy {
+    fn parse(s: &str) -> Option<Strategy> {
+        Some(match s {
+            "D" => Strategy::D,
+            "O" => Strategy::O,
+            "F" => Strategy::F,
+            "OS" => Strategy::OS,
+            "OF" => Strategy::OF,
+            "OSF" => Strategy::OSF,
+            _ => return None,
+        })
+    }
+}
+
+/// The time budget of a run.
+struct Clock {
+    start: Instant,
+    deadline: Instant,
+}
+
+impl Clock {
+    fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}
+
+fn usage(msg: &str) -> ! {
+    eprintln!("{msg}");
+    eprintln!(
+        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy]\n  benchmark: {}\n  strategy:  D (default), O, F, OS, OF, OSF",
+        BENCHMARKS.join(", ")
+    );
+    exit(2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !(3..=4).contains(&args.len()) {
+        usage("expected 3 or 4 arguments");
+    }
+    let bench = args[0].as_str();
+    if !BENCHMARKS.contains(&bench) {
+        usage(&format!("unknown benchmark `{bench}`"));
+    }
+    let mode = match args[1].as_str() {
+        "all" => Mode::All,
+        "ctrex" => Mode::Ctrex,
+        m => usage(&format!("unknown mode `{m}`")),
+    };
+    let seconds: f64 = match args[2].parse() {
+        Ok(s) if s > 0.0 && f64::is_finite(s) => s,
+        _ => usage(&format!("bad number of seconds `{}`", args[2])),
+    };
+    let strategy = match args.get(3) {
+        None => Strategy::D,
+        Some(s) => Strategy::parse(s).unwrap_or_else(|| usage(&format!("unknown strategy `{s}`"))),
+    };
+
+    let start = Instant::now();
+    let clock = Clock {
+        start,
+        deadline: start + Duration::from_secs_f64(seconds),
+    };
+    use benchmarks::{lambda, redblack, regexp};
+    match (bench, strategy) {
+        ("lambda", Strategy::D) => run_bool(lambda::prop, mode, &clock),
+        ("redblack", Strategy::D) => run_bool(redblack::prop, mode, &clock),
+        ("regexp", Strategy::D) => run_bool(regexp::prop, mode, &clock),
+        (b, s) => usage(&format!(
+            "benchmark `{b}` has a boolean predicate: strategy {s:?} is not available (use D)"
+        )),
+    }
+    println!("rss_mb {}", peak_rss_mb());
+}
+
+/// Searches a boolean predicate bound by bound until the budget is spent.
+fn run_bool<T: Enumerable + Debug>(prop: impl Fn(Lazy<'_, T>) -> bool, mode: Mode, clock: &Clock) {
+    let mut exhausted: Option<usize> = None;
+    let mut found = None;
+    for bound in 0.. {
+        let mut searcher = Searcher::<T>::new(bound);
+        let runs = match mode {
+            Mode::All => match all_within(&mut searcher, &prop, clock.deadline) {
+                Some(runs) => runs,
+                None => break,
+            },
+            Mode::Ctrex => {
+                let budget = Budget {
+                    deadline: Some(clock.deadline),
+                    max_runs: None,
+                };
+                match ctrex_in_searcher(&mut searcher, &prop, budget) {
+                    BoundResult::Passed(runs) => runs,
+                    BoundResult::OutOfBudget(_) => break,
+                    BoundResult::Failed(c) => {
+                        let secs = clock.seconds();
+                        println!("{bound}\t{}\t{secs:.3}", c.runs);
+                        found = Some((c.size, secs, c.value));
+                        break;
+                    }
+                }
+            }
+        };
+        println!("{bound}\t{runs}\t{:.3}", clock.seconds());
+        exhausted = Some(bound);
+    }
+    match exhausted {
+        Some(b) => println!("exhausted {b}"),
+        None => println!("exhausted none"),
+    }
+    if let Some((size, secs, value)) = found {
+        println!("counterexample {size} {secs:.3} {value:?}");
+    }
+}
+
+/// Runs a whole bound of an `all` search; `None` if the deadline passed
+/// first.
+fn all_within<T: 'static>(
+    searcher: &mut Searcher<T>,
+    prop: &impl Fn(Lazy<'_, T>) -> bool,
+    deadline: Instant,
+) -> Option<u64> {
+    let mut runs = 0u64;
+    loop {
+        if runs % 64 == 0 && Instant::now() >= deadline {
+            return None;
+        }
+        match searcher.step(prop) {
+            None => return Some(runs),
+            Some(RunResult::Panicked(m)) => panic!("the predicate panicked: {m}"),
+            Some(_) => runs += 1,
+        }
+    }
+}
+
+/// Peak resident set size (`VmHWM`) in MiB, rounded up; 0 if unknown.
+fn peak_rss_mb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb.div_ceil(1024))
+}
