@@ -347,7 +347,10 @@ impl fmt::Display for DynError {
                 first,
                 second,
             } if first == second => {
-                write!(f, "constructor `{name}` is declared twice in datatype `{first}`")
+                write!(
+                    f,
+                    "constructor `{name}` is declared twice in datatype `{first}`"
+                )
             }
             DynError::DuplicateConstructor {
                 name,
@@ -412,10 +415,20 @@ struct PendingData {
 /// let mut types = DataTypes::new();
 /// types.data("Tree").ctor("Leaf", &[]).ctor("Node", &["Tree", "Nat", "Tree"]);
 /// let u = types.build().unwrap();
-/// // Leaf; Node(Leaf, 0, Leaf) (size 2: 0 has size 0)...
+/// // Size 1: Leaf. Size 3: Node(Leaf, 0, Leaf) (the builtin 0 has size 0).
+/// // Size 4: Node(Leaf, 1, Leaf).
 /// let g = u.grammar("Tree").unwrap();
 /// assert_eq!(g.count(1), 1u32.into());
+/// assert_eq!(g.count(2), 0u32.into());
 /// assert_eq!(g.count(3), 1u32.into());
+/// assert_eq!(g.count(4), 1u32.into());
+///
+/// // Errors name the culprit:
+/// let mut bad = DataTypes::new();
+/// bad.data("List").ctor("Nil", &[]).ctor("Cons", &["Nat", "Lsit"]);
+/// assert!(bad.build().unwrap_err().to_string().starts_with(
+///     "unknown type `Lsit` in field 1 of constructor `Cons` of datatype `List`"
+/// ));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct DataTypes {
@@ -648,7 +661,8 @@ impl Universe {
     }
 
     /// A checked constructor value: the constructor must exist and the
-    /// fields must have its field types.
+    /// fields must have its field types (checked one level deep, so values
+    /// built only with this function are well typed all the way down).
     pub fn value(&self, constructor: &str, fields: Vec<DynValue>) -> Result<DynValue, DynError> {
         let &(t, k) =
             self.inner

@@ -306,10 +306,11 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
     let lt = syn::Lifetime::new("'a", Span::call_site());
     let view_field_ty = |f: &FieldInfo| -> TokenStream2 {
         let ty = &f.ty;
-        if f.with.is_none() {
-            if let Some(inner) = boxed_inner(ty) {
-                return quote!(#nc::Lazy<#lt, #inner>);
-            }
+        if f.with.is_some() {
+            return quote!(#nc::lazy::Opaque<#lt, #ty>);
+        }
+        if let Some(inner) = boxed_inner(ty) {
+            return quote!(#nc::Lazy<#lt, #inner>);
         }
         quote!(#nc::Lazy<#lt, #ty>)
     };
@@ -454,11 +455,10 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
             .map(|(i, f)| {
                 let i = i as u32;
                 let ty = &f.ty;
-                let target = if f.with.is_none() {
-                    boxed_inner(ty).cloned().unwrap_or(ty.clone())
-                } else {
-                    ty.clone()
-                };
+                if f.with.is_some() {
+                    return quote!(__lazy.__field::<#ty>(__first, #i).__opaque());
+                }
+                let target = boxed_inner(ty).cloned().unwrap_or(ty.clone());
                 quote!(__lazy.__field::<#target>(__first, #i))
             })
             .collect();

@@ -224,6 +224,49 @@ impl<'a, T> Lazy<'a, T> {
     }
 }
 
+/// A handle to a field whose space overrides its type's own
+/// (`#[enumerable(with = "...")]`): its positions have another structure, so
+/// it can only be materialised.
+pub struct Opaque<'a, T> {
+    lazy: Lazy<'a, T>,
+}
+
+impl<T> Clone for Opaque<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Opaque<'_, T> {}
+
+impl<T> std::fmt::Debug for Opaque<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Opaque<{}>#{}", std::any::type_name::<T>(), self.lazy.node)
+    }
+}
+
+impl<'a, T: 'static> Opaque<'a, T> {
+    /// Materialises the value (reads every position below).
+    pub fn force(self) -> T {
+        self.lazy.force_generic()
+    }
+
+    /// Reads an atomic value (the same as [`Opaque::force`]).
+    pub fn get(self) -> T
+    where
+        T: Copy,
+    {
+        self.force()
+    }
+}
+
+impl<'a, T> Lazy<'a, T> {
+    /// Derive support: the handle of a field with an overriding space.
+    #[doc(hidden)]
+    pub fn __opaque(self) -> Opaque<'a, T> {
+        Opaque { lazy: self }
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn non_canonical_message<T>() -> String {
