@@ -22,7 +22,10 @@ fn main() {
     let max: usize = match args[2].parse() {
         Ok(n) => n,
         Err(_) => {
-            eprintln!("count: <max_size> must be a natural number, got {:?}", args[2]);
+            eprintln!(
+                "count: <max_size> must be a natural number, got {:?}",
+                args[2]
+            );
             std::process::exit(2);
         }
     };

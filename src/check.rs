@@ -97,10 +97,9 @@ impl Config {
             panic!("neatcheck: {name}={v:?} is not valid: {why}")
         }
         if let Some(v) = var("NEATCHECK_SIZE") {
-            self.max_size = v
-                .trim()
-                .parse()
-                .unwrap_or_else(|_| bad("NEATCHECK_SIZE", &v, "expected a size (a natural number)"));
+            self.max_size = v.trim().parse().unwrap_or_else(|_| {
+                bad("NEATCHECK_SIZE", &v, "expected a size (a natural number)")
+            });
             // An explicit size is exhausted whatever the default time budget.
             if var("NEATCHECK_TIME").is_none() {
                 self.time = Duration::from_secs(24 * 3600);
@@ -127,7 +126,9 @@ impl Config {
             );
         }
         if let Some(v) = var("NEATCHECK_STRATEGY") {
-            self.strategy = v.parse().unwrap_or_else(|e: String| bad("NEATCHECK_STRATEGY", &v, &e));
+            self.strategy = v
+                .parse()
+                .unwrap_or_else(|e: String| bad("NEATCHECK_STRATEGY", &v, &e));
         }
         self
     }
@@ -415,7 +416,11 @@ impl<T: Debug> Failure<T> {
                 );
             }
             None => {
-                let _ = writeln!(s, "  found after {} runs at size {}", self.runs_at_size, self.size);
+                let _ = writeln!(
+                    s,
+                    "  found after {} runs at size {}",
+                    self.runs_at_size, self.size
+                );
             }
         }
         let _ = writeln!(
@@ -498,7 +503,9 @@ fn deepen<T: Enumerable>(
         let mut labels_here: BTreeMap<String, u64> = BTreeMap::new();
         let mut relevant_here = 0;
         loop {
-            let out_of_runs = budget.max_runs.is_some_and(|m| summary.runs + s.stats().runs >= m);
+            let out_of_runs = budget
+                .max_runs
+                .is_some_and(|m| summary.runs + s.stats().runs >= m);
             let out_of_time = s.stats().runs % 64 == 0 && Instant::now() >= deadline;
             if out_of_runs || out_of_time {
                 summary.stopped = if out_of_runs { Stop::Runs } else { Stop::Time };
@@ -515,8 +522,12 @@ fn deepen<T: Enumerable>(
             let Some((r, discarded)) = step(&mut s) else {
                 break;
             };
-            let labels: Vec<String> =
-                LABELS.with(|l| l.borrow_mut().as_mut().map(std::mem::take).unwrap_or_default());
+            let labels: Vec<String> = LABELS.with(|l| {
+                l.borrow_mut()
+                    .as_mut()
+                    .map(std::mem::take)
+                    .unwrap_or_default()
+            });
             match r {
                 RunResult::True => {
                     if !discarded {
@@ -606,7 +617,10 @@ pub fn run_check<T: Enumerable, M>(
 
 /// [`run_check`] for a property returning a [`Cool`] formula (evaluated
 /// with the configured conjunction strategy).
-pub fn run_check_cool<T: Enumerable, F>(config: &Config, prop: F) -> Result<Summary, Box<Failure<T>>>
+pub fn run_check_cool<T: Enumerable, F>(
+    config: &Config,
+    prop: F,
+) -> Result<Summary, Box<Failure<T>>>
 where
     F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
 {

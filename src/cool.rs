@@ -342,6 +342,9 @@ impl<'a> Formula<'a> {
             FNode::Not(g) => !self.run(s, g),
             FNode::Seq(l, r) => self.run(&sl, l) && self.run(&sr, r),
             FNode::And(l, r) => {
+                // The order matters: the first operand is evaluated first
+                // and may short-circuit (and read less).
+                #[allow(clippy::if_same_then_else)]
                 if b {
                     self.run(&sr, r) && self.run(&sl, l)
                 } else {
@@ -478,12 +481,7 @@ impl<'a> Formula<'a> {
         }
     }
 
-    fn subset(
-        &mut self,
-        s: &Rc<Sched>,
-        i: usize,
-        count: &dyn Fn() -> usize,
-    ) -> (Rc<Sched>, LRes) {
+    fn subset(&mut self, s: &Rc<Sched>, i: usize, count: &dyn Fn() -> usize) -> (Rc<Sched>, LRes) {
         let i = self.resolve(i);
         match self.nodes[i] {
             FNode::Val(b) => (s.clone(), LRes::Known(b)),
@@ -500,15 +498,16 @@ impl<'a> Formula<'a> {
             }
             FNode::And(l, r) => {
                 let (b, sl, sr) = split(s);
-                let ((first, sfirst), (second, ssecond)) =
-                    if b { ((r, &sr), (l, &sl)) } else { ((l, &sl), (r, &sr)) };
+                let ((first, sfirst), (second, ssecond)) = if b {
+                    ((r, &sr), (l, &sl))
+                } else {
+                    ((l, &sl), (r, &sr))
+                };
                 let (sf2, rf) = self.subset(sfirst, first, count);
                 let fv = self.force(&rf);
                 // New schedules of the left and right operands once known.
-                let (sl2_from, sr2_from) = (b, ());
-                let _ = sr2_from;
                 let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
-                    if sl2_from {
+                    if b {
                         (ss2, sf2)
                     } else {
                         (sf2, ss2)

@@ -142,7 +142,11 @@ impl Grammar {
     pub(crate) fn suffix_count(&self, prod: u32, j: usize, m: usize) -> BigUint {
         let k = self.prods[prod as usize].slots.len();
         if j == k {
-            return if m == 0 { BigUint::from(1u32) } else { BigUint::zero() };
+            return if m == 0 {
+                BigUint::from(1u32)
+            } else {
+                BigUint::zero()
+            };
         }
         self.extend_counts(m);
         let mut t = self.counts.borrow_mut();
@@ -154,7 +158,11 @@ impl Grammar {
 /// sizes `< m` (and `m` for zero-weight slots, ordered before).
 fn alt_count(t: &mut CountTables, g: &Grammar, prod: u32, m: usize) -> BigUint {
     if g.prods[prod as usize].slots.is_empty() {
-        return if m == 0 { BigUint::from(1u32) } else { BigUint::zero() };
+        return if m == 0 {
+            BigUint::from(1u32)
+        } else {
+            BigUint::zero()
+        };
     }
     suffix(t, g, prod, 0, m)
 }
@@ -163,7 +171,11 @@ fn suffix(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, m: usize) -> Bi
     let slots = &g.prods[prod as usize].slots;
     let k = slots.len();
     if j == k {
-        return if m == 0 { BigUint::from(1u32) } else { BigUint::zero() };
+        return if m == 0 {
+            BigUint::from(1u32)
+        } else {
+            BigUint::zero()
+        };
     }
     let cached = t.suffix[prod as usize][j].len();
     if m < cached {

@@ -423,7 +423,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
 
     // Resolve aliases to (final sort, conversion).
     let mut resolved: Vec<Option<(SortId, Build)>> = vec![None; n];
-    for id in 0..n {
+    for (id, slot) in resolved.iter_mut().enumerate() {
         let mut target = id as SortId;
         let mut convs: Vec<Build> = vec![];
         while let PendingKind::Alias(t, b) = &c.sorts[target as usize].kind {
@@ -436,7 +436,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             for b in convs.into_iter().rev() {
                 build = b.substitute(&mut vec![build].into_iter());
             }
-            resolved[id] = Some((target, build));
+            *slot = Some((target, build));
         }
     }
     let resolve = |s: SortId| -> (SortId, Build) {
@@ -610,8 +610,10 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
                 let to = to as usize;
                 if colour[to] == 1 {
                     let pos = stack.iter().position(|&(s, _)| s == to).unwrap();
-                    let mut names: Vec<&str> =
-                        stack[pos..].iter().map(|&(s, _)| sorts[s].name.as_str()).collect();
+                    let mut names: Vec<&str> = stack[pos..]
+                        .iter()
+                        .map(|&(s, _)| sorts[s].name.as_str())
+                        .collect();
                     names.push(&sorts[to].name);
                     panic!(
                         "neatcheck: the space of `{}` is recursive without `pay`: the cycle {} \
@@ -854,7 +856,10 @@ pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
     if let Some(g) = CACHE.with(|c| c.borrow().get(&id).cloned()) {
         return g;
     }
-    let g = Rc::new(compile(&crate::space::of::<T>().raw, std::any::type_name::<T>()));
+    let g = Rc::new(compile(
+        &crate::space::of::<T>().raw,
+        std::any::type_name::<T>(),
+    ));
     CACHE.with(|c| c.borrow_mut().insert(id, g.clone()));
     g
 }

@@ -36,7 +36,10 @@ impl Pattern {
                     let p = &g.prods[n.prod as usize];
                     // Single-alternative positions carry no information of
                     // their own: they are never holes.
-                    let single = !p.leaf && g.statically_locked(n.prod, 0) && p.next == crate::grammar::NONE && is_single(g, p.sort);
+                    let single = !p.leaf
+                        && g.statically_locked(n.prod, 0)
+                        && p.next == crate::grammar::NONE
+                        && is_single(g, p.sort);
                     if !read[i as usize] && !single {
                         out.push(Pattern::Hole);
                     } else if p.leaf {

@@ -54,7 +54,11 @@ fn enumerate(raw: &Raw, n: usize) -> Vec<Rc<Deriv>> {
         Raw::Union(parts) => {
             let mut out = vec![];
             for (i, p) in parts.iter().enumerate() {
-                out.extend(enumerate(p, n).into_iter().map(|d| Rc::new(Deriv::Union(i, d))));
+                out.extend(
+                    enumerate(p, n)
+                        .into_iter()
+                        .map(|d| Rc::new(Deriv::Union(i, d))),
+                );
             }
             out
         }

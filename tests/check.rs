@@ -57,9 +57,15 @@ fn the_report_has_everything_needed() {
     assert_eq!(f.size, 2);
     assert_eq!(f.before.exhausted, Some(1));
     let report = f.report("my_test");
-    assert!(report.contains("counterexample (size 2): (0, [0])"), "{report}");
+    assert!(
+        report.contains("counterexample (size 2): (0, [0])"),
+        "{report}"
+    );
     assert!(report.contains("sizes 0..=1 passed first"), "{report}");
-    assert!(report.contains("NEATCHECK_REPLAY=2 cargo test my_test"), "{report}");
+    assert!(
+        report.contains("NEATCHECK_REPLAY=2 cargo test my_test"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -107,7 +113,10 @@ fn a_precondition_that_never_holds_is_reported() {
 
 #[test]
 fn max_size_limits_the_search_and_time_is_reported() {
-    let s = run_check(&Config::default().max_size(5), |xs: Vec<bool>| xs.len() < 100).unwrap();
+    let s = run_check(&Config::default().max_size(5), |xs: Vec<bool>| {
+        xs.len() < 100
+    })
+    .unwrap();
     assert_eq!(s.exhausted, Some(5));
     assert_eq!(s.stopped, Stop::MaxSize);
     // Every list of size <= b is run at bound b (the property reads all).
@@ -117,7 +126,10 @@ fn max_size_limits_the_search_and_time_is_reported() {
 
 #[test]
 fn max_runs_stops_the_search() {
-    let s = run_check(&Config::default().max_runs(10), |xs: Vec<bool>| xs.len() < 100).unwrap();
+    let s = run_check(&Config::default().max_runs(10), |xs: Vec<bool>| {
+        xs.len() < 100
+    })
+    .unwrap();
     assert_eq!(s.stopped, Stop::Runs);
     assert_eq!(s.runs, 10);
 }
@@ -126,7 +138,11 @@ fn max_runs_stops_the_search() {
 fn labels_are_counted_over_relevant_runs() {
     let s = run_check(&Config::default().max_size(5), |xs: Lazy<Vec<bool>>| {
         implies(!xs.is_empty(), || {
-            neatcheck::label(if xs.first().unwrap().get() { "starts true" } else { "starts false" });
+            neatcheck::label(if xs.first().unwrap().get() {
+                "starts true"
+            } else {
+                "starts false"
+            });
             true
         })
     })
@@ -139,9 +155,11 @@ fn labels_are_counted_over_relevant_runs() {
 #[test]
 fn results_are_deterministic() {
     let run = || {
-        run_check(&Config::default(), |xs: Vec<u8>, ys: Vec<u8>| xs.len() + ys.len() < 3)
-            .unwrap_err()
-            .value
+        run_check(&Config::default(), |xs: Vec<u8>, ys: Vec<u8>| {
+            xs.len() + ys.len() < 3
+        })
+        .unwrap_err()
+        .value
     };
     assert_eq!(run(), run());
 }
@@ -163,7 +181,12 @@ fn environment_variables_change_what_is_run() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("sizes 0..=4 exhausted: 3 runs at the last bound (worst case 3), 8 runs in all"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "sizes 0..=4 exhausted: 3 runs at the last bound (worst case 3), 8 runs in all"
+        ),
+        "{stderr}"
+    );
     let out = std::process::Command::new(&exe)
         .args(["--exact", "env_probe", "--nocapture", "--ignored"])
         .env("NEATCHECK_TIME", "0ms")
@@ -171,7 +194,11 @@ fn environment_variables_change_what_is_run() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("no size exhausted: 0 runs at the last bound (worst case 0), 0 runs in all"), "{stderr}");
+    assert!(
+        stderr
+            .contains("no size exhausted: 0 runs at the last bound (worst case 0), 0 runs in all"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -283,8 +283,8 @@ fn within_plain(lo: Option<&Nat>, hi: Option<&Nat>, t: &Tree) -> bool {
     match t {
         Tree::E => true,
         Tree::T(_, a, x, b) => {
-            lo.map_or(true, |m| nat_le(m, x))
-                && hi.map_or(true, |m| nat_le(x, m))
+            lo.is_none_or(|m| nat_le(m, x))
+                && hi.is_none_or(|m| nat_le(x, m))
                 && within_plain(lo, Some(x), a)
                 && within_plain(Some(x), hi, b)
         }

@@ -240,7 +240,12 @@ impl<T> Copy for Opaque<'_, T> {}
 
 impl<T> std::fmt::Debug for Opaque<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Opaque<{}>#{}", std::any::type_name::<T>(), self.lazy.node)
+        write!(
+            f,
+            "Opaque<{}>#{}",
+            std::any::type_name::<T>(),
+            self.lazy.node
+        )
     }
 }
 

@@ -134,7 +134,6 @@ impl<T: Enumerable> Searcher<T> {
 }
 
 impl<T: 'static> Searcher<T> {
-
     /// Searches a given space up to size `bound`.
     pub fn with_space(space: &Space<T>, bound: usize) -> Self {
         Self::from_grammar(compile_space(space), bound)
@@ -187,11 +186,9 @@ impl<T: 'static> Searcher<T> {
         }
         let s = self.engine.inherited_schedule();
         let pre = match strategy {
-            Strategy::O | Strategy::OF => {
-                self.engine.run(RunMode::Plain, |ctx| {
-                    cool::pre_schedule(Phase::Lookahead, pred(Lazy::new(ctx, 0)), &s, &|| 0)
-                })
-            }
+            Strategy::O | Strategy::OF => self.engine.run(RunMode::Plain, |ctx| {
+                cool::pre_schedule(Phase::Lookahead, pred(Lazy::new(ctx, 0)), &s, &|| 0)
+            }),
             Strategy::OS | Strategy::OSF => {
                 let mark = self.engine.read_mark();
                 let r = self.engine.run(RunMode::Count, |ctx| {
@@ -355,7 +352,10 @@ pub struct Classes {
 }
 
 /// Runs the whole search without stopping.
-pub fn classes<T: Enumerable, O: Outcome>(pred: impl Fn(Lazy<'_, T>) -> O, bound: usize) -> Classes {
+pub fn classes<T: Enumerable, O: Outcome>(
+    pred: impl Fn(Lazy<'_, T>) -> O,
+    bound: usize,
+) -> Classes {
     let mut s = Searcher::<T>::new(bound);
     let mut satisfying = 0;
     while let Some(r) = s.step(&pred) {

@@ -55,7 +55,9 @@ impl<T: Debug + 'static> LeafFamily for Bits<T> {
         let v = if size == 0 {
             0
         } else {
-            (pow2(size - 1) + index).to_u64().expect("value fits in 64 bits")
+            (pow2(size - 1) + index)
+                .to_u64()
+                .expect("value fits in 64 bits")
         };
         Box::new((self.make)(v))
     }
@@ -136,7 +138,10 @@ impl<T: Debug + 'static> LeafFamily for Signed<T> {
 
 /// The signed integers of `bits` bits (see [`Signed`] for the order).
 pub fn signed_family<T: Debug + 'static>(bits: u32, make: fn(i64) -> T) -> Rc<dyn LeafFamily> {
-    assert!((1..=64).contains(&bits), "signed_family supports 1 to 64 bits");
+    assert!(
+        (1..=64).contains(&bits),
+        "signed_family supports 1 to 64 bits"
+    );
     Rc::new(Signed { bits, make })
 }
 
@@ -171,7 +176,11 @@ impl<T: Debug + 'static> LeafFamily for Range<T> {
 }
 
 /// The integers `lo..=hi`, each of size 1.
-pub fn range_family<T: Debug + 'static>(lo: i64, hi: i64, make: fn(i64) -> T) -> Rc<dyn LeafFamily> {
+pub fn range_family<T: Debug + 'static>(
+    lo: i64,
+    hi: i64,
+    make: fn(i64) -> T,
+) -> Rc<dyn LeafFamily> {
     Rc::new(Range { lo, hi, make })
 }
 
