@@ -8,6 +8,7 @@
 //! enumeration, the lazy search, indexing) reads the same tree, usually after
 //! [`crate::grammar`] has compiled it.
 
+mod collections;
 mod leaf;
 mod std_impls;
 

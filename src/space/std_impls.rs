@@ -137,6 +137,22 @@ impl Enumerable for BigInt {
     }
 }
 
+impl<T: Enumerable + Ord + std::fmt::Debug> Enumerable for std::collections::BTreeSet<T> {
+    fn describe() -> Space<Self> {
+        leaf(Rc::new(super::collections::SetFamily::<T>::new()))
+    }
+}
+
+impl<K, V> Enumerable for std::collections::BTreeMap<K, V>
+where
+    K: Enumerable + Ord + std::fmt::Debug,
+    V: Enumerable + std::fmt::Debug,
+{
+    fn describe() -> Space<Self> {
+        leaf(Rc::new(super::collections::MapFamily::<K, V>::new()))
+    }
+}
+
 impl<T: Enumerable> Enumerable for Box<T> {
     fn describe() -> Space<Self> {
         transparent(Box::new)

@@ -1,0 +1,362 @@
+//! `BTreeSet<T>` and `BTreeMap<K, V>`: every set (map) listed exactly once,
+//! built from strictly increasing sequences of elements (in the elements'
+//! enumeration order) by FEAT-style unranking, never by filtering.
+//!
+//! A set has the size of its sorted list of elements: `1 + Σ (1 + size(x))`;
+//! a map the size of its sorted list of entries: `1 + Σ (1 + size(k) +
+//! size(v))`. Both are leaf families: the search reads them whole.
+//!
+//! Sets of a type whose own space goes through the set (a rose tree with a
+//! `BTreeSet` of children) are not supported: counting them would need the
+//! element counts while they are being computed.
+
+use super::{LeafFamily, Value};
+use crate::index::Indexer;
+use crate::Enumerable;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use std::any::Any;
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+fn binomial(n: &BigUint, k: usize) -> BigUint {
+    if BigUint::from(k) > *n {
+        return BigUint::zero();
+    }
+    let mut r = BigUint::one();
+    for i in 0..k {
+        r = r * (n - BigUint::from(i)) / BigUint::from(i + 1);
+    }
+    r
+}
+
+/// The `i`-th (lexicographic) `k`-subset of `0..n`, as increasing indices.
+fn unrank_combination(n: &BigUint, k: usize, mut i: BigUint) -> Vec<BigUint> {
+    let mut out = Vec::with_capacity(k);
+    let mut lo = BigUint::zero();
+    for remaining in (1..=k).rev() {
+        // Subsets whose next element is >= a: C(n - a, remaining). Find the
+        // largest a in [lo, n) with C(n - lo, r) - C(n - a, r) <= i.
+        let total = binomial(&(n - &lo), remaining);
+        let (mut a, mut b) = (lo.clone(), n - BigUint::from(remaining) + BigUint::one());
+        // Invariant: the answer is in [a, b).
+        while &a + BigUint::one() < b {
+            let mid: BigUint = (&a + &b) >> 1;
+            let skipped = &total - binomial(&(n - &mid), remaining);
+            if skipped <= i {
+                a = mid;
+            } else {
+                b = mid;
+            }
+        }
+        let skipped = &total - binomial(&(n - &a), remaining);
+        i -= skipped;
+        out.push(a.clone());
+        lo = a + BigUint::one();
+    }
+    out
+}
+
+/// Element counts per size, for a type's canonical space.
+struct Elements<T: Enumerable> {
+    indexer: OnceCell<Indexer<T>>,
+}
+
+impl<T: Enumerable> Elements<T> {
+    fn new() -> Self {
+        Elements {
+            indexer: OnceCell::new(),
+        }
+    }
+    fn indexer(&self) -> &Indexer<T> {
+        self.indexer.get_or_init(Indexer::new)
+    }
+    fn count(&self, size: usize) -> BigUint {
+        self.indexer().cardinality(size)
+    }
+    fn value(&self, size: usize, i: &BigUint) -> T {
+        self.indexer().index(size, i)
+    }
+}
+
+/// Ways to pick sets from element classes `s..` with total weight `m`,
+/// where an element of size `s` weighs `s + 1` (plus, for maps, the size of
+/// its value: `extra[t]` ways for a value of size `t`).
+struct Ways<'e, T: Enumerable> {
+    elems: &'e Elements<T>,
+    /// Counts of values per size (maps); `None` for sets.
+    values: Option<Vec<BigUint>>,
+}
+
+impl<T: Enumerable> Ways<'_, T> {
+    /// `[x^t] V(x)^j`: ways for `j` values to total `t`.
+    fn value_tuples(&self, j: usize, t: usize) -> BigUint {
+        match &self.values {
+            None => {
+                if t == 0 {
+                    BigUint::one()
+                } else {
+                    BigUint::zero()
+                }
+            }
+            Some(v) => {
+                // Convolution power, computed directly (small sizes).
+                let mut cur = vec![BigUint::zero(); t + 1];
+                cur[0] = BigUint::one();
+                for _ in 0..j {
+                    let mut next = vec![BigUint::zero(); t + 1];
+                    for (a, ca) in cur.iter().enumerate() {
+                        if ca.is_zero() {
+                            continue;
+                        }
+                        for (b, vb) in v.iter().enumerate().take(t + 1 - a) {
+                            if !vb.is_zero() {
+                                next[a + b] += ca * vb;
+                            }
+                        }
+                    }
+                    cur = next;
+                }
+                cur[t].clone()
+            }
+        }
+    }
+
+    /// Ways for classes `s..` to weigh exactly `m`.
+    fn from_class(&self, s: usize, m: usize) -> BigUint {
+        // Iterative over classes: table[m'] for the current class onwards.
+        let mut table: Vec<BigUint> = (0..=m)
+            .map(|w| if w == 0 { BigUint::one() } else { BigUint::zero() })
+            .collect();
+        if m == 0 {
+            return BigUint::one();
+        }
+        for class in (s..m).rev() {
+            let c = self.elems.count(class);
+            if c.is_zero() {
+                continue;
+            }
+            let mut next = vec![BigUint::zero(); m + 1];
+            for (w, slot) in next.iter_mut().enumerate() {
+                let mut total = BigUint::zero();
+                let mut j = 0;
+                while j * (class + 1) <= w {
+                    let keys = binomial(&c, j);
+                    if keys.is_zero() {
+                        break;
+                    }
+                    let rest = w - j * (class + 1);
+                    for t in 0..=rest {
+                        let vt = self.value_tuples(j, t);
+                        if !vt.is_zero() && !table[rest - t].is_zero() {
+                            total += &keys * vt * &table[rest - t];
+                        }
+                    }
+                    j += 1;
+                }
+                *slot = total;
+            }
+            table = next;
+        }
+        table[m].clone()
+    }
+}
+
+/// Chosen elements: (class, element index within the class, value size and
+/// index for maps).
+type Choice = (usize, BigUint, Option<(usize, BigUint)>);
+
+fn unrank<T: Enumerable, V: Enumerable>(
+    ways: &Ways<'_, T>,
+    value_elems: Option<&Elements<V>>,
+    size: usize,
+    mut i: BigUint,
+) -> Vec<Choice> {
+    let mut out = vec![];
+    let mut m = size - 1;
+    let mut class = 0;
+    while m > 0 {
+        let c = ways.elems.count(class);
+        let mut chosen = false;
+        let mut j = 0;
+        while j * (class + 1) <= m {
+            let keys = binomial(&c, j);
+            if keys.is_zero() {
+                break;
+            }
+            let rest = m - j * (class + 1);
+            for t in 0..=rest {
+                let vt = ways.value_tuples(j, t);
+                let after = ways.from_class(class + 1, rest - t);
+                let block = &keys * &vt * &after;
+                if i >= block {
+                    i -= block;
+                    continue;
+                }
+                // This block: key combination, value tuple, the rest.
+                let per_key_choice = &vt * &after;
+                let combo = &i / &per_key_choice;
+                i %= &per_key_choice;
+                let tuple = &i / &after;
+                i %= &after;
+                let keys_idx = unrank_combination(&c, j, combo);
+                let vals = unrank_value_tuple(ways, value_elems, j, t, tuple);
+                for (k, v) in keys_idx.into_iter().zip(vals) {
+                    out.push((class, k, v));
+                }
+                m = rest - t;
+                chosen = true;
+                break;
+            }
+            if chosen {
+                break;
+            }
+            j += 1;
+        }
+        assert!(chosen, "neatcheck: set index out of range");
+        class += 1;
+    }
+    out
+}
+
+/// The `i`-th tuple of `j` values with total size `t` (first value's size
+/// ascending, then its index, then the rest).
+fn unrank_value_tuple<T: Enumerable, V: Enumerable>(
+    ways: &Ways<'_, T>,
+    value_elems: Option<&Elements<V>>,
+    j: usize,
+    mut t: usize,
+    mut i: BigUint,
+) -> Vec<Option<(usize, BigUint)>> {
+    let Some(ve) = value_elems else {
+        return vec![None; j];
+    };
+    let mut out = vec![];
+    for left in (1..=j).rev() {
+        let mut u = 0;
+        loop {
+            let here = ve.count(u);
+            let rest = ways.value_tuples(left - 1, t - u);
+            let block = &here * &rest;
+            if i < block {
+                out.push(Some((u, &i / &rest)));
+                i %= &rest;
+                t -= u;
+                break;
+            }
+            i -= block;
+            u += 1;
+        }
+    }
+    out
+}
+
+/// The family of `BTreeSet<T>`.
+pub(crate) struct SetFamily<T: Enumerable> {
+    elems: Elements<T>,
+}
+
+impl<T: Enumerable> SetFamily<T> {
+    pub(crate) fn new() -> Self {
+        SetFamily {
+            elems: Elements::new(),
+        }
+    }
+}
+
+impl<T: Enumerable + Ord + Debug> LeafFamily for SetFamily<T> {
+    fn name(&self) -> String {
+        format!("BTreeSet<{}>", std::any::type_name::<T>())
+    }
+    fn count(&self, size: usize) -> BigUint {
+        if size == 0 {
+            return BigUint::zero();
+        }
+        Ways::<T> {
+            elems: &self.elems,
+            values: None,
+        }
+        .from_class(0, size - 1)
+    }
+    fn last_size(&self) -> Option<usize> {
+        None
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        let ways = Ways::<T> {
+            elems: &self.elems,
+            values: None,
+        };
+        let set: BTreeSet<T> = unrank::<T, T>(&ways, None, size, index.clone())
+            .into_iter()
+            .map(|(class, i, _)| self.elems.value(class, &i))
+            .collect();
+        Box::new(set)
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        match value.downcast_ref::<BTreeSet<T>>() {
+            Some(v) => format!("{v:?}"),
+            None => "?".into(),
+        }
+    }
+}
+
+/// The family of `BTreeMap<K, V>`.
+pub(crate) struct MapFamily<K: Enumerable, V: Enumerable> {
+    keys: Elements<K>,
+    values: Elements<V>,
+    _t: PhantomData<fn() -> V>,
+}
+
+impl<K: Enumerable, V: Enumerable> MapFamily<K, V> {
+    pub(crate) fn new() -> Self {
+        MapFamily {
+            keys: Elements::new(),
+            values: Elements::new(),
+            _t: PhantomData,
+        }
+    }
+    fn ways(&self, size: usize) -> Ways<'_, K> {
+        Ways {
+            elems: &self.keys,
+            values: Some((0..=size).map(|t| self.values.count(t)).collect()),
+        }
+    }
+}
+
+impl<K: Enumerable + Ord + Debug, V: Enumerable + Debug> LeafFamily for MapFamily<K, V> {
+    fn name(&self) -> String {
+        format!(
+            "BTreeMap<{}, {}>",
+            std::any::type_name::<K>(),
+            std::any::type_name::<V>()
+        )
+    }
+    fn count(&self, size: usize) -> BigUint {
+        if size == 0 {
+            return BigUint::zero();
+        }
+        self.ways(size).from_class(0, size - 1)
+    }
+    fn last_size(&self) -> Option<usize> {
+        None
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        let ways = self.ways(size);
+        let map: BTreeMap<K, V> = unrank(&ways, Some(&self.values), size, index.clone())
+            .into_iter()
+            .map(|(class, i, v)| {
+                let (vs, vi) = v.expect("a value per key");
+                (self.keys.value(class, &i), self.values.value(vs, &vi))
+            })
+            .collect();
+        Box::new(map)
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        match value.downcast_ref::<BTreeMap<K, V>>() {
+            Some(v) => format!("{v:?}"),
+            None => "?".into(),
+        }
+    }
+}
