@@ -27,6 +27,9 @@ use std::time::{Duration, Instant};
 /// | `NEATCHECK_VERBOSE` | `1`: print a summary line for passing checks | `0` |
 /// | `NEATCHECK_REPLAY` | search only this size bound (re-run a reported case) | unset |
 /// | `NEATCHECK_STRATEGY` | conjunction strategy for `Cool` properties | `OF` |
+/// | `NEATCHECK_SAMPLES` | uniform samples per size beyond the exhausted sizes | 0 (off) |
+/// | `NEATCHECK_SAMPLE_SIZE` | largest size sampled | 40 |
+/// | `NEATCHECK_SEED` | seed of the sampling | fixed |
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// Largest size bound searched.
@@ -41,6 +44,13 @@ pub struct Config {
     pub replay: Option<usize>,
     /// Strategy for properties returning [`Cool`].
     pub strategy: Strategy,
+    /// Beyond exhaustive: uniform samples to test at each size above the
+    /// largest exhausted one (0: off).
+    pub samples: usize,
+    /// Beyond exhaustive: the largest size sampled.
+    pub sample_max_size: usize,
+    /// Seed of the sampling (fixed by default: checks stay deterministic).
+    pub seed: u64,
 }
 
 impl Default for Config {
@@ -52,6 +62,9 @@ impl Default for Config {
             verbose: false,
             replay: None,
             strategy: Strategy::OF,
+            samples: 0,
+            sample_max_size: 40,
+            seed: 0x5eed,
         }
     }
 }
@@ -125,6 +138,24 @@ impl Config {
                     .unwrap_or_else(|_| bad("NEATCHECK_REPLAY", &v, "expected a size")),
             );
         }
+        if let Some(v) = var("NEATCHECK_SAMPLES") {
+            self.samples = v
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| bad("NEATCHECK_SAMPLES", &v, "expected a number of samples"));
+        }
+        if let Some(v) = var("NEATCHECK_SAMPLE_SIZE") {
+            self.sample_max_size = v
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| bad("NEATCHECK_SAMPLE_SIZE", &v, "expected a size"));
+        }
+        if let Some(v) = var("NEATCHECK_SEED") {
+            self.seed = v
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| bad("NEATCHECK_SEED", &v, "expected a number"));
+        }
         if let Some(v) = var("NEATCHECK_STRATEGY") {
             self.strategy = v
                 .parse()
@@ -154,6 +185,15 @@ impl Config {
     /// Prints a summary line for passing checks.
     pub fn verbose(mut self, v: bool) -> Self {
         self.verbose = v;
+        self
+    }
+
+    /// Beyond exhaustive: after the time budget, tests `samples` uniform
+    /// random values of each size above the largest exhausted one, up to
+    /// `max_size`.
+    pub fn sample_beyond(mut self, samples: usize, max_size: usize) -> Self {
+        self.samples = samples;
+        self.sample_max_size = max_size;
         self
     }
 
@@ -346,6 +386,9 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Why the search stopped.
     pub stopped: Stop,
+    /// Sizes tested by uniform samples after the exhausted ones: (size,
+    /// number of samples).
+    pub sampled: Vec<(usize, usize)>,
 }
 
 /// Why a passing check stopped.
@@ -378,6 +421,9 @@ pub struct Failure<T> {
     pub panic: Option<String>,
     /// The failure description (`Err` value), if any.
     pub reason: Option<String>,
+    /// Whether it was found by uniform sampling beyond the exhausted sizes
+    /// (then it need not be minimal).
+    pub sampled: bool,
 }
 
 impl<T: Debug> Failure<T> {
@@ -423,6 +469,19 @@ impl<T: Debug> Failure<T> {
                 );
             }
         }
+        if self.sampled {
+            let _ = writeln!(
+                s,
+                "  found by uniform sampling at size {} (sizes above the exhausted ones are \
+                 only sampled, so a smaller counterexample may exist)",
+                self.size
+            );
+            let _ = writeln!(
+                s,
+                "  re-run: NEATCHECK_SAMPLES=<the same> NEATCHECK_SEED=<the same> cargo test {test_name}"
+            );
+            return s;
+        }
         let _ = writeln!(
             s,
             "  re-run just this case: NEATCHECK_REPLAY={} cargo test {}",
@@ -448,6 +507,14 @@ impl fmt::Display for Summary {
             self.relevant,
             self.elapsed.as_secs_f64()
         )?;
+        if !self.sampled.is_empty() {
+            let (lo, hi) = (self.sampled[0].0, self.sampled[self.sampled.len() - 1].0);
+            write!(
+                f,
+                "; sizes {lo}..={hi} sampled ({} values each)",
+                self.sampled[0].1
+            )?;
+        }
         if !self.labels.is_empty() && self.relevant > 0 {
             for (label, n) in &self.labels {
                 write!(
@@ -481,6 +548,7 @@ fn deepen<T: Enumerable>(
         labels: BTreeMap::new(),
         elapsed: Duration::ZERO,
         stopped: Stop::MaxSize,
+        sampled: vec![],
     };
     let bounds: Vec<usize> = match config.replay {
         Some(b) => vec![b],
@@ -511,6 +579,7 @@ fn deepen<T: Enumerable>(
                 summary.stopped = if out_of_runs { Stop::Runs } else { Stop::Time };
                 summary.runs += s.stats().runs;
                 summary.relevant += relevant_here;
+                sample_beyond(config, &mut summary, &mut step, &mut replay_prop)?;
                 summary.elapsed = start.elapsed();
                 return Ok(summary);
             }
@@ -554,6 +623,7 @@ fn deepen<T: Enumerable>(
                         },
                         panic: None,
                         reason,
+                        sampled: false,
                     }));
                 }
                 RunResult::Panicked(msg) => {
@@ -569,6 +639,7 @@ fn deepen<T: Enumerable>(
                         },
                         panic: Some(msg),
                         reason: None,
+                        sampled: false,
                     }));
                 }
             }
@@ -585,8 +656,69 @@ fn deepen<T: Enumerable>(
             summary.stopped = Stop::Replay;
         }
     }
+    if config.replay.is_none() {
+        sample_beyond(config, &mut summary, &mut step, &mut replay_prop)?;
+    }
     summary.elapsed = start.elapsed();
     Ok(summary)
+}
+
+/// The "beyond exhaustive" phase: uniform samples of each size above the
+/// largest exhausted one (reproducible from the configured seed).
+fn sample_beyond<T: Enumerable>(
+    config: &Config,
+    summary: &mut Summary,
+    step: &mut impl FnMut(&mut Searcher<T>) -> Option<(RunResult, bool)>,
+    replay_prop: &mut impl FnMut(&mut Searcher<T>) -> crate::report::Pattern,
+) -> Result<(), Box<Failure<T>>> {
+    if config.samples == 0 {
+        return Ok(());
+    }
+    let indexer = crate::index::Indexer::<T>::new();
+    let first = summary.exhausted.map_or(0, |e| e + 1);
+    for size in first..=config.sample_max_size {
+        // One stream per size: the samples of a size do not depend on where
+        // the time budget stopped the exhaustive phase.
+        let mut rng = crate::index::seeded_rng(
+            config.seed ^ (size as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        );
+        let mut tested = 0;
+        for _ in 0..config.samples {
+            let Some(tree) = indexer.sample_tree(size, &mut rng) else {
+                break;
+            };
+            let mut s = Searcher::<T>::new(size);
+            s.load(&tree);
+            let Some((r, discarded)) = step(&mut s) else {
+                break;
+            };
+            summary.runs += 1;
+            tested += 1;
+            if !discarded && r.is_true() {
+                summary.relevant += 1;
+            }
+            let (panic, reason) = match r {
+                RunResult::True => continue,
+                RunResult::False(reason) => (None, reason),
+                RunResult::Panicked(m) => (Some(m), None),
+            };
+            let pattern = replay_prop(&mut s);
+            return Err(Box::new(Failure {
+                value: s.value(),
+                pattern: s.show(&pattern),
+                size,
+                runs_at_size: tested as u64,
+                before: summary.clone(),
+                panic,
+                reason,
+                sampled: true,
+            }));
+        }
+        if tested > 0 {
+            summary.sampled.push((size, tested));
+        }
+    }
+    Ok(())
 }
 
 /// Runs a property and returns its summary or its failure, without

@@ -218,3 +218,33 @@ neatcheck::neatcheck! {
         xs.len() == xs.force().len()
     }
 }
+
+#[test]
+fn beyond_exhaustive_sampling_finds_large_counterexamples() {
+    // Fails only for lists longer than 20 (size 43, 2^21 lists): exhausting
+    // is far too slow for the budget, sampling sizes up to 60 finds it.
+    let config = Config::default()
+        .time(std::time::Duration::from_millis(50))
+        .sample_beyond(20, 60);
+    let f = run_check(&config, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    assert!(f.sampled);
+    assert!(f.value.len() > 20);
+    assert!(f.report("t").contains("found by uniform sampling"));
+    // Deterministic: the samples of a size depend only on the seed.
+    let fixed = Config::default().max_size(30).sample_beyond(20, 60);
+    let g = run_check(&fixed, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    let h = run_check(&fixed, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    assert_eq!((g.size, &g.value), (h.size, &h.value));
+}
+
+#[test]
+fn beyond_exhaustive_reports_sampled_sizes() {
+    let config = Config::default().max_size(5).sample_beyond(3, 9);
+    let s = run_check(&config, |xs: Vec<bool>| xs.len() < 100).unwrap();
+    assert_eq!(s.exhausted, Some(5));
+    assert_eq!(
+        s.sampled.iter().map(|p| p.0).collect::<Vec<_>>(),
+        vec![7, 9]
+    );
+    assert!(s.to_string().contains("sampled"));
+}

@@ -334,6 +334,63 @@ impl Engine {
         });
     }
 
+    /// Replaces the search by a single given value (all positions locked):
+    /// the next run is on it, and nothing follows it. Used to test sampled
+    /// values beyond the exhausted sizes.
+    pub fn load(&mut self, tree: &crate::grammar::Tree) {
+        use crate::grammar::Tree;
+        self.nodes.clear();
+        self.frames.clear();
+        self.reads.get_mut().clear();
+        // Breadth first, so that every node's fields are contiguous.
+        let mut queue: std::collections::VecDeque<(&Tree, usize)> = Default::default();
+        self.nodes.push(Node {
+            prod: 0,
+            mark: Cell::new(LOCKED),
+            a: 0,
+            b: 0,
+        });
+        queue.push_back((tree, 0));
+        let mut size = 0;
+        while let Some((t, at)) = queue.pop_front() {
+            match t {
+                Tree::Leaf(sort, index) => {
+                    let prod = self.grammar.min_prod(*sort);
+                    let n = &mut self.nodes[at];
+                    n.prod = prod;
+                    n.set_leaf_index(*index);
+                    size += self.grammar.leaf_size(*sort, *index);
+                }
+                Tree::Node(prod, kids) => {
+                    let first = self.nodes.len() as u32;
+                    for _ in kids {
+                        self.nodes.push(Node {
+                            prod: 0,
+                            mark: Cell::new(LOCKED),
+                            a: 0,
+                            b: 0,
+                        });
+                    }
+                    let p = &self.grammar.prods[*prod as usize];
+                    size += p.cost as u64;
+                    let tag = p.tag;
+                    let n = &mut self.nodes[at];
+                    n.prod = *prod;
+                    n.a = first;
+                    n.b = tag;
+                    for (i, k) in kids.iter().enumerate() {
+                        queue.push_back((k, first as usize + i));
+                    }
+                }
+            }
+        }
+        self.size = size;
+        self.max_size = self.max_size.max(size);
+        self.started = true;
+        self.pending = true;
+        self.finished = false;
+    }
+
     /// Skips the rest of the search below and after the current point.
     pub fn finish(&mut self) {
         self.finished = true;

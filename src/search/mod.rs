@@ -264,6 +264,13 @@ impl<T: 'static> Searcher<T> {
         }
     }
 
+    /// Makes the next `step` run on the given value (a tree of this
+    /// searcher's grammar, e.g. a uniform sample from [`crate::index`]),
+    /// with every position locked; the search ends after it.
+    pub fn load(&mut self, tree: &Tree) {
+        self.engine.load(tree);
+    }
+
     /// Stops the search: the next `step` returns `None`.
     pub fn stop(&mut self) {
         self.engine.finish();
