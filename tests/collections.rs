@@ -13,7 +13,10 @@ fn size_u8(x: u8) -> usize {
 fn sets_are_listed_once_with_the_size_of_their_sorted_list() {
     for n in 0..=9 {
         let sets = values_of::<BTreeSet<u8>>(n);
-        assert_eq!(sets.len() as u64, u64::try_from(count_of::<BTreeSet<u8>>(n)).unwrap());
+        assert_eq!(
+            sets.len() as u64,
+            u64::try_from(count_of::<BTreeSet<u8>>(n)).unwrap()
+        );
         let distinct: BTreeSet<_> = sets.iter().cloned().collect();
         assert_eq!(distinct.len(), sets.len(), "duplicates at size {n}");
         for s in &sets {
@@ -44,10 +47,7 @@ fn sets_of_compound_elements() {
             .count();
         // Each set corresponds to exactly one list in enumeration order,
         // i.e. to len! lists in any order: count sets by permutations.
-        let by_perm: usize = sets
-            .iter()
-            .map(|s| (1..=s.len()).product::<usize>())
-            .sum();
+        let by_perm: usize = sets.iter().map(|s| (1..=s.len()).product::<usize>()).sum();
         assert_eq!(by_perm, lists, "size {n}");
     }
 }
@@ -56,9 +56,14 @@ fn sets_of_compound_elements() {
 fn maps_are_listed_once_with_the_size_of_their_entries() {
     for n in 0..=9 {
         let maps = values_of::<BTreeMap<u8, bool>>(n);
-        assert_eq!(maps.len() as u64, u64::try_from(count_of::<BTreeMap<u8, bool>>(n)).unwrap());
-        let distinct: BTreeSet<Vec<(u8, bool)>> =
-            maps.iter().map(|m| m.clone().into_iter().collect()).collect();
+        assert_eq!(
+            maps.len() as u64,
+            u64::try_from(count_of::<BTreeMap<u8, bool>>(n)).unwrap()
+        );
+        let distinct: BTreeSet<Vec<(u8, bool)>> = maps
+            .iter()
+            .map(|m| m.clone().into_iter().collect())
+            .collect();
         assert_eq!(distinct.len(), maps.len(), "duplicates at size {n}");
         for m in &maps {
             let size = 1 + m.keys().map(|&k| 2 + size_u8(k)).sum::<usize>();
@@ -78,7 +83,8 @@ fn sets_can_be_searched() {
     let c = neatcheck::search::ctrex(
         |s: neatcheck::Lazy<BTreeSet<u8>>| {
             let s = s.force();
-            !s.iter().any(|&a| s.contains(&(5u8.wrapping_sub(a))) && a != 5 - a)
+            !s.iter()
+                .any(|&a| s.contains(&(5u8.wrapping_sub(a))) && a != 5 - a)
         },
         12,
     )

@@ -128,7 +128,13 @@ impl<T: Enumerable> Ways<'_, T> {
     fn from_class(&self, s: usize, m: usize) -> BigUint {
         // Iterative over classes: table[m'] for the current class onwards.
         let mut table: Vec<BigUint> = (0..=m)
-            .map(|w| if w == 0 { BigUint::one() } else { BigUint::zero() })
+            .map(|w| {
+                if w == 0 {
+                    BigUint::one()
+                } else {
+                    BigUint::zero()
+                }
+            })
             .collect();
         if m == 0 {
             return BigUint::one();
