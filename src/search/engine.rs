@@ -52,10 +52,38 @@ pub(crate) enum RunMode {
     Count,
 }
 
+/// What the engine needs of an alternative to swap a position to the next
+/// one, packed apart from the grammar's (large) `Prod` records.
+#[derive(Clone, Copy, Debug)]
+struct Hot {
+    next: u32,
+    next_delta: u32,
+    next_tag: u32,
+    next_final: bool,
+    leaf: bool,
+    /// The next alternative's template: `templates[start..start + len]`.
+    start: u32,
+    len: u32,
+}
+
+/// A template node with everything precomputed.
+#[derive(Clone, Copy, Debug)]
+struct TplNode {
+    prod: u32,
+    mark: u32,
+    /// Offset of the first field from the template base (`u32::MAX` for a
+    /// leaf, whose index starts at 0).
+    first: u32,
+    tag: u32,
+}
+
 /// The untyped engine over a compiled grammar.
 pub(crate) struct Engine {
     pub grammar: Rc<Grammar>,
     info: Vec<ProdInfo>,
+    hot: Vec<Hot>,
+    templates: Vec<TplNode>,
+    root_template: (u32, u32),
     pub bound: u64,
     nodes: Vec<Node>,
     reads: UnsafeCell<Vec<u32>>,
@@ -80,7 +108,44 @@ impl Engine {
                 leaf: p.leaf,
             })
             .collect();
+        let mut templates = vec![];
+        let mut add = |t: &[crate::grammar::TemplateNode]| -> (u32, u32) {
+            let start = templates.len() as u32;
+            templates.extend(t.iter().map(|n| TplNode {
+                prod: n.prod,
+                mark: n.mark,
+                first: if grammar.prods[n.prod as usize].leaf {
+                    u32::MAX
+                } else {
+                    n.first
+                },
+                tag: n.tag,
+            }));
+            (start, t.len() as u32)
+        };
+        let root_template = add(&grammar.root_template);
+        let mut hot = Vec::with_capacity(grammar.prods.len());
+        for p in &grammar.prods {
+            let (next_tag, next_final, (start, len)) = if p.next == NONE {
+                (0, true, (0, 0))
+            } else {
+                let q = &grammar.prods[p.next as usize];
+                (q.tag, q.next == NONE, add(&q.template))
+            };
+            hot.push(Hot {
+                next: p.next,
+                next_delta: p.next_delta,
+                next_tag,
+                next_final,
+                leaf: p.leaf,
+                start,
+                len,
+            });
+        }
         Engine {
+            hot,
+            templates,
+            root_template,
             grammar,
             info,
             bound,
@@ -111,21 +176,14 @@ impl Engine {
         self.reads.get_mut()
     }
 
-    fn push_template(&mut self, template_of: TemplateRef) -> u32 {
+    #[inline]
+    fn push_template(&mut self, (start, len): (u32, u32)) -> u32 {
         let base = self.nodes.len() as u32;
-        let g = &*self.grammar;
-        let template = match template_of {
-            TemplateRef::Root => &g.root_template,
-            TemplateRef::Prod(p) => &g.prods[p as usize].template,
-        };
+        let template = &self.templates[start as usize..(start + len) as usize];
         self.nodes.extend(template.iter().map(|t| Node {
             prod: t.prod,
             mark: Cell::new(t.mark),
-            a: if g.prods[t.prod as usize].leaf {
-                0
-            } else {
-                base + t.first
-            },
+            a: if t.first == u32::MAX { 0 } else { base + t.first },
             b: t.tag,
         }));
         base
@@ -143,7 +201,7 @@ impl Engine {
             self.started = true;
             match self.grammar.min_size() {
                 Some(m) if m <= self.bound => {
-                    self.push_template(TemplateRef::Root);
+                    self.push_template(self.root_template);
                     self.size = m;
                     self.pending = true;
                     return true;
@@ -187,56 +245,43 @@ impl Engine {
     #[inline]
     fn swap(&mut self, e: u32) -> Option<Undo> {
         let node = &self.nodes[e as usize];
-        let g = &*self.grammar;
-        let p = &g.prods[node.prod as usize];
+        let h = self.hot[node.prod as usize];
         let arena_len = self.nodes.len() as u32;
-        if p.leaf {
-            let idx = node.leaf_index();
-            let s0 = g.leaf_size(p.sort, idx);
-            let s1 = g.leaf_size(p.sort, idx + 1);
-            if s1 == INFINITE || self.size + (s1 - s0) > self.bound {
-                return None;
-            }
-            let delta = (s1 - s0) as u32;
-            let undo = Undo {
-                node: e,
-                prod: node.prod,
-                a: node.a,
-                b: node.b,
-                arena_len,
-                delta,
-            };
-            let locked = g.statically_locked(node.prod, idx + 1);
-            let node = &mut self.nodes[e as usize];
-            node.set_leaf_index(idx + 1);
-            node.mark.set(if locked { FINAL } else { 0 });
-            self.size += delta as u64;
-            self.max_size = self.max_size.max(self.size);
-            return Some(undo);
-        }
-        if p.next == NONE || self.size + p.next_delta as u64 > self.bound {
-            return None;
-        }
-        let q = p.next;
-        let delta = p.next_delta;
-        let undo = Undo {
+        let mut undo = Undo {
             node: e,
             prod: node.prod,
             a: node.a,
             b: node.b,
             arena_len,
-            delta,
+            delta: 0,
         };
-        let base = self.push_template(TemplateRef::Prod(q));
-        let qp = &self.grammar.prods[q as usize];
-        let locked = qp.next == NONE;
-        let tag = qp.tag;
-        let node = &mut self.nodes[e as usize];
-        node.prod = q;
-        node.a = base;
-        node.b = tag;
-        node.mark.set(if locked { FINAL } else { 0 });
-        self.size += delta as u64;
+        if h.leaf {
+            let g = &*self.grammar;
+            let sort = g.prods[node.prod as usize].sort;
+            let idx = node.leaf_index();
+            let s0 = g.leaf_size(sort, idx);
+            let s1 = g.leaf_size(sort, idx + 1);
+            if s1 == INFINITE || self.size + (s1 - s0) > self.bound {
+                return None;
+            }
+            undo.delta = (s1 - s0) as u32;
+            let locked = g.statically_locked(node.prod, idx + 1);
+            let node = &mut self.nodes[e as usize];
+            node.set_leaf_index(idx + 1);
+            node.mark.set(if locked { FINAL } else { 0 });
+        } else {
+            if h.next == NONE || self.size + h.next_delta as u64 > self.bound {
+                return None;
+            }
+            undo.delta = h.next_delta;
+            let base = self.push_template((h.start, h.len));
+            let node = &mut self.nodes[e as usize];
+            node.prod = h.next;
+            node.a = base;
+            node.b = h.next_tag;
+            node.mark.set(if h.next_final { FINAL } else { 0 });
+        }
+        self.size += undo.delta as u64;
         self.max_size = self.max_size.max(self.size);
         Some(undo)
     }
@@ -511,8 +556,3 @@ impl Engine {
     }
 }
 
-#[derive(Clone, Copy)]
-enum TemplateRef {
-    Root,
-    Prod(u32),
-}
