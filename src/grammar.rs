@@ -835,6 +835,21 @@ impl Grammar {
     }
 }
 
+impl Drop for Tree {
+    fn drop(&mut self) {
+        // Iterative: deep trees must not overflow the stack when dropped.
+        let Tree::Node(_, kids) = self else { return };
+        let mut stack: Vec<Rc<Tree>> = std::mem::take(kids);
+        while let Some(rc) = stack.pop() {
+            if let Ok(mut t) = Rc::try_unwrap(rc) {
+                if let Tree::Node(_, kids) = &mut t {
+                    stack.append(kids);
+                }
+            }
+        }
+    }
+}
+
 /// Downcasts a materialised value.
 pub(crate) fn downcast<T: 'static>(v: Value, what: &str) -> T {
     match v.downcast::<T>() {

@@ -21,6 +21,19 @@ pub enum Pattern {
     Leaf(u32, u64),
 }
 
+impl Drop for Pattern {
+    fn drop(&mut self) {
+        // Iterative: deep patterns must not overflow the stack when dropped.
+        let Pattern::Node(_, kids) = self else { return };
+        let mut stack: Vec<Pattern> = std::mem::take(kids);
+        while let Some(mut p) = stack.pop() {
+            if let Pattern::Node(_, kids) = &mut p {
+                stack.append(kids);
+            }
+        }
+    }
+}
+
 impl Pattern {
     pub(crate) fn from_arena(g: &Grammar, nodes: &[Node], read: &[bool]) -> Pattern {
         enum Task {

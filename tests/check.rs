@@ -248,3 +248,47 @@ fn beyond_exhaustive_reports_sampled_sizes() {
     );
     assert!(s.to_string().contains("sampled"));
 }
+
+#[derive(neatcheck::Enumerable, Debug, Clone, PartialEq)]
+enum Chain {
+    End,
+    Link(bool, Box<Chain>),
+}
+
+#[test]
+fn forcing_deep_values_does_not_overflow_the_stack() {
+    // A search diving to a 3 000-link chain, forced at every step, on a
+    // thread with a small stack.
+    std::thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(|| {
+            let mut s = neatcheck::search::Searcher::<Chain>::new(6_001);
+            let mut deepest = 0;
+            for _ in 0..3_001 {
+                s.step(|c: Lazy<Chain>| {
+                    let mut c = c.force();
+                    let mut n = 0;
+                    while let Chain::Link(_, rest) = c {
+                        n += 1;
+                        c = *rest;
+                    }
+                    deepest = deepest.max(n);
+                    true
+                })
+                .unwrap();
+            }
+            assert_eq!(deepest, 3_000);
+            // Materialising the deepest value through the searcher as well.
+            let v = s.value();
+            let mut n = 0;
+            let mut c = v;
+            while let Chain::Link(_, rest) = c {
+                n += 1;
+                c = *rest;
+            }
+            assert_eq!(n, 3_000);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

@@ -488,6 +488,9 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
                 if !__lazy.__is_canonical() {
                     return __lazy.force_generic();
                 }
+                let Some(__guard) = #nc::lazy::__DepthGuard::enter() else {
+                    return __lazy.force_generic();
+                };
                 let (__tag, __first) = __lazy.__open();
                 match __tag {
                     #(#force_arms)*

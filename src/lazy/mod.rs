@@ -224,6 +224,41 @@ impl<'a, T> Lazy<'a, T> {
     }
 }
 
+thread_local! {
+    static FORCE_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Derive support: bounds the recursion of typed materialisers. Past this
+/// depth they hand the rest of the value to the generic (iterative)
+/// materialiser, so forcing a deep value never overflows the stack.
+#[doc(hidden)]
+pub struct __DepthGuard(());
+
+impl __DepthGuard {
+    const LIMIT: u32 = 200;
+
+    /// Enters one level, or `None` when the typed recursion is deep enough.
+    #[inline(always)]
+    pub fn enter() -> Option<__DepthGuard> {
+        FORCE_DEPTH.with(|d| {
+            let v = d.get();
+            if v >= Self::LIMIT {
+                None
+            } else {
+                d.set(v + 1);
+                Some(__DepthGuard(()))
+            }
+        })
+    }
+}
+
+impl Drop for __DepthGuard {
+    #[inline(always)]
+    fn drop(&mut self) {
+        FORCE_DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
 /// A handle to a field whose space overrides its type's own
 /// (`#[enumerable(with = "...")]`): its positions have another structure, so
 /// it can only be materialised.

@@ -225,8 +225,11 @@ impl<T: 'static> Searcher<T> {
     /// The value of the node run last (all positions, unread ones at their
     /// minimal values).
     pub fn value(&self) -> T {
-        let tree = self.engine.current_tree();
-        crate::grammar::downcast(self.engine.grammar.build_root(&tree), "the search")
+        let g = &self.engine.grammar;
+        let v = self
+            .engine
+            .with_plain_ctx(|ctx| crate::lazy::materialize(ctx, 0));
+        crate::grammar::downcast(g.root_build.run(&mut vec![v].into_iter()), "the search")
     }
 
     /// The value of the node run last as a tree of the compiled grammar.
