@@ -83,13 +83,25 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     pub(crate) fn touch(&self, idx: u32) -> &'a Node {
         let node = &self.nodes[idx as usize];
-        if node.mark.get() < self.stamp {
-            node.mark.set(self.stamp);
-            // SAFETY: `Ctx` is neither `Sync` nor `Send` (it holds `Cell`s),
-            // and no other reference into `reads` exists during a run: the
-            // engine only touches it before and after the predicate, and this
-            // push calls no user code.
-            unsafe { (*self.reads.get()).push(idx) };
+        let mark = node.mark.get();
+        let record = mark < self.stamp;
+        // Branch-free: whether the read is new depends on the data and is
+        // badly predicted, so the index is always written and the length
+        // advanced by 0 or 1.
+        node.mark.set(if record { self.stamp } else { mark });
+        // SAFETY: `Ctx` is neither `Sync` nor `Send` (it holds `Cell`s), and
+        // no other reference into `reads` exists during a run (the engine
+        // uses it only before and after the predicate; this code calls no
+        // user code). The engine reserves room for one read per node before
+        // every run and a node is recorded at most once per run (its mark is
+        // set to the stamp), so `len < capacity` here and the write is in
+        // bounds of the allocation.
+        unsafe {
+            let reads = &mut *self.reads.get();
+            let len = reads.len();
+            debug_assert!(len < reads.capacity());
+            *reads.as_mut_ptr().add(len) = idx;
+            reads.set_len(len + record as usize);
         }
         node
     }

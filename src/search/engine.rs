@@ -323,6 +323,10 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
+        // A run records each node at most once: with this much room,
+        // `Ctx::touch` never reallocates.
+        let room = self.nodes.len() + 1;
+        self.reads.get_mut().reserve(room);
         let ctx = Ctx {
             nodes: &self.nodes,
             info: &self.info,
@@ -360,10 +364,29 @@ impl Engine {
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
-    pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>) {
+    pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>, prune: bool) {
         self.runs += 1;
         self.pending = false;
-        let end = self.reads().len() as u32;
+        let mut end = self.reads().len() as u32;
+        if prune {
+            // A position whose next alternative does not fit now never will
+            // below this node (sizes only grow): it has no child, and
+            // locking it changes nothing. Keep only the positions with a
+            // child; a node with none needs no frame at all.
+            let mut kept = mark;
+            for r in mark..end {
+                let e = self.reads.get_mut()[r as usize];
+                if self.fits(e) {
+                    self.reads.get_mut()[kept as usize] = e;
+                    kept += 1;
+                }
+            }
+            self.reads().truncate(kept as usize);
+            end = kept;
+            if end == mark {
+                return;
+            }
+        }
         if end > mark + 1 {
             for j in mark..end - 1 {
                 let e = self.reads.get_mut()[j as usize];
@@ -377,6 +400,23 @@ impl Engine {
             undo: None,
             schedule,
         });
+    }
+
+    /// Whether position `e` can be swapped to its next alternative within
+    /// the bound, at the current size.
+    #[inline]
+    fn fits(&self, e: u32) -> bool {
+        let node = &self.nodes[e as usize];
+        let h = &self.hot[node.prod as usize];
+        if h.leaf {
+            let g = &*self.grammar;
+            let sort = g.prods[node.prod as usize].sort;
+            let idx = node.leaf_index();
+            let s1 = g.leaf_size(sort, idx + 1);
+            s1 != INFINITE && self.size + (s1 - g.leaf_size(sort, idx)) <= self.bound
+        } else {
+            h.next != NONE && self.size + h.next_delta as u64 <= self.bound
+        }
     }
 
     /// Replaces the search by a single given value (all positions locked):
@@ -470,6 +510,8 @@ impl Engine {
         }
         let mark = self.read_mark();
         let stamp = self.next_stamp();
+        let room = self.nodes.len() + 1;
+        self.reads.get_mut().reserve(room);
         let result = {
             let ctx = Ctx {
                 nodes: &self.nodes,

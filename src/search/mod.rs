@@ -160,7 +160,7 @@ impl<T: 'static> Searcher<T> {
         let result = self
             .engine
             .run(RunMode::Observe, |ctx| pred(Lazy::new(ctx, 0)));
-        self.engine.commit(mark, None);
+        self.engine.commit(mark, None, true);
         self.stats.runs += 1;
         let r = match result {
             Ok(o) if o.holds() => RunResult::True,
@@ -212,7 +212,10 @@ impl<T: 'static> Searcher<T> {
             Ok((false, sched)) => (RunResult::False(None), Some(sched)),
             Err(p) => (RunResult::Panicked(panic_message(&*p)), None),
         };
-        self.engine.commit(mark, sched);
+        // Counting runs see locked positions as read-free: keep the
+        // reference's locks exactly for the strategies that count.
+        let prune = !matches!(strategy, Strategy::OS | Strategy::OSF);
+        self.engine.commit(mark, sched, prune);
         self.stats.runs += 1;
         match r {
             RunResult::True => self.stats.satisfied += 1,
