@@ -145,6 +145,10 @@ pub struct Grammar {
     /// at the root sort's minimal value.
     pub(crate) root_template: Vec<TemplateNode>,
     pub(crate) counts: RefCell<crate::count::CountTables>,
+    /// The root is the canonical space of the searched type (compiled from
+    /// `of::<T>()`): every position reached through typed views then holds
+    /// its type's canonical space, and accessors may skip the check.
+    pub(crate) trusted: bool,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -543,6 +547,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         root_build,
         root_template: vec![],
         counts: RefCell::new(crate::count::CountTables::default()),
+        trusted: false,
     };
     for p in 0..g.prods.len() {
         let slots = g.prods[p].slots.clone();
@@ -871,15 +876,17 @@ pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
     if let Some(g) = CACHE.with(|c| c.borrow().get(&id).cloned()) {
         return g;
     }
-    let g = Rc::new(compile(
-        &crate::space::of::<T>().raw,
-        std::any::type_name::<T>(),
-    ));
+    let mut g = compile(&crate::space::of::<T>().raw, std::any::type_name::<T>());
+    g.trusted = true;
+    let g = Rc::new(g);
     CACHE.with(|c| c.borrow_mut().insert(id, g.clone()));
     g
 }
 
 /// Compiles an arbitrary space (not cached).
 pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> {
-    Rc::new(compile(&space.raw, std::any::type_name::<T>()))
+    let mut g = compile(&space.raw, std::any::type_name::<T>());
+    // A space that is just a reference to `T`'s own is as good as `of::<T>()`.
+    g.trusted = matches!(&*space.raw, Raw::Ref(tr) if tr.key == RefKey::Type(TypeId::of::<T>()));
+    Rc::new(g)
 }

@@ -332,6 +332,7 @@ impl Engine {
             info: &self.info,
             grammar: &self.grammar,
             stamp,
+            trusted: self.grammar.trusted,
             reads: &self.reads,
         };
         catch_unwind(AssertUnwindSafe(|| f(&ctx)))
@@ -518,6 +519,7 @@ impl Engine {
                 info: &self.info,
                 grammar: &self.grammar,
                 stamp,
+                trusted: self.grammar.trusted,
                 reads: &self.reads,
             };
             catch_unwind(AssertUnwindSafe(|| f(&ctx)))
@@ -537,6 +539,7 @@ impl Engine {
             info: &self.info,
             grammar: &self.grammar,
             stamp: 0,
+            trusted: self.grammar.trusted,
             reads: &self.reads,
         };
         f(&ctx)
