@@ -20,12 +20,16 @@
 //!
 //! `all` searches the predicate to completion at each bound; `ctrex`
 //! searches for a value that falsifies it (iterative deepening: the first
-//! counterexample is size-minimal). The strategy (default `D`) names the
-//! conjunction strategy; the boolean benchmarks support `D` only.
+//! counterexample is size-minimal). The strategy names the conjunction
+//! strategy: the boolean benchmarks (`lambda`, `redblack`, `regexp`)
+//! support `D` only (the default); the formula benchmarks (`imperative`,
+//! `typecheck`) take any of `D O F OS OF OSF` (default `OF`) and `all` mode
+//! only, since they enumerate satisfying values rather than test a property.
 
 #[path = "../benches/benchmarks/mod.rs"]
 mod benchmarks;
 
+use neatcheck::cool::{Cool, Strategy};
 use neatcheck::search::{ctrex_in_searcher, BoundResult, Budget, RunResult, Searcher};
 use neatcheck::{Enumerable, Lazy};
 use std::fmt::Debug;
@@ -33,7 +37,10 @@ use std::process::exit;
 use std::time::{Duration, Instant};
 
 /// The benchmarks this program knows.
-const BENCHMARKS: &[&str] = &["lambda", "redblack", "regexp"];
+const BENCHMARKS: &[&str] = &["lambda", "redblack", "regexp", "imperative", "typecheck"];
+
+/// The benchmarks whose predicate is a formula (all mode, six strategies).
+const FORMULA_BENCHMARKS: &[&str] = &["imperative", "typecheck"];
 
 /// What to search for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,33 +49,6 @@ enum Mode {
     All,
     /// The first counterexample, by iterative deepening.
     Ctrex,
-}
-
-/// The conjunction strategies of the specifications (README section 6),
-/// named as there.
-#[allow(clippy::upper_case_acronyms)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Strategy {
-    D,
-    O,
-    F,
-    OS,
-    OF,
-    OSF,
-}
-
-impl Strategy {
-    fn parse(s: &str) -> Option<Strategy> {
-        Some(match s {
-            "D" => Strategy::D,
-            "O" => Strategy::O,
-            "F" => Strategy::F,
-            "OS" => Strategy::OS,
-            "OF" => Strategy::OF,
-            "OSF" => Strategy::OSF,
-            _ => return None,
-        })
-    }
 }
 
 /// The time budget of a run.
@@ -86,8 +66,9 @@ impl Clock {
 fn usage(msg: &str) -> ! {
     eprintln!("{msg}");
     eprintln!(
-        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy]\n  benchmark: {}\n  strategy:  D (default), O, F, OS, OF, OSF",
-        BENCHMARKS.join(", ")
+        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy]\n  benchmark: {}\n  strategy:  D, O, F, OS, OF, OSF (default D; OF for {})",
+        BENCHMARKS.join(", "),
+        FORMULA_BENCHMARKS.join(", ")
     );
     exit(2)
 }
@@ -110,23 +91,32 @@ fn main() {
         Ok(s) if s > 0.0 && f64::is_finite(s) => s,
         _ => usage(&format!("bad number of seconds `{}`", args[2])),
     };
+    let formula = FORMULA_BENCHMARKS.contains(&bench);
     let strategy = match args.get(3) {
+        None if formula => Strategy::OF,
         None => Strategy::D,
-        Some(s) => Strategy::parse(s).unwrap_or_else(|| usage(&format!("unknown strategy `{s}`"))),
+        Some(s) => s.parse::<Strategy>().unwrap_or_else(|e| usage(&e)),
     };
+    if formula && mode == Mode::Ctrex {
+        usage(&format!(
+            "benchmark `{bench}` enumerates the values satisfying a formula: only `all` mode is meaningful for it"
+        ));
+    }
 
     let start = Instant::now();
     let clock = Clock {
         start,
         deadline: start + Duration::from_secs_f64(seconds),
     };
-    use benchmarks::{lambda, redblack, regexp};
+    use benchmarks::{imperative, lambda, redblack, regexp, typecheck};
     match (bench, strategy) {
         ("lambda", Strategy::D) => run_bool(lambda::prop, mode, &clock),
         ("redblack", Strategy::D) => run_bool(redblack::prop, mode, &clock),
         ("regexp", Strategy::D) => run_bool(regexp::prop, mode, &clock),
+        ("imperative", s) => run_cool(imperative::prop, s, &clock),
+        ("typecheck", s) => run_cool(typecheck::prop, s, &clock),
         (b, s) => usage(&format!(
-            "benchmark `{b}` has a boolean predicate: strategy {s:?} is not available (use D)"
+            "benchmark `{b}` has a boolean predicate: strategy {s} is not available (use D)"
         )),
     }
     println!("rss_mb {}", peak_rss_mb());
@@ -169,6 +159,39 @@ fn run_bool<T: Enumerable + Debug>(prop: impl Fn(Lazy<'_, T>) -> bool, mode: Mod
     }
     if let Some((size, secs, value)) = found {
         println!("counterexample {size} {secs:.3} {value:?}");
+    }
+}
+
+/// Searches a formula predicate under a conjunction strategy, bound by
+/// bound, to completion at each bound, until the budget is spent.
+fn run_cool<T: Enumerable>(
+    prop: impl for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    strategy: Strategy,
+    clock: &Clock,
+) {
+    let mut exhausted: Option<usize> = None;
+    for bound in 0.. {
+        let mut searcher = Searcher::<T>::new(bound);
+        let mut runs = 0u64;
+        let finished = loop {
+            if runs % 64 == 0 && Instant::now() >= clock.deadline {
+                break false;
+            }
+            match searcher.step_cool(strategy, &prop) {
+                None => break true,
+                Some(RunResult::Panicked(m)) => panic!("the predicate panicked: {m}"),
+                Some(_) => runs += 1,
+            }
+        };
+        if !finished {
+            break;
+        }
+        println!("{bound}\t{runs}\t{:.3}", clock.seconds());
+        exhausted = Some(bound);
+    }
+    match exhausted {
+        Some(b) => println!("exhausted {b}"),
+        None => println!("exhausted none"),
     }
 }
 

@@ -1,5 +1,7 @@
 //! Prints `<benchmark> <strategy> <bound> <runs> <hits>` for the benchmark
-//! predicates of `shared/benchmarks/`, to compare with the reference numbers.
+//! predicates of `shared/benchmarks/`, to compare with the reference numbers:
+//! the boolean predicates under strategy D, the formula predicates (`and-or`,
+//! `ordered-nodup`, `imperative`, `typecheck`) under every strategy.
 //!
 //! `cargo run --release --example conformance`
 
@@ -7,13 +9,28 @@
 mod benchmarks;
 
 use benchmarks::conformance as c;
-use neatcheck::search::classes;
+use neatcheck::cool::{Cool, Strategy};
+use neatcheck::search::{classes, classes_cool};
 use neatcheck::Lazy;
 
 fn row<T: neatcheck::Enumerable>(name: &str, max: usize, pred: impl Fn(Lazy<'_, T>) -> bool) {
     for bound in 0..=max {
         let r = classes(&pred, bound);
         println!("{name} D {bound} {} {}", r.runs, r.satisfying);
+    }
+}
+
+/// Rows of a formula predicate: every strategy, bounds `0..=max`.
+fn cool_rows<T: neatcheck::Enumerable>(
+    name: &str,
+    max: usize,
+    pred: impl for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+) {
+    for strategy in Strategy::ALL {
+        for bound in 0..=max {
+            let r = classes_cool(&pred, bound, strategy);
+            println!("{name} {strategy} {bound} {} {}", r.runs, r.satisfying);
+        }
     }
 }
 
@@ -29,4 +46,8 @@ fn main() {
     row("lambda", 20, benchmarks::lambda::prop);
     row("redblack", 34, benchmarks::redblack::prop);
     row("regexp", 16, benchmarks::regexp::prop);
+    cool_rows("and-or", 22, c::and_or);
+    cool_rows("ordered-nodup", 22, c::ordered_nodup);
+    cool_rows("imperative", 18, benchmarks::imperative::prop);
+    cool_rows("typecheck", 20, benchmarks::typecheck::prop);
 }

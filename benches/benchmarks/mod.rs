@@ -9,3 +9,4 @@ pub mod lambda;
 pub mod nat;
 pub mod redblack;
 pub mod regexp;
+pub mod typecheck;

@@ -37,6 +37,25 @@ struct Frame {
     undo: Option<Undo>,
     /// The schedule the node's run produced (for conjunction strategies).
     schedule: Option<Rc<Sched>>,
+    /// Extra locks (`LockRule::Reference`): `extras[extra_start..extra_live]`
+    /// are still locked; each unlocks when the children reach the index
+    /// below its own.
+    extra_start: u32,
+    extra_live: u32,
+}
+
+/// Which read positions a node's children lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LockRule {
+    /// Only positions that have a child (a next alternative that fits)
+    /// matter; the others are dropped. Exact for everything but the read
+    /// counting of strategies OS and OSF.
+    Prune,
+    /// Exactly as the reference implementation: a position with a child is
+    /// locked in the children of later positions; a position without one is
+    /// locked in a child only once a position with a child inside its
+    /// subtree has been passed (its value is then rebuilt without it).
+    Reference,
 }
 
 /// How a run reads the value.
@@ -56,6 +75,7 @@ pub(crate) enum RunMode {
 /// one, packed apart from the grammar's (large) `Prod` records.
 #[derive(Clone, Copy, Debug)]
 struct Hot {
+    arity: u32,
     next: u32,
     next_delta: u32,
     next_tag: u32,
@@ -82,6 +102,12 @@ pub(crate) struct Engine {
     pub grammar: Rc<Grammar>,
     info: Vec<ProdInfo>,
     hot: Vec<Hot>,
+    /// Extra locks of the frames (`LockRule::Reference`): (node, child index).
+    extras: Vec<(u32, u32)>,
+    /// Scratch for `LockRule::Reference`: parent of every arena node.
+    parents: Vec<u32>,
+    /// Scratch: child index of the first fitting read inside a node.
+    first_inside: Vec<u32>,
     templates: Vec<TplNode>,
     root_template: (u32, u32),
     pub bound: u64,
@@ -133,6 +159,7 @@ impl Engine {
                 (q.tag, q.next == NONE, add(&q.template))
             };
             hot.push(Hot {
+                arity: p.slots.len() as u32,
                 next: p.next,
                 next_delta: p.next_delta,
                 next_tag,
@@ -143,6 +170,9 @@ impl Engine {
             });
         }
         Engine {
+            extras: vec![],
+            parents: vec![],
+            first_inside: vec![],
             hot,
             templates,
             root_template,
@@ -183,7 +213,11 @@ impl Engine {
         self.nodes.extend(template.iter().map(|t| Node {
             prod: t.prod,
             mark: Cell::new(t.mark),
-            a: if t.first == u32::MAX { 0 } else { base + t.first },
+            a: if t.first == u32::MAX {
+                0
+            } else {
+                base + t.first
+            },
             b: t.tag,
         }));
         base
@@ -227,13 +261,35 @@ impl Engine {
                     // e was locked for the children after it; it is open now.
                     self.nodes[e as usize].mark.set(0);
                 }
+                // Extra locks whose child index is above i end here.
+                loop {
+                    let f = &self.frames[top];
+                    if f.extra_live == f.extra_start {
+                        break;
+                    }
+                    let (node, from) = self.extras[f.extra_live as usize - 1];
+                    if from <= i {
+                        break;
+                    }
+                    self.nodes[node as usize].mark.set(0);
+                    self.frames[top].extra_live -= 1;
+                }
                 if let Some(u) = self.swap(e) {
                     self.frames[top].undo = Some(u);
                     self.pending = true;
                     return true;
                 }
             }
-            let start = self.frames[top].start as usize;
+            let f = &self.frames[top];
+            let (start, extra_start, extra_live) = (
+                f.start as usize,
+                f.extra_start as usize,
+                f.extra_live as usize,
+            );
+            for &(node, _) in &self.extras[extra_start..extra_live] {
+                self.nodes[node as usize].mark.set(0);
+            }
+            self.extras.truncate(extra_start);
             self.reads().truncate(start);
             self.frames.pop();
         }
@@ -365,28 +421,30 @@ impl Engine {
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
-    pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>, prune: bool) {
+    pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>, rule: LockRule) {
         self.runs += 1;
         self.pending = false;
-        let mut end = self.reads().len() as u32;
-        if prune {
-            // A position whose next alternative does not fit now never will
-            // below this node (sizes only grow): it has no child, and
-            // locking it changes nothing. Keep only the positions with a
-            // child; a node with none needs no frame at all.
-            let mut kept = mark;
-            for r in mark..end {
-                let e = self.reads.get_mut()[r as usize];
-                if self.fits(e) {
-                    self.reads.get_mut()[kept as usize] = e;
-                    kept += 1;
-                }
+        let end = self.reads().len() as u32;
+        let extra_start = self.extras.len() as u32;
+        if rule == LockRule::Reference && end > mark {
+            self.reference_extras(mark, end);
+        }
+        // A position whose next alternative does not fit now never will
+        // below this node (sizes only grow): it has no child. Keep only the
+        // positions with a child; a node with none needs no frame at all.
+        let mut kept = mark;
+        for r in mark..end {
+            let e = self.reads.get_mut()[r as usize];
+            if self.fits(e) {
+                self.reads.get_mut()[kept as usize] = e;
+                kept += 1;
             }
-            self.reads().truncate(kept as usize);
-            end = kept;
-            if end == mark {
-                return;
-            }
+        }
+        self.reads().truncate(kept as usize);
+        let end = kept;
+        if end == mark {
+            debug_assert_eq!(self.extras.len() as u32, extra_start);
+            return;
         }
         if end > mark + 1 {
             for j in mark..end - 1 {
@@ -394,13 +452,67 @@ impl Engine {
                 self.nodes[e as usize].mark.set(LOCKED);
             }
         }
+        for &(node, _) in &self.extras[extra_start as usize..] {
+            self.nodes[node as usize].mark.set(LOCKED);
+        }
+        let extra_live = self.extras.len() as u32;
         self.frames.push(Frame {
             start: mark,
             end,
             next: end - mark,
             undo: None,
             schedule,
+            extra_start,
+            extra_live,
         });
+    }
+
+    /// `LockRule::Reference`: finds the read positions without a child that
+    /// contain a read position with one, and from which child index on they
+    /// are locked; pushes them on `extras` sorted by that index.
+    fn reference_extras(&mut self, mark: u32, end: u32) {
+        let n = self.nodes.len();
+        self.parents.clear();
+        self.parents.resize(n, u32::MAX);
+        for (i, node) in self.nodes.iter().enumerate() {
+            let h = &self.hot[node.prod as usize];
+            if !h.leaf {
+                for k in 0..h.arity {
+                    self.parents[(node.a + k) as usize] = i as u32;
+                }
+            }
+        }
+        self.first_inside.clear();
+        self.first_inside.resize(n, u32::MAX);
+        // Non-fitting reads are candidates (mark them with u32::MAX - 1).
+        let reads: Vec<u32> = self.reads.get_mut()[mark as usize..end as usize].to_vec();
+        let fits: Vec<bool> = reads.iter().map(|&e| self.fits(e)).collect();
+        for (&e, &f) in reads.iter().zip(&fits) {
+            if !f {
+                self.first_inside[e as usize] = u32::MAX - 1;
+            }
+        }
+        let mut child = 0u32;
+        for (&e, &f) in reads.iter().zip(&fits) {
+            if !f {
+                continue;
+            }
+            let mut a = self.parents[e as usize];
+            while a != u32::MAX {
+                match self.first_inside[a as usize] {
+                    v if v == u32::MAX - 1 => {
+                        self.first_inside[a as usize] = child;
+                        self.extras.push((a, child));
+                    }
+                    u32::MAX => {}
+                    // Already reached from an earlier read: so are its
+                    // ancestors.
+                    _ => break,
+                }
+                a = self.parents[a as usize];
+            }
+            child += 1;
+        }
     }
 
     /// Whether position `e` can be swapped to its next alternative within
@@ -427,6 +539,7 @@ impl Engine {
         use crate::grammar::Tree;
         self.nodes.clear();
         self.frames.clear();
+        self.extras.clear();
         self.reads.get_mut().clear();
         // Breadth first, so that every node's fields are contiguous.
         let mut queue: std::collections::VecDeque<(&Tree, usize)> = Default::default();
@@ -600,4 +713,3 @@ impl Engine {
         self.nodes.len()
     }
 }
-

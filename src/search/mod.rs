@@ -13,7 +13,7 @@ use crate::lazy::Lazy;
 use crate::report::{show_pattern, Pattern};
 use crate::space::Space;
 use crate::Enumerable;
-use engine::{Engine, RunMode};
+use engine::{Engine, LockRule, RunMode};
 use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
@@ -160,7 +160,7 @@ impl<T: 'static> Searcher<T> {
         let result = self
             .engine
             .run(RunMode::Observe, |ctx| pred(Lazy::new(ctx, 0)));
-        self.engine.commit(mark, None, true);
+        self.engine.commit(mark, None, LockRule::Prune);
         self.stats.runs += 1;
         let r = match result {
             Ok(o) if o.holds() => RunResult::True,
@@ -212,10 +212,13 @@ impl<T: 'static> Searcher<T> {
             Ok((false, sched)) => (RunResult::False(None), Some(sched)),
             Err(p) => (RunResult::Panicked(panic_message(&*p)), None),
         };
-        // Counting runs see locked positions as read-free: keep the
-        // reference's locks exactly for the strategies that count.
-        let prune = !matches!(strategy, Strategy::OS | Strategy::OSF);
-        self.engine.commit(mark, sched, prune);
+        // Counting runs see which positions are locked: the strategies that
+        // count need the reference's locks exactly.
+        let rule = match strategy {
+            Strategy::OS | Strategy::OSF => LockRule::Reference,
+            _ => LockRule::Prune,
+        };
+        self.engine.commit(mark, sched, rule);
         self.stats.runs += 1;
         match r {
             RunResult::True => self.stats.satisfied += 1,
