@@ -65,9 +65,8 @@ pub(crate) enum RunMode {
     Observe,
     /// Record nothing (look-ahead runs).
     Plain,
-    /// Record every position not locked by an ancestor, last alternatives
-    /// included (the counting run of strategy OS); must be followed by
-    /// `end_count`.
+    /// Record every open position, whatever earlier runs of the node read
+    /// (the counting run of strategy OS); must be followed by `end_count`.
     Count,
 }
 
