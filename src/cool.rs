@@ -33,8 +33,8 @@ enum Node<'a> {
     Atom(Box<dyn FnOnce() -> bool + 'a>),
     Lazy(Box<dyn FnOnce() -> Cool<'a> + 'a>),
     Not(Box<Cool<'a>>),
-    And(Box<Cool<'a>>, Box<Cool<'a>>),
-    Seq(Box<Cool<'a>>, Box<Cool<'a>>),
+    And(Box<(Cool<'a>, Cool<'a>)>),
+    Seq(Box<(Cool<'a>, Cool<'a>)>),
 }
 
 impl fmt::Debug for Cool<'_> {
@@ -44,8 +44,8 @@ impl fmt::Debug for Cool<'_> {
             Node::Atom(_) => write!(f, "<atom>"),
             Node::Lazy(_) => write!(f, "<lazy>"),
             Node::Not(g) => write!(f, "!{g:?}"),
-            Node::And(l, r) => write!(f, "({l:?} & {r:?})"),
-            Node::Seq(l, r) => write!(f, "({l:?} && {r:?})"),
+            Node::And(p) => write!(f, "({:?} & {:?})", p.0, p.1),
+            Node::Seq(p) => write!(f, "({:?} && {:?})", p.0, p.1),
         }
     }
 }
@@ -69,12 +69,12 @@ impl<'a> Cool<'a> {
     /// Parallel conjunction: both must hold, in whichever order the
     /// strategy chooses (also written `a & b`).
     pub fn and(self, other: Cool<'a>) -> Self {
-        Cool(Node::And(Box::new(self), Box::new(other)))
+        Cool(Node::And(Box::new((self, other))))
     }
 
     /// Sequential conjunction: `right` is evaluated only if `left` holds.
     pub fn seq(left: Cool<'a>, right: Cool<'a>) -> Self {
-        Cool(Node::Seq(Box::new(left), Box::new(right)))
+        Cool(Node::Seq(Box::new((left, right))))
     }
 
     /// Parallel disjunction (also written `a | b`): `!(!a & !b)`.
@@ -110,10 +110,18 @@ impl<'a> Cool<'a> {
         acc
     }
 
-    /// Evaluates left to right (strategy D).
+    /// Evaluates left to right (strategy D), without building the formula.
     pub fn eval(self) -> bool {
-        let mut f = Formula::new(self);
-        f.seq(0)
+        match self.0 {
+            Node::Bool(b) => b,
+            Node::Atom(f) => f(),
+            Node::Lazy(f) => f().eval(),
+            Node::Not(g) => !g.eval(),
+            Node::And(p) | Node::Seq(p) => {
+                let (l, r) = *p;
+                l.eval() && r.eval()
+            }
+        }
     }
 }
 
@@ -264,7 +272,9 @@ enum LRes {
 
 impl<'a> Formula<'a> {
     fn new(c: Cool<'a>) -> Self {
-        let mut f = Formula { nodes: vec![] };
+        let mut f = Formula {
+            nodes: Vec::with_capacity(32),
+        };
         f.insert(c);
         f
     }
@@ -277,13 +287,15 @@ impl<'a> Formula<'a> {
             Node::Atom(f) => FNode::Atom(Some(f)),
             Node::Lazy(f) => FNode::Lazy(Some(f)),
             Node::Not(g) => FNode::Not(self.insert(*g)),
-            Node::And(l, r) => {
-                let l = self.insert(*l);
-                FNode::And(l, self.insert(*r))
+            Node::And(p) => {
+                let (l, r) = *p;
+                let l = self.insert(l);
+                FNode::And(l, self.insert(r))
             }
-            Node::Seq(l, r) => {
-                let l = self.insert(*l);
-                FNode::Seq(l, self.insert(*r))
+            Node::Seq(p) => {
+                let (l, r) = *p;
+                let l = self.insert(l);
+                FNode::Seq(l, self.insert(r))
             }
         };
         self.nodes[i] = node;
@@ -588,9 +600,12 @@ pub(crate) fn observed(
     s: &Rc<Sched>,
     s1: &Rc<Sched>,
 ) -> (bool, Rc<Sched>) {
+    if strategy == Strategy::D {
+        return (c.eval(), s.clone());
+    }
     let mut f = Formula::new(c);
     match strategy {
-        Strategy::D => (f.seq(0), s.clone()),
+        Strategy::D => unreachable!(),
         Strategy::O | Strategy::OS => (f.run(s1, 0), s1.clone()),
         Strategy::F => {
             let (s2, r) = f.par(s, 0);
