@@ -846,10 +846,8 @@ impl Drop for Tree {
         let Tree::Node(_, kids) = self else { return };
         let mut stack: Vec<Rc<Tree>> = std::mem::take(kids);
         while let Some(rc) = stack.pop() {
-            if let Ok(mut t) = Rc::try_unwrap(rc) {
-                if let Tree::Node(_, kids) = &mut t {
-                    stack.append(kids);
-                }
+            if let Ok(Tree::Node(_, kids)) = Rc::try_unwrap(rc).as_mut() {
+                stack.append(kids);
             }
         }
     }

@@ -125,7 +125,7 @@ impl<T: Enumerable> Ways<'_, T> {
     }
 
     /// Ways for classes `s..` to weigh exactly `m`.
-    fn from_class(&self, s: usize, m: usize) -> BigUint {
+    fn classes_from(&self, s: usize, m: usize) -> BigUint {
         // Iterative over classes: table[m'] for the current class onwards.
         let mut table: Vec<BigUint> = (0..=m)
             .map(|w| {
@@ -195,7 +195,7 @@ fn unrank<T: Enumerable, V: Enumerable>(
             let rest = m - j * (class + 1);
             for t in 0..=rest {
                 let vt = ways.value_tuples(j, t);
-                let after = ways.from_class(class + 1, rest - t);
+                let after = ways.classes_from(class + 1, rest - t);
                 let block = &keys * &vt * &after;
                 if i >= block {
                     i -= block;
@@ -284,7 +284,7 @@ impl<T: Enumerable + Ord + Debug> LeafFamily for SetFamily<T> {
             elems: &self.elems,
             values: None,
         }
-        .from_class(0, size - 1)
+        .classes_from(0, size - 1)
     }
     fn last_size(&self) -> Option<usize> {
         None
@@ -343,7 +343,7 @@ impl<K: Enumerable + Ord + Debug, V: Enumerable + Debug> LeafFamily for MapFamil
         if size == 0 {
             return BigUint::zero();
         }
-        self.ways(size).from_class(0, size - 1)
+        self.ways(size).classes_from(0, size - 1)
     }
     fn last_size(&self) -> Option<usize> {
         None
