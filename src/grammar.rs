@@ -1,7 +1,7 @@
 //! The compiled form of a space: sorts (search positions) and their
 //! alternatives, in the chain order the search uses.
 //!
-//! Compilation flattens a [`Raw`] description into *sorts*: every union that
+//! Compilation flattens a `Raw` description into *sorts*: every union that
 //! is used as a field, and every registered type, becomes a sort whose
 //! alternatives each have a cost (the `pay`s), a list of field sorts (the
 //! *slots*) and a build program that turns field values into a value. It then
@@ -780,7 +780,7 @@ impl Grammar {
 
 /// A materialised value of a grammar: a tree of alternatives and leaf
 /// indices. The reference enumeration, indexing and search reports produce
-/// these; [`Grammar::build_value`] turns them into plain values.
+/// these; the grammar turns them into plain values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Tree {
     /// An alternative (by prod id) with its fields.

@@ -136,7 +136,8 @@ impl<T: Debug + 'static> LeafFamily for Signed<T> {
     }
 }
 
-/// The signed integers of `bits` bits (see [`Signed`] for the order).
+/// The signed integers of `bits` bits: size `k` holds the magnitudes
+/// `2^(k-1) ..= 2^k - 1`, positives (ascending) then negatives.
 pub fn signed_family<T: Debug + 'static>(bits: u32, make: fn(i64) -> T) -> Rc<dyn LeafFamily> {
     assert!(
         (1..=64).contains(&bits),

@@ -4,7 +4,7 @@
 //! combinators (`empty`, `pure`, `pay`, `union`, `product`, `map` and the
 //! conveniences built from them), the [`Enumerable`] trait and the per-thread
 //! registry that builds each type's space once. Descriptions are untyped trees
-//! ([`Raw`]) behind a typed handle; every backend (counting, the reference
+//! (`Raw`) behind a typed handle; every backend (counting, the reference
 //! enumeration, the lazy search, indexing) reads the same tree, usually after
 //! [`crate::grammar`] has compiled it.
 
