@@ -166,9 +166,8 @@ impl<'a, T> Lazy<'a, T> {
         // In a trusted search (the root is `T`'s own space) positions reached
         // through views are canonical by construction: fields with
         // overriding spaces are `Opaque`. Otherwise check.
-        if !self.ctx.trusted && self.ctx.info[node.prod as usize].origin != Some(TypeId::of::<T>())
-        {
-            non_canonical::<T>();
+        if !self.ctx.trusted {
+            check_canonical::<T>(self.ctx, node.prod);
         }
         (node.b, node.a)
     }
@@ -323,6 +322,15 @@ impl<'a, T> Lazy<'a, T> {
     #[doc(hidden)]
     pub fn __opaque(self) -> Opaque<'a, T> {
         Opaque { lazy: self }
+    }
+}
+
+/// The check of untrusted searches, out of the readers' hot path.
+#[cold]
+#[inline(never)]
+fn check_canonical<T: 'static>(ctx: &Ctx<'_>, prod: ProdId) {
+    if ctx.info[prod as usize].origin != Some(TypeId::of::<T>()) {
+        non_canonical::<T>();
     }
 }
 
