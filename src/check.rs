@@ -610,7 +610,12 @@ fn deepen<T: Enumerable>(
                         }
                     }
                 }
-                RunResult::False(reason) => {
+                RunResult::False(_) | RunResult::Panicked(_) => {
+                    let (panic, reason) = match r {
+                        RunResult::Panicked(msg) => (Some(msg), None),
+                        RunResult::False(reason) => (None, reason),
+                        RunResult::True => unreachable!(),
+                    };
                     let pattern = replay_prop(&mut s);
                     return Err(Box::new(Failure {
                         value: s.value(),
@@ -621,24 +626,8 @@ fn deepen<T: Enumerable>(
                             elapsed: start.elapsed(),
                             ..summary
                         },
-                        panic: None,
+                        panic,
                         reason,
-                        sampled: false,
-                    }));
-                }
-                RunResult::Panicked(msg) => {
-                    let pattern = replay_prop(&mut s);
-                    return Err(Box::new(Failure {
-                        value: s.value(),
-                        pattern: s.show(&pattern),
-                        size: s.size() as usize,
-                        runs_at_size: s.stats().runs,
-                        before: Summary {
-                            elapsed: start.elapsed(),
-                            ..summary
-                        },
-                        panic: Some(msg),
-                        reason: None,
                         sampled: false,
                     }));
                 }

@@ -382,14 +382,7 @@ impl Engine {
         // `Ctx::touch` never reallocates.
         let room = self.nodes.len() + 1;
         self.reads.get_mut().reserve(room);
-        let ctx = Ctx {
-            nodes: &self.nodes,
-            info: &self.info,
-            grammar: &self.grammar,
-            stamp,
-            trusted: self.grammar.trusted,
-            reads: &self.reads,
-        };
+        let ctx = self.ctx(stamp);
         catch_unwind(AssertUnwindSafe(|| f(&ctx)))
     }
 
@@ -626,14 +619,7 @@ impl Engine {
         let room = self.nodes.len() + 1;
         self.reads.get_mut().reserve(room);
         let result = {
-            let ctx = Ctx {
-                nodes: &self.nodes,
-                info: &self.info,
-                grammar: &self.grammar,
-                stamp,
-                trusted: self.grammar.trusted,
-                reads: &self.reads,
-            };
+            let ctx = self.ctx(stamp);
             catch_unwind(AssertUnwindSafe(|| f(&ctx)))
         };
         let read: Vec<u32> = self.reads()[mark as usize..].to_vec();
@@ -644,17 +630,21 @@ impl Engine {
         (result, read)
     }
 
-    /// A context for materialising the current value (records nothing).
-    pub fn with_plain_ctx<R>(&self, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
-        let ctx = Ctx {
+    /// The read context of a run with the given stamp.
+    fn ctx(&self, stamp: u32) -> Ctx<'_> {
+        Ctx {
             nodes: &self.nodes,
             info: &self.info,
             grammar: &self.grammar,
-            stamp: 0,
+            stamp,
             trusted: self.grammar.trusted,
             reads: &self.reads,
-        };
-        f(&ctx)
+        }
+    }
+
+    /// A context for materialising the current value (records nothing).
+    pub fn with_plain_ctx<R>(&self, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
+        f(&self.ctx(0))
     }
 
     /// The current value as a grammar tree (iterative).
