@@ -596,14 +596,6 @@ impl Engine {
         }
     }
 
-    /// The reads of the node that was committed last.
-    pub fn last_reads(&self) -> &[u32] {
-        let f = self.frames.last().expect("a committed node");
-        // SAFETY: no run is in progress (we hold `&self` outside `run`).
-        let reads = unsafe { &*self.reads.get() };
-        &reads[f.start as usize..f.end as usize]
-    }
-
     /// A context that records every read, locked or not, for tracing which
     /// positions a run looked at (reports). Marks are restored afterwards.
     pub fn trace<R>(
@@ -632,6 +624,12 @@ impl Engine {
 
     /// The read context of a run with the given stamp.
     fn ctx(&self, stamp: u32) -> Ctx<'_> {
+        // `Ctx::touch` writes one slot past the recorded reads whether it
+        // records or not: there must always be room for one read per node
+        // plus one.
+        // SAFETY: no reference into `reads` outlives a call into the engine
+        // (frames keep indices, not slices), and no run is in progress here.
+        unsafe { (*self.reads.get()).reserve(self.nodes.len() + 1) };
         Ctx {
             nodes: &self.nodes,
             info: &self.info,
