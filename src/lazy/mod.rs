@@ -253,7 +253,7 @@ thread_local! {
 pub struct __DepthGuard(());
 
 impl __DepthGuard {
-    const LIMIT: u32 = 200;
+    const LIMIT: u32 = 64;
 
     /// Enters one level, or `None` when the typed recursion is deep enough.
     #[inline(always)]
