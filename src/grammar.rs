@@ -35,15 +35,6 @@ pub(crate) enum Build {
 }
 
 impl Build {
-    fn slot_count(&self) -> usize {
-        match self {
-            Build::Slot => 1,
-            Build::Pure(_) => 0,
-            Build::Map(_, b) => b.slot_count(),
-            Build::Product(bs, _) => bs.iter().map(Build::slot_count).sum(),
-        }
-    }
-
     fn is_identity(&self) -> bool {
         matches!(self, Build::Slot)
     }
@@ -755,10 +746,6 @@ impl Grammar {
             SortKind::Leaf { family, .. } => family,
             _ => unreachable!(),
         }
-    }
-
-    pub(crate) fn is_leaf(&self, sort: SortId) -> bool {
-        matches!(self.sorts[sort as usize].kind, SortKind::Leaf { .. })
     }
 
     /// The name of the root type, for messages.

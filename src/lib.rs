@@ -128,7 +128,6 @@
 //! `1 + n` plus its elements, tuples and boxes are free.
 
 #![warn(missing_docs)]
-#![allow(dead_code)]
 
 pub mod check;
 pub mod cool;

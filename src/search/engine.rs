@@ -196,11 +196,6 @@ impl Engine {
         self.size
     }
 
-    /// Depth of the current node in the search tree.
-    pub fn depth(&self) -> usize {
-        self.frames.len()
-    }
-
     fn reads(&mut self) -> &mut Vec<u32> {
         self.reads.get_mut()
     }
@@ -693,10 +688,5 @@ impl Engine {
             read[r as usize] = true;
         }
         crate::report::Pattern::from_arena(&self.grammar, &self.nodes, &read)
-    }
-
-    /// Number of nodes in the arena (memory diagnostics).
-    pub fn arena_len(&self) -> usize {
-        self.nodes.len()
     }
 }
