@@ -201,7 +201,13 @@ fn suffix(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, m: usize) -> Bi
 }
 
 fn suffix_entry(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, idx: usize) -> BigUint {
-    let s = g.prods[prod as usize].slots[j] as usize;
+    let slots = &g.prods[prod as usize].slots;
+    let s = slots[j] as usize;
+    if j + 1 == slots.len() {
+        // The last slot alone: its own count (the convolution with the
+        // empty suffix would make long lists quadratic to count).
+        return t.sorts[s].get(idx).cloned().unwrap_or_default();
+    }
     let mut total = BigUint::zero();
     let mut z = 0;
     while z < t.nonzero[s].len() {
