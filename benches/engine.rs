@@ -19,39 +19,7 @@ use neatcheck::search::Searcher;
 use neatcheck::{Enumerable, Lazy};
 use std::time::{Duration, Instant};
 
-/// CPU time of the calling thread. The machines these benchmarks run on
-/// are shared: the thread's CPU time leaves out the time it waits for a
-/// core, which wall-clock time would count. Used for every measured
-/// interval except the short per-search ones of the open reads.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn cpu_now() -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` (libc, linked by std) writes one `timespec`,
-    // whose layout on 64-bit Linux is two 64-bit integers, to `t`.
-    let r = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(r, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-/// Wall-clock time since the first call (where thread CPU time is not
-/// available).
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn cpu_now() -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
-}
+use benchmarks::timing::cpu_now;
 
 /// Times `iters` calls of `f` in thread CPU time.
 fn cpu_iter<R>(iters: u64, mut f: impl FnMut() -> R) -> Duration {

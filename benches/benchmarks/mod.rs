@@ -9,4 +9,5 @@ pub mod lambda;
 pub mod nat;
 pub mod redblack;
 pub mod regexp;
+pub mod timing;
 pub mod typecheck;

@@ -373,10 +373,6 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
-        // A run records each node at most once: with this much room,
-        // `Ctx::touch` never reallocates.
-        let room = self.nodes.len() + 1;
-        self.reads.get_mut().reserve(room);
         let ctx = self.ctx(stamp);
         catch_unwind(AssertUnwindSafe(|| f(&ctx)))
     }
@@ -603,8 +599,6 @@ impl Engine {
         }
         let mark = self.read_mark();
         let stamp = self.next_stamp();
-        let room = self.nodes.len() + 1;
-        self.reads.get_mut().reserve(room);
         let result = {
             let ctx = self.ctx(stamp);
             catch_unwind(AssertUnwindSafe(|| f(&ctx)))

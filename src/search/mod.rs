@@ -372,19 +372,7 @@ pub fn classes<T: Enumerable, O: Outcome>(
     pred: impl Fn(Lazy<'_, T>) -> O,
     bound: usize,
 ) -> Classes {
-    let mut s = Searcher::<T>::new(bound);
-    let mut satisfying = 0;
-    while let Some(r) = s.step(&pred) {
-        match r {
-            RunResult::True => satisfying += 1,
-            RunResult::Panicked(m) => repanic_with_input(&mut s, m),
-            RunResult::False(_) => {}
-        }
-    }
-    Classes {
-        runs: s.stats.runs,
-        satisfying,
-    }
+    count_classes(Searcher::<T>::new(bound), |s| s.step(&pred))
 }
 
 /// [`classes`] for a predicate returning a [`Cool`] formula, under a
@@ -393,9 +381,16 @@ pub fn classes_cool<T: Enumerable, F>(pred: F, bound: usize, strategy: Strategy)
 where
     F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
 {
-    let mut s = Searcher::<T>::new(bound);
+    count_classes(Searcher::<T>::new(bound), |s| s.step_cool(strategy, &pred))
+}
+
+/// Runs a whole search, counting the runs and the satisfying classes.
+fn count_classes<T: 'static>(
+    mut s: Searcher<T>,
+    mut step: impl FnMut(&mut Searcher<T>) -> Option<RunResult>,
+) -> Classes {
     let mut satisfying = 0;
-    while let Some(r) = s.step_cool(strategy, &pred) {
+    while let Some(r) = step(&mut s) {
         match r {
             RunResult::True => satisfying += 1,
             RunResult::Panicked(m) => repanic_with_input(&mut s, m),
