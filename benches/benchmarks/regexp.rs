@@ -28,7 +28,7 @@ pub enum RE {
 pub type Input = (Nat, Nat, RE, RE, Vec<Nat>);
 
 /// A regular expression that is an input sub-term or a node built by the
-/// predicate (binary nodes store their operands in an [`Arena`]).
+/// predicate (binary nodes store their operands in a [`Scratch`]).
 #[derive(Clone, Copy, Debug)]
 enum Re<'a> {
     In(Lazy<'a, RE>),
@@ -38,25 +38,27 @@ enum Re<'a> {
     And(u32),
 }
 
-/// The operands of the binary nodes built during one run.
-#[derive(Default)]
-struct Arena<'a> {
+/// Everything one run builds, in two vectors allocated once per run: the
+/// operands of the built binary nodes, and the built strings (`pre` of the
+/// splits), kept as a stack: a split pushes its `pre` on top and truncates
+/// it again before returning, so nested splits never move an outer one.
+struct Scratch<'a> {
     pairs: Vec<(Re<'a>, Re<'a>)>,
+    symbols: Vec<LNat<'a>>,
 }
 
-impl<'a> Arena<'a> {
+impl<'a> Scratch<'a> {
+    fn new() -> Self {
+        // Room for the largest bounds the benchmark reaches, so a run
+        // allocates twice and never grows.
+        Scratch {
+            pairs: Vec::with_capacity(64),
+            symbols: Vec::with_capacity(64),
+        }
+    }
     fn pair(&mut self, a: Re<'a>, b: Re<'a>) -> u32 {
         self.pairs.push((a, b));
         (self.pairs.len() - 1) as u32
-    }
-    fn or(&mut self, a: Re<'a>, b: Re<'a>) -> Re<'a> {
-        Re::Or(self.pair(a, b))
-    }
-    fn seq(&mut self, a: Re<'a>, b: Re<'a>) -> Re<'a> {
-        Re::Seq(self.pair(a, b))
-    }
-    fn and(&mut self, a: Re<'a>, b: Re<'a>) -> Re<'a> {
-        Re::And(self.pair(a, b))
     }
 }
 
@@ -73,7 +75,7 @@ enum ReView<'a> {
 impl<'a> Re<'a> {
     /// `case re of`: reads an input constructor; free for a built node.
     #[inline]
-    fn view(self, ar: &Arena<'a>) -> ReView<'a> {
+    fn view(self, pairs: &[(Re<'a>, Re<'a>)]) -> ReView<'a> {
         match self {
             Re::In(r) => match r.view() {
                 REView::Atom(w) => ReView::Atom(w),
@@ -85,15 +87,15 @@ impl<'a> Re<'a> {
             },
             Re::Eps => ReView::Eps,
             Re::Or(i) => {
-                let (a, b) = ar.pairs[i as usize];
+                let (a, b) = pairs[i as usize];
                 ReView::Or(a, b)
             }
             Re::Seq(i) => {
-                let (a, b) = ar.pairs[i as usize];
+                let (a, b) = pairs[i as usize];
                 ReView::Seq(a, b)
             }
             Re::And(i) => {
-                let (a, b) = ar.pairs[i as usize];
+                let (a, b) = pairs[i as usize];
                 ReView::And(a, b)
             }
         }
@@ -101,23 +103,27 @@ impl<'a> Re<'a> {
 }
 
 /// A string: a suffix of the input list, or a list built by the predicate
-/// (its cells are free, its symbols are input positions).
+/// (its cells are free, its symbols are input positions), which is
+/// `symbols[start..end]` of the run's [`Scratch`].
 #[derive(Clone, Copy)]
-enum Str<'a, 's> {
+enum Str<'a> {
     In(Lazy<'a, Vec<Nat>>),
-    Built(&'s [LNat<'a>]),
+    Built(u32, u32),
 }
 
-impl<'a, 's> Str<'a, 's> {
+impl<'a> Str<'a> {
     /// `case s of`: reads a cell of an input list.
     #[inline]
-    fn uncons(self) -> Option<(LNat<'a>, Str<'a, 's>)> {
+    fn uncons(self, symbols: &[LNat<'a>]) -> Option<(LNat<'a>, Str<'a>)> {
         match self {
             Str::In(l) => match l.view() {
                 ListView::Nil => None,
                 ListView::Cons(c, cs) => Some((c, Str::In(cs))),
             },
-            Str::Built(xs) => xs.split_first().map(|(c, cs)| (*c, Str::Built(cs))),
+            Str::Built(start, end) if start < end => {
+                Some((symbols[start as usize], Str::Built(start + 1, end)))
+            }
+            Str::Built(..) => None,
         }
     }
 }
@@ -125,104 +131,121 @@ impl<'a, 's> Str<'a, 's> {
 // ---------------------------------------------------------------------------
 // Acceptance
 
-fn accepts<'a>(ar: &Arena<'a>, re: Re<'a>, s: Str<'a, '_>) -> bool {
-    match re.view(ar) {
-        ReView::Atom(w) => match_word(w, s),
-        ReView::Or(a, b) => accepts(ar, a, s) || accepts(ar, b, s),
-        ReView::Seq(a, b) => split(ar, a, Some(b), s),
-        ReView::And(a, b) => accepts(ar, a, s) && accepts(ar, b, s),
-        ReView::Star(a) => accepts_star(ar, a, s),
-        ReView::Eps => s.uncons().is_none(),
-    }
+/// What the acceptance functions share: the built nodes (read only) and the
+/// stack of built strings.
+struct Matcher<'a, 'p> {
+    pairs: &'p [(Re<'a>, Re<'a>)],
+    symbols: Vec<LNat<'a>>,
 }
 
-/// `accepts(Star(a), s)` (the `Star` node is built: reading it is free).
-fn accepts_star<'a>(ar: &Arena<'a>, a: Re<'a>, s: Str<'a, '_>) -> bool {
-    match s.uncons() {
-        None => true,
-        Some((c, cs)) => match s {
-            // `[c]` is the first element of the built slice itself.
-            Str::Built(xs) => split_built(ar, a, None, xs, 1),
-            Str::In(_) => split_in(ar, a, None, vec![c], cs),
-        },
-    }
-}
-
-/// `splitSeq(a, b, [], s)` (`b = Some`) or, with `b = None`, the loop of
-/// `splitStar(a, [c], cs)` whose second part is `Star(a)`.
-fn split<'a>(ar: &Arena<'a>, a: Re<'a>, b: Option<Re<'a>>, s: Str<'a, '_>) -> bool {
-    match s {
-        Str::Built(xs) => split_built(ar, a, b, xs, 0),
-        Str::In(_) => split_in(ar, a, b, Vec::new(), s),
-    }
-}
-
-/// The second part of a split: `accepts(b, rest)` or `accepts(Star(a), rest)`.
-#[inline]
-fn second<'a>(ar: &Arena<'a>, a: Re<'a>, b: Option<Re<'a>>, rest: Str<'a, '_>) -> bool {
-    match b {
-        Some(b) => accepts(ar, b, rest),
-        None => accepts_star(ar, a, rest),
-    }
-}
-
-/// Splits of a built string `xs` at `i, i + 1, ..., len`: `pre = xs[..i]`.
-fn split_built<'a>(
-    ar: &Arena<'a>,
-    a: Re<'a>,
-    b: Option<Re<'a>>,
-    xs: &[LNat<'a>],
-    mut i: usize,
-) -> bool {
-    loop {
-        if accepts(ar, a, Str::Built(&xs[..i])) && second(ar, a, b, Str::Built(&xs[i..])) {
-            return true;
+impl<'a> Matcher<'a, '_> {
+    fn accepts(&mut self, re: Re<'a>, s: Str<'a>) -> bool {
+        match re.view(self.pairs) {
+            ReView::Atom(w) => self.match_word(w, s),
+            ReView::Or(a, b) => self.accepts(a, s) || self.accepts(b, s),
+            ReView::Seq(a, b) => self.split(a, Some(b), s),
+            ReView::And(a, b) => self.accepts(a, s) && self.accepts(b, s),
+            ReView::Star(a) => self.accepts_star(a, s),
+            ReView::Eps => s.uncons(&self.symbols).is_none(),
         }
-        if i == xs.len() {
-            return false;
-        }
-        i += 1;
     }
-}
 
-/// Splits of an input suffix: `pre` is built from the cells read so far.
-fn split_in<'a>(
-    ar: &Arena<'a>,
-    a: Re<'a>,
-    b: Option<Re<'a>>,
-    mut pre: Vec<LNat<'a>>,
-    mut rest: Str<'a, '_>,
-) -> bool {
-    loop {
-        if accepts(ar, a, Str::Built(&pre)) && second(ar, a, b, rest) {
-            return true;
+    /// `accepts(Star(a), s)` (the `Star` node is built: reading it is free).
+    fn accepts_star(&mut self, a: Re<'a>, s: Str<'a>) -> bool {
+        match s {
+            Str::Built(start, end) => {
+                start == end || self.split_built(a, None, start, end, start + 1)
+            }
+            Str::In(_) => match s.uncons(&self.symbols) {
+                None => true,
+                Some((c, cs)) => {
+                    let start = self.symbols.len() as u32;
+                    self.symbols.push(c);
+                    self.split_in(a, None, start, cs)
+                }
+            },
         }
-        match rest.uncons() {
-            None => return false,
-            Some((c, cs)) => {
-                pre.push(c);
-                rest = cs;
+    }
+
+    /// `splitSeq(a, b, [], s)` (`b = Some`) or, with `b = None`, the loop of
+    /// `splitStar(a, [c], cs)` whose second part is `Star(a)`.
+    fn split(&mut self, a: Re<'a>, b: Option<Re<'a>>, s: Str<'a>) -> bool {
+        match s {
+            Str::Built(start, end) => self.split_built(a, b, start, end, start),
+            Str::In(_) => {
+                let start = self.symbols.len() as u32;
+                self.split_in(a, b, start, s)
             }
         }
     }
-}
 
-/// `matchWord(w, s)`: w's cell, then s's cell, then the symbols.
-fn match_word<'a>(w: Lazy<'a, Vec<Nat>>, s: Str<'a, '_>) -> bool {
-    let (mut w, mut s) = (w, s);
-    loop {
-        match w.view() {
-            ListView::Nil => return s.uncons().is_none(),
-            ListView::Cons(c, cs) => match s.uncons() {
-                None => return false,
-                Some((d, ds)) => {
-                    if !eq_nat(c, d) {
-                        return false;
-                    }
-                    w = cs;
-                    s = ds;
+    /// The second part of a split: `accepts(b, rest)` or `accepts(Star(a), rest)`.
+    #[inline]
+    fn second(&mut self, a: Re<'a>, b: Option<Re<'a>>, rest: Str<'a>) -> bool {
+        match b {
+            Some(b) => self.accepts(b, rest),
+            None => self.accepts_star(a, rest),
+        }
+    }
+
+    /// Splits of the built string `symbols[start..end]` at `mid, mid + 1,
+    /// ..., end`: `pre = symbols[start..mid]`.
+    fn split_built(
+        &mut self,
+        a: Re<'a>,
+        b: Option<Re<'a>>,
+        start: u32,
+        end: u32,
+        mut mid: u32,
+    ) -> bool {
+        loop {
+            if self.accepts(a, Str::Built(start, mid)) && self.second(a, b, Str::Built(mid, end)) {
+                return true;
+            }
+            if mid == end {
+                return false;
+            }
+            mid += 1;
+        }
+    }
+
+    /// Splits of an input suffix `rest`: `pre` is `symbols[start..]`, the
+    /// cells read so far, on top of the stack; it is popped before returning.
+    fn split_in(&mut self, a: Re<'a>, b: Option<Re<'a>>, start: u32, mut rest: Str<'a>) -> bool {
+        let accepted = loop {
+            let end = self.symbols.len() as u32;
+            if self.accepts(a, Str::Built(start, end)) && self.second(a, b, rest) {
+                break true;
+            }
+            match rest.uncons(&self.symbols) {
+                None => break false,
+                Some((c, cs)) => {
+                    self.symbols.push(c);
+                    rest = cs;
                 }
-            },
+            }
+        };
+        self.symbols.truncate(start as usize);
+        accepted
+    }
+
+    /// `matchWord(w, s)`: w's cell, then s's cell, then the symbols.
+    fn match_word(&self, w: Lazy<'a, Vec<Nat>>, s: Str<'a>) -> bool {
+        let (mut w, mut s) = (w, s);
+        loop {
+            match w.view() {
+                ListView::Nil => return s.uncons(&self.symbols).is_none(),
+                ListView::Cons(c, cs) => match s.uncons(&self.symbols) {
+                    None => return false,
+                    Some((d, ds)) => {
+                        if !eq_nat(c, d) {
+                            return false;
+                        }
+                        w = cs;
+                        s = ds;
+                    }
+                },
+            }
         }
     }
 }
@@ -240,7 +263,7 @@ struct BNat<'a> {
 
 /// `rep(i, r)`: reads i's cells outermost first, then builds
 /// `Seq(r, Seq(r, ... Eps))`.
-fn rep<'a>(ar: &mut Arena<'a>, i: BNat<'a>, r: Re<'a>) -> Re<'a> {
+fn rep<'a>(sc: &mut Scratch<'a>, i: BNat<'a>, r: Re<'a>) -> Re<'a> {
     let mut count = i.succs;
     let mut base = i.base;
     while let Some(n) = base {
@@ -254,7 +277,7 @@ fn rep<'a>(ar: &mut Arena<'a>, i: BNat<'a>, r: Re<'a>) -> Re<'a> {
     }
     let mut out = Re::Eps;
     for _ in 0..count {
-        out = ar.seq(r, out);
+        out = Re::Seq(sc.pair(r, out));
     }
     out
 }
@@ -287,7 +310,7 @@ fn monus<'a>(a: LNat<'a>, b: LNat<'a>) -> BNat<'a> {
 }
 
 /// `repBetween(lo, hi, r) = go(lo, monus(hi, lo))`.
-fn rep_between<'a>(ar: &mut Arena<'a>, lo: LNat<'a>, hi: LNat<'a>, r: Re<'a>) -> Re<'a> {
+fn rep_between<'a>(sc: &mut Scratch<'a>, lo: LNat<'a>, hi: LNat<'a>, r: Re<'a>) -> Re<'a> {
     let d = monus(hi, lo);
     debug_assert_eq!(d.succs, 0);
     let mut d = d.base;
@@ -295,8 +318,11 @@ fn rep_between<'a>(ar: &mut Arena<'a>, lo: LNat<'a>, hi: LNat<'a>, r: Re<'a>) ->
         succs: 0,
         base: Some(lo),
     };
-    // go(i, d): read d, build this alternative, then the rest.
-    let mut alts = Vec::new();
+    // go(i, d): read d, build this alternative, then the rest. The result
+    // `Or(h0, Or(h1, ... hm))` is built front to back: each `Or` is pushed
+    // with a placeholder second operand, filled in by the next step.
+    let mut open_or: Option<u32> = None;
+    let mut first: Option<Re<'a>> = None;
     loop {
         let d1 = match d {
             None => None,
@@ -305,20 +331,27 @@ fn rep_between<'a>(ar: &mut Arena<'a>, lo: LNat<'a>, hi: LNat<'a>, r: Re<'a>) ->
                 NatView::S(d1) => Some(d1),
             },
         };
-        alts.push(rep(ar, i, r));
+        let h = rep(sc, i, r);
+        let here = match d1 {
+            None => h,
+            Some(_) => Re::Or(sc.pair(h, Re::Eps)),
+        };
+        match open_or {
+            Some(o) => sc.pairs[o as usize].1 = here,
+            None => first = Some(here),
+        }
         match d1 {
             None => break,
             Some(d1) => {
+                if let Re::Or(o) = here {
+                    open_or = Some(o);
+                }
                 d = Some(d1);
                 i.succs += 1;
             }
         }
     }
-    let mut out = alts.pop().expect("one alternative");
-    while let Some(h) = alts.pop() {
-        out = ar.or(h, out);
-    }
-    out
+    first.expect("one alternative")
 }
 
 /// The property: `accepts(repBetween(n, k, And(p, q)), s) ==
@@ -335,13 +368,17 @@ fn rep_between<'a>(ar: &mut Arena<'a>, lo: LNat<'a>, hi: LNat<'a>, r: Re<'a>) ->
 pub fn prop(input: Lazy<'_, Input>) -> bool {
     let (n, k, p, q, s) = input.view();
     let (p, q) = (Re::In(p), Re::In(q));
-    let mut ar = Arena::default();
-    let pq = ar.and(p, q);
-    let lhs = rep_between(&mut ar, n, k, pq);
-    let rp = rep_between(&mut ar, n, k, p);
-    let rq = rep_between(&mut ar, n, k, q);
-    let rhs = ar.and(rp, rq);
-    let b = accepts(&ar, rhs, Str::In(s));
-    let a = accepts(&ar, lhs, Str::In(s));
+    let mut sc = Scratch::new();
+    let pq = Re::And(sc.pair(p, q));
+    let lhs = rep_between(&mut sc, n, k, pq);
+    let rp = rep_between(&mut sc, n, k, p);
+    let rq = rep_between(&mut sc, n, k, q);
+    let rhs = Re::And(sc.pair(rp, rq));
+    let mut m = Matcher {
+        pairs: &sc.pairs,
+        symbols: sc.symbols,
+    };
+    let b = m.accepts(rhs, Str::In(s));
+    let a = m.accepts(lhs, Str::In(s));
     a == b
 }
