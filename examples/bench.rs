@@ -2,7 +2,7 @@
 //! bound from 0, and prints what the reference tables list.
 //!
 //! ```text
-//! cargo run --release --example bench -- <benchmark> <all|ctrex> <seconds> [strategy]
+//! cargo run --release --example bench -- <benchmark> <all|ctrex> <seconds> [strategy] [--threads N]
 //! ```
 //!
 //! Output, one line per bound whose search ended within the budget:
@@ -25,12 +25,18 @@
 //! support `D` only (the default); the formula benchmarks (`imperative`,
 //! `typecheck`) take any of `D O F OS OF OSF` (default `OF`) and `all` mode
 //! only, since they enumerate satisfying values rather than test a property.
+//!
+//! `--threads N` spreads each bound's search over N threads
+//! ([`neatcheck::search::Parallel`]); the runs and the counterexample are
+//! the same as with one thread (the default).
 
 #[path = "../benches/benchmarks/mod.rs"]
 mod benchmarks;
 
 use neatcheck::cool::{Cool, Strategy};
-use neatcheck::search::{ctrex_in_searcher, BoundResult, Budget, RunResult, Searcher};
+use neatcheck::search::{
+    ctrex_in_searcher, BoundResult, Budget, Classes, Parallel, RunResult, Searcher,
+};
 use neatcheck::{Enumerable, Lazy};
 use std::fmt::Debug;
 use std::process::exit;
@@ -55,6 +61,8 @@ enum Mode {
 struct Clock {
     start: Instant,
     deadline: Instant,
+    /// How many threads search each bound.
+    par: Parallel,
 }
 
 impl Clock {
@@ -66,7 +74,7 @@ impl Clock {
 fn usage(msg: &str) -> ! {
     eprintln!("{msg}");
     eprintln!(
-        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy]\n  benchmark: {}\n  strategy:  D, O, F, OS, OF, OSF (default D; OF for {})",
+        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy] [--threads N]\n  benchmark: {}\n  strategy:  D, O, F, OS, OF, OSF (default D; OF for {})",
         BENCHMARKS.join(", "),
         FORMULA_BENCHMARKS.join(", ")
     );
@@ -74,7 +82,19 @@ fn usage(msg: &str) -> ! {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let threads = match args.iter().position(|a| a == "--threads") {
+        None => 1,
+        Some(i) => {
+            let n = args.get(i + 1).and_then(|n| n.parse::<usize>().ok());
+            args.drain(i..(i + 2).min(args.len()));
+            match n {
+                Some(n) if n >= 1 => n,
+                _ => usage("--threads takes a number of threads (at least 1)"),
+            }
+        }
+    };
+    let par = Parallel::new(threads);
     if !(3..=4).contains(&args.len()) {
         usage("expected 3 or 4 arguments");
     }
@@ -107,6 +127,7 @@ fn main() {
     let clock = Clock {
         start,
         deadline: start + Duration::from_secs_f64(seconds),
+        par,
     };
     use benchmarks::{imperative, lambda, redblack, regexp, typecheck};
     match (bench, strategy) {
@@ -123,22 +144,36 @@ fn main() {
 }
 
 /// Searches a boolean predicate bound by bound until the budget is spent.
-fn run_bool<T: Enumerable + Debug>(prop: impl Fn(Lazy<'_, T>) -> bool, mode: Mode, clock: &Clock) {
+fn run_bool<T: Enumerable + Debug + Send>(
+    prop: impl Fn(Lazy<'_, T>) -> bool + Sync,
+    mode: Mode,
+    clock: &Clock,
+) {
     let mut exhausted: Option<usize> = None;
     let mut found = None;
+    let budget = Budget {
+        deadline: Some(clock.deadline),
+        max_runs: None,
+    };
+    let threads = clock.par.threads;
     for bound in 0.. {
         let mut searcher = Searcher::<T>::new(bound);
         let runs = match mode {
+            Mode::All if threads > 1 => match clock.par.classes_within(&prop, bound, budget) {
+                Some(Classes { runs, .. }) => runs,
+                None => break,
+            },
             Mode::All => match all_within(&mut searcher, &prop, clock.deadline) {
                 Some(runs) => runs,
                 None => break,
             },
             Mode::Ctrex => {
-                let budget = Budget {
-                    deadline: Some(clock.deadline),
-                    max_runs: None,
+                let result = if threads > 1 {
+                    clock.par.ctrex_within(&prop, bound, budget)
+                } else {
+                    ctrex_in_searcher(&mut searcher, &prop, budget)
                 };
-                match ctrex_in_searcher(&mut searcher, &prop, budget) {
+                match result {
                     BoundResult::Passed(runs) => runs,
                     BoundResult::OutOfBudget(_) => break,
                     BoundResult::Failed(c) => {
@@ -164,13 +199,28 @@ fn run_bool<T: Enumerable + Debug>(prop: impl Fn(Lazy<'_, T>) -> bool, mode: Mod
 
 /// Searches a formula predicate under a conjunction strategy, bound by
 /// bound, to completion at each bound, until the budget is spent.
-fn run_cool<T: Enumerable>(
-    prop: impl for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+fn run_cool<T: Enumerable + Send>(
+    prop: impl for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
     strategy: Strategy,
     clock: &Clock,
 ) {
     let mut exhausted: Option<usize> = None;
+    let budget = Budget {
+        deadline: Some(clock.deadline),
+        max_runs: None,
+    };
     for bound in 0.. {
+        if clock.par.threads > 1 {
+            match clock
+                .par
+                .classes_cool_within(&prop, bound, strategy, budget)
+            {
+                Some(c) => println!("{bound}\t{}\t{:.3}", c.runs, clock.seconds()),
+                None => break,
+            }
+            exhausted = Some(bound);
+            continue;
+        }
         let mut searcher = Searcher::<T>::new(bound);
         let mut runs = 0u64;
         let finished = loop {

@@ -573,6 +573,21 @@ impl Engine {
         self.finished = false;
     }
 
+    /// The depth in the search tree of the pending node (the root is at
+    /// depth 0). Call after `advance` returned true.
+    pub fn depth(&self) -> usize {
+        debug_assert!(self.pending);
+        self.frames.len()
+    }
+
+    /// Leaves the pending node unrun: it and its subtree are skipped, and
+    /// the next `advance` moves to its next sibling (parallel search runs
+    /// the subtrees other workers own this way).
+    pub fn skip(&mut self) {
+        debug_assert!(self.pending);
+        self.pending = false;
+    }
+
     /// Skips the rest of the search below and after the current point.
     pub fn finish(&mut self) {
         self.finished = true;

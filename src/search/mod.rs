@@ -6,6 +6,9 @@
 //! are never run twice.
 
 pub(crate) mod engine;
+mod parallel;
+
+pub use parallel::Parallel;
 
 use crate::cool::{self, Cool, Phase, Strategy};
 use crate::grammar::{compile_space, grammar_of, Grammar, Tree};
@@ -502,24 +505,36 @@ pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
         let Some(r) = s.step(prop) else {
             return BoundResult::Passed(s.stats.runs);
         };
-        let (reason, panicked) = match r {
-            RunResult::True => continue,
-            RunResult::False(reason) => (reason, false),
-            RunResult::Panicked(m) => (Some(m), true),
-        };
-        let tree = s.tree();
-        let pattern = s.pattern(|x| {
-            let _ = prop(x);
-        });
-        return BoundResult::Failed(Counterexample {
-            value: s.value(),
-            pattern: s.show(&pattern),
-            shown: crate::report::show_tree(s.grammar(), &tree),
-            size: s.size(),
-            runs: s.stats.runs,
-            reason,
-            panicked,
-        });
+        if r.is_true() {
+            continue;
+        }
+        return BoundResult::Failed(counterexample_here(s, prop, r));
+    }
+}
+
+/// The counterexample of the failing run `r` just made by `s`.
+fn counterexample_here<T: 'static, O: Outcome>(
+    s: &mut Searcher<T>,
+    prop: &impl Fn(Lazy<'_, T>) -> O,
+    r: RunResult,
+) -> Counterexample<T> {
+    let (reason, panicked) = match r {
+        RunResult::True => unreachable!("a passing run is no counterexample"),
+        RunResult::False(reason) => (reason, false),
+        RunResult::Panicked(m) => (Some(m), true),
+    };
+    let tree = s.tree();
+    let pattern = s.pattern(|x| {
+        let _ = prop(x);
+    });
+    Counterexample {
+        value: s.value(),
+        pattern: s.show(&pattern),
+        shown: crate::report::show_tree(s.grammar(), &tree),
+        size: s.size(),
+        runs: s.stats.runs,
+        reason,
+        panicked,
     }
 }
 

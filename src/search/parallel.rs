@@ -1,0 +1,489 @@
+//! Parallel search: one search spread over several threads, with the same
+//! runs, the same counts and the same first counterexample as the
+//! sequential search.
+//!
+//! The search tree is cut at a fixed depth (`split_depth`). Every worker
+//! walks the top of the tree (the nodes above the cut) in the same
+//! deterministic order, running those nodes itself (they are few), and
+//! numbers the nodes at the cut `0, 1, 2, ...` as it meets them. Those
+//! nodes are the units of work: a worker takes a ticket from a shared
+//! counter, explores the subtree of the unit with that number, skips every
+//! other unit, and takes a new ticket when it is done. Tickets are handed
+//! out in increasing order, so a worker never needs a unit it has already
+//! passed, and each unit is explored by exactly one worker. No values or
+//! paths move between threads: each worker has its own engine, and the
+//! only shared state is three counters.
+//!
+//! Determinism: a failure is keyed by its place in the sequential order
+//! (top nodes before the unit they precede, units by number). Workers stop
+//! when a failure earlier than anything they could still find is known, and
+//! the earliest failure wins, so the counterexample and the reported run
+//! count are those of the sequential search.
+
+use super::{
+    counterexample_here, BoundResult, Budget, Classes, Counterexample, Outcome, RunResult, Searcher,
+};
+use crate::cool::{Cool, Strategy};
+use crate::lazy::Lazy;
+use crate::Enumerable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// How to spread a search over threads.
+///
+/// ```
+/// use neatcheck::search::Parallel;
+/// use neatcheck::Lazy;
+///
+/// // Sorted lists of naturals up to size 12, on two threads.
+/// let sorted = |xs: Lazy<Vec<u8>>| {
+///     let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+///     v.windows(2).all(|w| w[0] <= w[1])
+/// };
+/// let par = Parallel::new(2).classes(sorted, 12);
+/// let seq = neatcheck::search::classes(sorted, 12);
+/// assert_eq!(par, seq);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parallel {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Depth of the search-tree nodes that are the units of work. Nodes
+    /// above it are run by every worker (counted once); deeper cuts balance
+    /// better and repeat more.
+    pub split_depth: usize,
+}
+
+impl Default for Parallel {
+    /// As many threads as the machine offers.
+    fn default() -> Self {
+        Parallel::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+/// The depth at which the benchmarks balance well (measured on Lambda,
+/// RedBlack and RegExp: a few hundred to a few thousand units, a top run
+/// by every worker that costs well under 1% of the search).
+const DEFAULT_SPLIT_DEPTH: usize = 4;
+
+/// What makes a worker stop at a run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StopAt {
+    /// Panics only (a whole search).
+    Panic,
+    /// Any failing run (a counterexample search).
+    Failure,
+}
+
+/// What the workers share.
+struct Shared {
+    next_ticket: AtomicU64,
+    /// The key of the earliest failure found (`u64::MAX`: none).
+    best: AtomicU64,
+    out_of_budget: AtomicBool,
+    /// Runs made by all workers, added in batches (for `Budget::max_runs`).
+    runs: AtomicU64,
+}
+
+/// A failure found by a worker.
+struct Found<T> {
+    key: u64,
+    /// Runs before it in sequential order that its worker knows of: the
+    /// top runs up to it (a top failure) or inside its unit up to it.
+    runs_in_part: u64,
+    found: FoundKind<T>,
+}
+
+enum FoundKind<T> {
+    Counterexample(Counterexample<T>),
+    /// A panic in a whole search: the message to re-raise.
+    Panic(String),
+}
+
+/// What one worker did.
+struct Report<T> {
+    /// Runs of the top of the tree (the same in every worker that walked
+    /// all of it).
+    top_runs: u64,
+    top_satisfied: u64,
+    /// For each unit number, the top runs made before meeting it.
+    top_before: Vec<u64>,
+    /// (unit, runs, satisfied) of each unit this worker explored fully.
+    units: Vec<(u64, u64, u64)>,
+    found: Option<Found<T>>,
+}
+
+/// The key of a top node met when `seen` units have been met: before unit
+/// `seen`.
+fn top_key(seen: u64) -> u64 {
+    2 * seen
+}
+
+/// The key of a node inside unit `unit`.
+fn unit_key(unit: u64) -> u64 {
+    2 * unit + 1
+}
+
+impl Parallel {
+    /// `threads` workers (at least one), units at the default depth.
+    pub fn new(threads: usize) -> Self {
+        Parallel {
+            threads: threads.max(1),
+            split_depth: DEFAULT_SPLIT_DEPTH,
+        }
+    }
+
+    /// The same with units at another depth (at least 1).
+    pub fn with_split_depth(self, split_depth: usize) -> Self {
+        Parallel {
+            split_depth: split_depth.max(1),
+            ..self
+        }
+    }
+
+    /// [`super::classes`] on `threads` threads: the same runs and classes.
+    ///
+    /// # Panics
+    /// If the predicate panics: the message names the input (the first
+    /// panicking input in sequential order).
+    pub fn classes<T, O, P>(&self, pred: P, bound: usize) -> Classes
+    where
+        T: Enumerable + Send,
+        O: Outcome,
+        P: Fn(Lazy<'_, T>) -> O + Sync,
+    {
+        let step = |s: &mut Searcher<T>| s.step(&pred);
+        self.whole(&step, bound, Budget::unlimited())
+            .expect("an unlimited budget")
+    }
+
+    /// [`Parallel::classes`] within a budget: `None` if it ran out first.
+    ///
+    /// # Panics
+    /// As [`Parallel::classes`].
+    pub fn classes_within<T, O, P>(&self, pred: P, bound: usize, budget: Budget) -> Option<Classes>
+    where
+        T: Enumerable + Send,
+        O: Outcome,
+        P: Fn(Lazy<'_, T>) -> O + Sync,
+    {
+        let step = |s: &mut Searcher<T>| s.step(&pred);
+        self.whole(&step, bound, budget)
+    }
+
+    /// [`super::classes_cool`] on `threads` threads.
+    ///
+    /// # Panics
+    /// As [`Parallel::classes`].
+    pub fn classes_cool<T, F>(&self, pred: F, bound: usize, strategy: Strategy) -> Classes
+    where
+        T: Enumerable + Send,
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
+    {
+        self.classes_cool_within(pred, bound, strategy, Budget::unlimited())
+            .expect("an unlimited budget")
+    }
+
+    /// [`Parallel::classes_cool`] within a budget: `None` if it ran out
+    /// first.
+    ///
+    /// # Panics
+    /// As [`Parallel::classes`].
+    pub fn classes_cool_within<T, F>(
+        &self,
+        pred: F,
+        bound: usize,
+        strategy: Strategy,
+        budget: Budget,
+    ) -> Option<Classes>
+    where
+        T: Enumerable + Send,
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
+    {
+        let step = |s: &mut Searcher<T>| s.step_cool(strategy, &pred);
+        self.whole(&step, bound, budget)
+    }
+
+    /// [`super::ctrex_within`] on `threads` threads: the same counterexample
+    /// and run count as the sequential search when one is found within the
+    /// budget. `Budget::max_runs` is approximate here (workers add their
+    /// runs in batches of 64). When the budget runs out after a
+    /// counterexample was found but before every earlier part of the search
+    /// was, that counterexample is returned (still of size `<= bound`, but
+    /// perhaps not the first in sequential order), with the runs made.
+    pub fn ctrex_within<T, O, P>(&self, prop: &P, bound: usize, budget: Budget) -> BoundResult<T>
+    where
+        T: Enumerable + Send,
+        O: Outcome,
+        P: Fn(Lazy<'_, T>) -> O + Sync,
+    {
+        let step = |s: &mut Searcher<T>| s.step(prop);
+        let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
+        let (reports, shared) = self.drive(&step, &describe, StopAt::Failure, bound, budget);
+        let total: u64 = reports.first().map_or(0, |r| r.top_runs)
+            + reports
+                .iter()
+                .flat_map(|r| &r.units)
+                .map(|u| u.1)
+                .sum::<u64>();
+        let complete = !shared.out_of_budget.load(Ordering::Relaxed);
+        match earliest(reports) {
+            Some((found, runs_before)) => match found.found {
+                FoundKind::Counterexample(mut c) => {
+                    c.runs = match runs_before {
+                        Some(before) => before + found.runs_in_part,
+                        None => shared.runs.load(Ordering::Relaxed),
+                    };
+                    BoundResult::Failed(c)
+                }
+                FoundKind::Panic(m) => panic!("{m}"),
+            },
+            None if complete => BoundResult::Passed(total),
+            None => BoundResult::OutOfBudget(shared.runs.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// A whole search: counts, or re-raises the first panic.
+    fn whole<T: Enumerable + Send>(
+        &self,
+        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+        bound: usize,
+        budget: Budget,
+    ) -> Option<Classes> {
+        let describe = |s: &mut Searcher<T>, r: RunResult| -> FoundKind<T> {
+            let RunResult::Panicked(m) = r else {
+                unreachable!("whole searches stop at panics only")
+            };
+            let tree = s.engine.current_tree();
+            let shown = crate::report::show_tree(&s.engine.grammar, &tree);
+            FoundKind::Panic(format!(
+                "neatcheck: the predicate panicked on input {shown}: {m}"
+            ))
+        };
+        let (reports, shared) = self.drive_kind(step, &describe, StopAt::Panic, bound, budget);
+        let mut classes = Classes {
+            runs: reports.first().map_or(0, |r| r.top_runs),
+            satisfying: reports.first().map_or(0, |r| r.top_satisfied),
+        };
+        for &(_, runs, satisfied) in reports.iter().flat_map(|r| &r.units) {
+            classes.runs += runs;
+            classes.satisfying += satisfied;
+        }
+        if let Some((found, _)) = earliest(reports) {
+            if let FoundKind::Panic(m) = found.found {
+                panic!("{m}");
+            }
+        }
+        (!shared.out_of_budget.load(Ordering::Relaxed)).then_some(classes)
+    }
+
+    /// Runs the workers for a counterexample search.
+    #[allow(clippy::type_complexity)]
+    fn drive<T: Enumerable + Send>(
+        &self,
+        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Counterexample<T> + Sync),
+        stop_at: StopAt,
+        bound: usize,
+        budget: Budget,
+    ) -> (Vec<Report<T>>, Shared) {
+        // A panic is a counterexample in a counterexample search.
+        let describe =
+            |s: &mut Searcher<T>, r: RunResult| FoundKind::Counterexample(describe(s, r));
+        self.drive_kind(step, &describe, stop_at, bound, budget)
+    }
+
+    /// Runs `threads` workers to the end and collects their reports.
+    #[allow(clippy::type_complexity)]
+    fn drive_kind<T: Enumerable + Send>(
+        &self,
+        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> FoundKind<T> + Sync),
+        stop_at: StopAt,
+        bound: usize,
+        budget: Budget,
+    ) -> (Vec<Report<T>>, Shared) {
+        let shared = Shared {
+            next_ticket: AtomicU64::new(0),
+            best: AtomicU64::new(u64::MAX),
+            out_of_budget: AtomicBool::new(false),
+            runs: AtomicU64::new(0),
+        };
+        let reports = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.threads)
+                .map(|_| {
+                    let shared = &shared;
+                    scope.spawn(move || {
+                        worker(
+                            step,
+                            describe,
+                            stop_at,
+                            bound,
+                            budget,
+                            self.split_depth,
+                            shared,
+                        )
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| match w.join() {
+                    Ok(r) => r,
+                    Err(p) => std::panic::resume_unwind(p),
+                })
+                .collect::<Vec<_>>()
+        });
+        (reports, shared)
+    }
+}
+
+/// The earliest failure of all workers, with the runs made before its part
+/// of the search (`None` when some earlier unit was not finished).
+fn earliest<T>(reports: Vec<Report<T>>) -> Option<(Found<T>, Option<u64>)> {
+    let mut units: Vec<(u64, u64)> = reports
+        .iter()
+        .flat_map(|r| r.units.iter().map(|u| (u.0, u.1)))
+        .collect();
+    units.sort_unstable();
+    let mut top_before: Vec<u64> = vec![];
+    let mut best: Option<Found<T>> = None;
+    for r in reports {
+        if r.top_before.len() > top_before.len() {
+            top_before = r.top_before;
+        }
+        if let Some(f) = r.found {
+            if best.as_ref().is_none_or(|b| f.key < b.key) {
+                best = Some(f);
+            }
+        }
+    }
+    let found = best?;
+    // The units before the failure: 0 .. unit (exclusive).
+    let unit = found.key / 2;
+    let complete = units.iter().take_while(|u| u.0 < unit).count() as u64 == unit;
+    let before = complete.then(|| {
+        let unit_runs: u64 = units.iter().take_while(|u| u.0 < unit).map(|u| u.1).sum();
+        let top = if found.key % 2 == 1 {
+            // Inside a unit: the top runs before that unit.
+            top_before.get(unit as usize).copied().unwrap_or(0)
+        } else {
+            // A top node: its own count of top runs includes them.
+            0
+        };
+        unit_runs + top
+    });
+    Some((found, before))
+}
+
+/// One worker: walks the top of the tree, explores the units it holds
+/// tickets for.
+#[allow(clippy::too_many_arguments)]
+fn worker<T: Enumerable>(
+    step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> FoundKind<T> + Sync),
+    stop_at: StopAt,
+    bound: usize,
+    budget: Budget,
+    split_depth: usize,
+    shared: &Shared,
+) -> Report<T> {
+    let mut s = Searcher::<T>::new(bound);
+    let mut report = Report {
+        top_runs: 0,
+        top_satisfied: 0,
+        top_before: vec![],
+        units: vec![],
+        found: None,
+    };
+    let take_ticket = || shared.next_ticket.fetch_add(1, Ordering::Relaxed);
+    let mut ticket = take_ticket();
+    // Units met so far; the unit being explored, with its runs so far.
+    let mut seen: u64 = 0;
+    let mut current: Option<(u64, u64, u64)> = None;
+    let mut unbatched_runs: u64 = 0;
+    let mut exhausted = false;
+    loop {
+        if !s.engine.advance() {
+            exhausted = true;
+            break;
+        }
+        let depth = s.engine.depth();
+        if depth <= split_depth {
+            // Leaving the unit being explored (if any): it is complete.
+            if let Some(done) = current.take() {
+                report.units.push(done);
+                ticket = take_ticket();
+            }
+        }
+        let key = if depth == split_depth {
+            let unit = seen;
+            seen += 1;
+            report.top_before.push(report.top_runs);
+            if unit != ticket {
+                s.engine.skip();
+                continue;
+            }
+            current = Some((unit, 0, 0));
+            unit_key(unit)
+        } else if depth < split_depth {
+            top_key(seen)
+        } else {
+            unit_key(current.expect("inside a unit").0)
+        };
+        // An earlier failure is known: nothing here can come first.
+        if shared.best.load(Ordering::Relaxed) <= key {
+            break;
+        }
+        unbatched_runs += 1;
+        if unbatched_runs == 64 {
+            let runs = shared.runs.fetch_add(64, Ordering::Relaxed) + 64;
+            unbatched_runs = 0;
+            let over_runs = budget.max_runs.is_some_and(|m| runs >= m);
+            let over_time = budget.deadline.is_some_and(|d| Instant::now() >= d);
+            if over_runs || over_time {
+                shared.out_of_budget.store(true, Ordering::Relaxed);
+            }
+        }
+        if shared.out_of_budget.load(Ordering::Relaxed) {
+            break;
+        }
+        let r = step(&mut s).expect("a pending node runs");
+        let satisfied = u64::from(r.is_true());
+        match &mut current {
+            Some((_, runs, sat)) if depth >= split_depth => {
+                *runs += 1;
+                *sat += satisfied;
+            }
+            _ => {
+                report.top_runs += 1;
+                report.top_satisfied += satisfied;
+            }
+        }
+        let stops = matches!(
+            (&r, stop_at),
+            (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
+        );
+        if stops {
+            let runs_in_part = match current {
+                Some((_, runs, _)) if depth >= split_depth => runs,
+                _ => report.top_runs,
+            };
+            shared.best.fetch_min(key, Ordering::Relaxed);
+            report.found = Some(Found {
+                key,
+                runs_in_part,
+                found: describe(&mut s, r),
+            });
+            current = None;
+            break;
+        }
+    }
+    shared.runs.fetch_add(unbatched_runs, Ordering::Relaxed);
+    // A unit is complete only when the search ended after it (not when the
+    // worker stopped inside it).
+    if let (true, Some(done)) = (exhausted, current) {
+        report.units.push(done);
+    }
+    report
+}
