@@ -2,7 +2,7 @@
 //! bound from 0, and prints what the reference tables list.
 //!
 //! ```text
-//! cargo run --release --example bench -- <benchmark> <all|ctrex> <seconds> [strategy] [--threads N]
+//! cargo run --release --example bench -- <benchmark> <all|ctrex> <seconds> [strategy] [--threads N] [--split-depth D]
 //! ```
 //!
 //! Output, one line per bound whose search ended within the budget:
@@ -28,7 +28,8 @@
 //!
 //! `--threads N` spreads each bound's search over N threads
 //! ([`neatcheck::search::Parallel`]); the runs and the counterexample are
-//! the same as with one thread (the default).
+//! the same as with one thread (the default). `--split-depth D` sets the
+//! depth of the search-tree nodes that are its units of work.
 
 #[path = "../benches/benchmarks/mod.rs"]
 mod benchmarks;
@@ -74,7 +75,7 @@ impl Clock {
 fn usage(msg: &str) -> ! {
     eprintln!("{msg}");
     eprintln!(
-        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy] [--threads N]\n  benchmark: {}\n  strategy:  D, O, F, OS, OF, OSF (default D; OF for {})",
+        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy] [--threads N] [--split-depth D]\n  benchmark: {}\n  strategy:  D, O, F, OS, OF, OSF (default D; OF for {})",
         BENCHMARKS.join(", "),
         FORMULA_BENCHMARKS.join(", ")
     );
@@ -94,7 +95,21 @@ fn main() {
             }
         }
     };
-    let par = Parallel::new(threads);
+    let split_depth = match args.iter().position(|a| a == "--split-depth") {
+        None => None,
+        Some(i) => {
+            let n = args.get(i + 1).and_then(|n| n.parse::<usize>().ok());
+            args.drain(i..(i + 2).min(args.len()));
+            match n {
+                Some(n) if n >= 1 => Some(n),
+                _ => usage("--split-depth takes a depth (at least 1)"),
+            }
+        }
+    };
+    let par = match split_depth {
+        Some(d) => Parallel::new(threads).with_split_depth(d),
+        None => Parallel::new(threads),
+    };
     if !(3..=4).contains(&args.len()) {
         usage("expected 3 or 4 arguments");
     }
