@@ -2,7 +2,7 @@
 //! bound from 0, and prints what the reference tables list.
 //!
 //! ```text
-//! cargo run --release --example bench -- <benchmark> <all|ctrex> <seconds> [strategy] [--threads N] [--split-depth D]
+//! cargo run --release --example bench -- <benchmark> <all|ctrex> <seconds> [strategy] [--threads N] [--split-depth D] [--max-bound B]
 //! ```
 //!
 //! Output, one line per bound whose search ended within the budget:
@@ -29,7 +29,8 @@
 //! `--threads N` spreads each bound's search over N threads
 //! ([`neatcheck::search::Parallel`]); the runs and the counterexample are
 //! the same as with one thread (the default). `--split-depth D` sets the
-//! depth of the search-tree nodes that are its units of work.
+//! depth of the search-tree nodes that are its units of work. `--max-bound
+//! B` stops after bound B (a fixed workload, for instruction counts).
 
 #[path = "../benches/benchmarks/mod.rs"]
 mod benchmarks;
@@ -64,6 +65,8 @@ struct Clock {
     deadline: Instant,
     /// How many threads search each bound.
     par: Parallel,
+    /// The last bound to search (for fixed workloads, e.g. under callgrind).
+    max_bound: usize,
 }
 
 impl Clock {
@@ -75,7 +78,7 @@ impl Clock {
 fn usage(msg: &str) -> ! {
     eprintln!("{msg}");
     eprintln!(
-        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy] [--threads N] [--split-depth D]\n  benchmark: {}\n  strategy:  D, O, F, OS, OF, OSF (default D; OF for {})",
+        "usage: bench <benchmark> <all|ctrex> <seconds> [strategy] [--threads N] [--split-depth D] [--max-bound B]\n  benchmark: {}\n  strategy:  D, O, F, OS, OF, OSF (default D; OF for {})",
         BENCHMARKS.join(", "),
         FORMULA_BENCHMARKS.join(", ")
     );
@@ -104,6 +107,14 @@ fn main() {
                 Some(n) if n >= 1 => Some(n),
                 _ => usage("--split-depth takes a depth (at least 1)"),
             }
+        }
+    };
+    let max_bound = match args.iter().position(|a| a == "--max-bound") {
+        None => usize::MAX,
+        Some(i) => {
+            let n = args.get(i + 1).and_then(|n| n.parse::<usize>().ok());
+            args.drain(i..(i + 2).min(args.len()));
+            n.unwrap_or_else(|| usage("--max-bound takes a bound"))
         }
     };
     let par = match split_depth {
@@ -143,6 +154,7 @@ fn main() {
         start,
         deadline: start + Duration::from_secs_f64(seconds),
         par,
+        max_bound,
     };
     use benchmarks::{imperative, lambda, redblack, regexp, typecheck};
     match (bench, strategy) {
@@ -171,7 +183,7 @@ fn run_bool<T: Enumerable + Debug + Send>(
         max_runs: None,
     };
     let threads = clock.par.threads;
-    for bound in 0.. {
+    for bound in 0..=clock.max_bound {
         let mut searcher = Searcher::<T>::new(bound);
         let runs = match mode {
             Mode::All if threads > 1 => match clock.par.classes_within(&prop, bound, budget) {
@@ -224,7 +236,7 @@ fn run_cool<T: Enumerable + Send>(
         deadline: Some(clock.deadline),
         max_runs: None,
     };
-    for bound in 0.. {
+    for bound in 0..=clock.max_bound {
         if clock.par.threads > 1 {
             match clock
                 .par
