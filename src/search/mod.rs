@@ -556,6 +556,15 @@ pub fn test_for<T: Enumerable, O: Outcome>(
     prop: impl Fn(Lazy<'_, T>) -> O,
     budget: Duration,
 ) -> Option<Counterexample<T>> {
+    deepen::<T>(budget, |bound, b| ctrex_within(&prop, bound, b))
+}
+
+/// Iterative deepening over a counterexample search per bound, within a
+/// time budget, printing one line per bound.
+fn deepen<T: Enumerable>(
+    budget: Duration,
+    mut ctrex_at: impl FnMut(usize, Budget) -> BoundResult<T>,
+) -> Option<Counterexample<T>> {
     let deadline = Instant::now() + budget;
     let grammar = grammar_of::<T>();
     for bound in 0.. {
@@ -563,7 +572,7 @@ pub fn test_for<T: Enumerable, O: Outcome>(
             deadline: Some(deadline),
             max_runs: None,
         };
-        match ctrex_within(&prop, bound, b) {
+        match ctrex_at(bound, b) {
             BoundResult::Passed(runs) => {
                 println!(
                     "size {bound}: {runs} runs (worst case {})",

@@ -243,6 +243,47 @@ impl Parallel {
         }
     }
 
+    /// [`super::ctrex`] on `threads` threads: the first counterexample of
+    /// size `<= bound` in sequential order, or the number of runs.
+    pub fn ctrex<T, O, P>(&self, prop: P, bound: usize) -> Result<u64, Counterexample<T>>
+    where
+        T: Enumerable + Send,
+        O: Outcome,
+        P: Fn(Lazy<'_, T>) -> O + Sync,
+    {
+        match self.ctrex_within(&prop, bound, Budget::unlimited()) {
+            BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
+            BoundResult::Failed(c) => Err(c),
+        }
+    }
+
+    /// [`super::test_for`] on `threads` threads: iterative deepening within a
+    /// time budget, printing one line per bound; the counterexample is the
+    /// one the sequential search finds.
+    ///
+    /// ```
+    /// use neatcheck::search::Parallel;
+    /// use neatcheck::Lazy;
+    /// use std::time::Duration;
+    ///
+    /// // "Every list of naturals sums to less than 5" is false.
+    /// let prop = |xs: Lazy<Vec<u8>>| xs.iter().map(|x| x.get() as u32).sum::<u32>() < 5;
+    /// let c = Parallel::new(2).test_for(prop, Duration::from_secs(10)).unwrap();
+    /// assert_eq!(c.value, vec![5]);
+    /// ```
+    pub fn test_for<T, O, P>(
+        &self,
+        prop: P,
+        budget: std::time::Duration,
+    ) -> Option<Counterexample<T>>
+    where
+        T: Enumerable + Send,
+        O: Outcome,
+        P: Fn(Lazy<'_, T>) -> O + Sync,
+    {
+        super::deepen::<T>(budget, |bound, b| self.ctrex_within(&prop, bound, b))
+    }
+
     /// A whole search: counts, or re-raises the first panic.
     fn whole<T: Enumerable + Send>(
         &self,
