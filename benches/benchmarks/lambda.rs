@@ -10,6 +10,7 @@
 #![allow(clippy::enum_variant_names)]
 
 use super::nat::{eq_nat, LNat, Nat};
+use super::recycle;
 use neatcheck::lazy::ListView;
 use neatcheck::{Enumerable, Lazy};
 use std::cell::Cell;
@@ -75,18 +76,6 @@ pub type LBinds<'a> = Lazy<'a, Vec<Binding>>;
 // putting them back does ([`recycle`]). The type checker's arena
 // ([`Types`]) and the evaluator's ([`Heap`]) have separate slots because
 // most runs stop at the checker.
-
-/// Empties `v` and hands its allocation over as a vector of `U`. `T` and
-/// `U` are always one node type at two lifetimes (the run's and
-/// `'static`): std then collects in place, because the layouts agree, and
-/// the capacity is kept. That is an optimisation of std, not a guarantee;
-/// without it the vector would only be allocated again when it grows.
-fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
-    v.clear();
-    v.into_iter()
-        .map(|_| unreachable!("the vector was emptied"))
-        .collect()
-}
 
 /// A node index of an arena (runs are far smaller than 2^32 nodes).
 fn index(len: usize) -> u32 {

@@ -11,3 +11,17 @@ pub mod redblack;
 pub mod regexp;
 pub mod timing;
 pub mod typecheck;
+
+/// Empties `v` and hands its allocation over as a vector of `U`, for
+/// per-run arenas kept in a thread-local slot between runs. `T` and `U` are
+/// always one node type at two lifetimes (a run's and `'static`, a lifetime
+/// for the type only: no handle is ever stored under it): std then collects
+/// in place, because the layouts agree, and the capacity is kept. That is
+/// an optimisation of std, not a guarantee; without it the vector would
+/// only be allocated again when it grows.
+pub fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter()
+        .map(|_| unreachable!("the vector was emptied"))
+        .collect()
+}

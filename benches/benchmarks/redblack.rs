@@ -5,6 +5,7 @@
 //! (`Nodes`) and the property.
 
 use super::nat::{cmp_nat, LNat, Nat};
+use super::recycle;
 use neatcheck::{Enumerable, Lazy};
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -129,18 +130,6 @@ thread_local! {
     /// This thread's spare arena, always empty: `'static` only names a
     /// lifetime for the type, no handle is ever stored under it.
     static SPARE: Cell<Nodes<'static>> = const { Cell::new(Nodes { nodes: Vec::new() }) };
-}
-
-/// Empties `v` and hands its allocation over as a vector of `U`. `T` and
-/// `U` are always one node type at two lifetimes (the run's and
-/// `'static`): std then collects in place, because the layouts agree, and
-/// the capacity is kept. That is an optimisation of std, not a guarantee;
-/// without it the vector would only be allocated again when it grows.
-fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
-    v.clear();
-    v.into_iter()
-        .map(|_| unreachable!("the vector was emptied"))
-        .collect()
 }
 
 impl<'a> Nodes<'a> {

@@ -4,8 +4,10 @@
 //! intersection (false). Owns the type `RE` and the property.
 
 use super::nat::{eq_nat, LNat, Nat, NatView};
+use super::recycle;
 use neatcheck::lazy::ListView;
 use neatcheck::{Enumerable, Lazy};
+use std::cell::Cell;
 
 /// `RE = Atom(List<Nat>) | Or(RE, RE) | Seq(RE, RE) | And(RE, RE) | Star(RE) | Eps`.
 #[derive(Enumerable, Debug, Clone, PartialEq, Eq)]
@@ -38,24 +40,41 @@ enum Re<'a> {
     And(u32),
 }
 
-/// Everything one run builds, in two vectors allocated once per run: the
-/// operands of the built binary nodes, and the built strings (`pre` of the
-/// splits), kept as a stack: a split pushes its `pre` on top and truncates
-/// it again before returning, so nested splits never move an outer one.
+/// Everything one run builds, in two vectors: the operands of the built
+/// binary nodes, and the built strings (`pre` of the splits), kept as a
+/// stack: a split pushes its `pre` on top and truncates it again before
+/// returning, so nested splits never move an outer one. Between runs the
+/// emptied vectors wait in a thread-local slot (see [`super::recycle`]), so
+/// a run allocates nothing.
+#[derive(Default)]
 struct Scratch<'a> {
     pairs: Vec<(Re<'a>, Re<'a>)>,
     symbols: Vec<LNat<'a>>,
 }
 
+thread_local! {
+    /// This thread's spare scratch vectors (empty, `'static` for the type
+    /// only: no handle is ever stored under it).
+    static SPARE: Cell<Scratch<'static>> = const {
+        Cell::new(Scratch { pairs: Vec::new(), symbols: Vec::new() })
+    };
+}
+
 impl<'a> Scratch<'a> {
-    fn new() -> Self {
-        // Room for the largest bounds the benchmark reaches, so a run
-        // allocates twice and never grows.
-        Scratch {
-            pairs: Vec::with_capacity(64),
-            symbols: Vec::with_capacity(64),
-        }
+    /// Runs `f` on this thread's spare scratch, then keeps its vectors,
+    /// emptied, for the thread's next run.
+    fn with<R>(f: impl FnOnce(&mut Scratch<'a>) -> R) -> R {
+        SPARE.with(|spare| {
+            let mut scratch: Scratch<'a> = spare.take();
+            let result = f(&mut scratch);
+            spare.set(Scratch {
+                pairs: recycle(scratch.pairs),
+                symbols: recycle(scratch.symbols),
+            });
+            result
+        })
     }
+
     fn pair(&mut self, a: Re<'a>, b: Re<'a>) -> u32 {
         self.pairs.push((a, b));
         (self.pairs.len() - 1) as u32
@@ -368,17 +387,19 @@ fn rep_between<'a>(sc: &mut Scratch<'a>, lo: LNat<'a>, hi: LNat<'a>, r: Re<'a>) 
 pub fn prop(input: Lazy<'_, Input>) -> bool {
     let (n, k, p, q, s) = input.view();
     let (p, q) = (Re::In(p), Re::In(q));
-    let mut sc = Scratch::new();
-    let pq = Re::And(sc.pair(p, q));
-    let lhs = rep_between(&mut sc, n, k, pq);
-    let rp = rep_between(&mut sc, n, k, p);
-    let rq = rep_between(&mut sc, n, k, q);
-    let rhs = Re::And(sc.pair(rp, rq));
-    let mut m = Matcher {
-        pairs: &sc.pairs,
-        symbols: sc.symbols,
-    };
-    let b = m.accepts(rhs, Str::In(s));
-    let a = m.accepts(lhs, Str::In(s));
-    a == b
+    Scratch::with(|sc| {
+        let pq = Re::And(sc.pair(p, q));
+        let lhs = rep_between(sc, n, k, pq);
+        let rp = rep_between(sc, n, k, p);
+        let rq = rep_between(sc, n, k, q);
+        let rhs = Re::And(sc.pair(rp, rq));
+        let mut m = Matcher {
+            pairs: &sc.pairs,
+            symbols: std::mem::take(&mut sc.symbols),
+        };
+        let b = m.accepts(rhs, Str::In(s));
+        let a = m.accepts(lhs, Str::In(s));
+        sc.symbols = m.symbols;
+        a == b
+    })
 }
