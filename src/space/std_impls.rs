@@ -31,6 +31,7 @@ impl Enumerable for bool {
             Constructor::shaped(ctor("true"), vec![], |_| true),
         ])
     }
+    #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         if lazy.__is_canonical() {
             lazy.__open().0 == 1
@@ -46,6 +47,7 @@ macro_rules! unsigned {
             fn describe() -> Space<Self> {
                 leaf(super::bits_family($bits, |x| x as $t))
             }
+            #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
                 match lazy.leaf_index() {
                     // By bit length, the global index is the number itself.
@@ -82,6 +84,7 @@ macro_rules! signed {
             fn describe() -> Space<Self> {
                 leaf(super::signed_family($bits, |x| x as $t))
             }
+            #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
                 match lazy.leaf_index() {
                     Some(i) => signed_from_index($bits, i) as $t,
@@ -110,6 +113,7 @@ impl Enumerable for char {
     fn describe() -> Space<Self> {
         leaf(super::char_family())
     }
+    #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         match lazy.leaf_index() {
             Some(i) => char::from(i as u8),
