@@ -26,7 +26,9 @@ use super::{
 use crate::cool::{Cool, Strategy};
 use crate::lazy::Lazy;
 use crate::Enumerable;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// How to spread a search over threads.
@@ -85,6 +87,7 @@ struct Shared {
     out_of_budget: AtomicBool,
     /// Runs made by all workers, added in batches (for `Budget::max_runs`).
     runs: AtomicU64,
+    progress: Mutex<Progress>,
 }
 
 /// A failure found by a worker.
@@ -93,6 +96,8 @@ struct Found<T> {
     /// Runs before it in sequential order that its worker knows of: the
     /// top runs up to it (a top failure) or inside its unit up to it.
     runs_in_part: u64,
+    /// For a failure inside a unit: the top runs before that unit.
+    top_before: u64,
     found: FoundKind<T>,
 }
 
@@ -108,11 +113,55 @@ struct Report<T> {
     /// all of it).
     top_runs: u64,
     top_satisfied: u64,
-    /// For each unit number, the top runs made before meeting it.
-    top_before: Vec<u64>,
-    /// (unit, runs, satisfied) of each unit this worker explored fully.
-    units: Vec<(u64, u64, u64)>,
+    /// Runs and satisfied runs of the units this worker explored fully.
+    unit_runs: u64,
+    unit_satisfied: u64,
     found: Option<Found<T>>,
+}
+
+/// Which units are complete, and their runs (counterexample searches
+/// only: the run count of the first counterexample needs the runs of every
+/// unit before it). Units complete roughly in order, so everything below the
+/// first incomplete unit is one sum, and only the few completed above it
+/// are kept one by one: memory does not grow with the number of units.
+#[derive(Default)]
+struct Progress {
+    /// Units `0..complete_below` are complete ...
+    complete_below: u64,
+    /// ... with this many runs.
+    runs_below: u64,
+    /// Complete units above the first incomplete one: unit -> runs.
+    above: BTreeMap<u64, u64>,
+}
+
+impl Progress {
+    fn complete(&mut self, unit: u64, runs: u64) {
+        if unit != self.complete_below {
+            self.above.insert(unit, runs);
+            return;
+        }
+        self.complete_below += 1;
+        self.runs_below += runs;
+        while let Some(r) = self.above.remove(&self.complete_below) {
+            self.complete_below += 1;
+            self.runs_below += r;
+        }
+    }
+
+    /// The runs of units `0..unit`, if they are all complete.
+    fn runs_before(&self, unit: u64) -> Option<u64> {
+        if unit <= self.complete_below {
+            // Only reached for the unit of the earliest failure, which is
+            // never complete, or a top node before it: `unit` is at most
+            // the first incomplete unit.
+            return (unit == self.complete_below).then_some(self.runs_below);
+        }
+        let mut runs = self.runs_below;
+        for u in self.complete_below..unit {
+            runs += self.above.get(&u)?;
+        }
+        Some(runs)
+    }
 }
 
 /// The key of a top node met when `seen` units have been met: before unit
@@ -223,13 +272,10 @@ impl Parallel {
         let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
         let (reports, shared) = self.drive(&step, &describe, StopAt::Failure, bound, budget);
         let total: u64 = reports.first().map_or(0, |r| r.top_runs)
-            + reports
-                .iter()
-                .flat_map(|r| &r.units)
-                .map(|u| u.1)
-                .sum::<u64>();
+            + reports.iter().map(|r| r.unit_runs).sum::<u64>();
         let complete = !shared.out_of_budget.load(Ordering::Relaxed);
-        match earliest(reports) {
+        let first = earliest(reports, &shared.progress.lock().expect("no worker panics"));
+        match first {
             Some((found, runs_before)) => match found.found {
                 FoundKind::Counterexample(mut c) => {
                     c.runs = match runs_before {
@@ -308,11 +354,11 @@ impl Parallel {
             runs: reports.first().map_or(0, |r| r.top_runs),
             satisfying: reports.first().map_or(0, |r| r.top_satisfied),
         };
-        for &(_, runs, satisfied) in reports.iter().flat_map(|r| &r.units) {
-            classes.runs += runs;
-            classes.satisfying += satisfied;
+        for r in &reports {
+            classes.runs += r.unit_runs;
+            classes.satisfying += r.unit_satisfied;
         }
-        if let Some((found, _)) = earliest(reports) {
+        if let Some((found, _)) = earliest(reports, &Progress::default()) {
             if let FoundKind::Panic(m) = found.found {
                 panic!("{m}");
             }
@@ -351,6 +397,7 @@ impl Parallel {
             best: AtomicU64::new(u64::MAX),
             out_of_budget: AtomicBool::new(false),
             runs: AtomicU64::new(0),
+            progress: Mutex::default(),
         };
         let reports = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads)
@@ -381,41 +428,17 @@ impl Parallel {
     }
 }
 
-/// The earliest failure of all workers, with the runs made before its part
-/// of the search (`None` when some earlier unit was not finished).
-fn earliest<T>(reports: Vec<Report<T>>) -> Option<(Found<T>, Option<u64>)> {
-    let mut units: Vec<(u64, u64)> = reports
-        .iter()
-        .flat_map(|r| r.units.iter().map(|u| (u.0, u.1)))
-        .collect();
-    units.sort_unstable();
-    let mut top_before: Vec<u64> = vec![];
-    let mut best: Option<Found<T>> = None;
-    for r in reports {
-        if r.top_before.len() > top_before.len() {
-            top_before = r.top_before;
-        }
-        if let Some(f) = r.found {
-            if best.as_ref().is_none_or(|b| f.key < b.key) {
-                best = Some(f);
-            }
-        }
-    }
-    let found = best?;
-    // The units before the failure: 0 .. unit (exclusive).
-    let unit = found.key / 2;
-    let complete = units.iter().take_while(|u| u.0 < unit).count() as u64 == unit;
-    let before = complete.then(|| {
-        let unit_runs: u64 = units.iter().take_while(|u| u.0 < unit).map(|u| u.1).sum();
-        let top = if found.key % 2 == 1 {
-            // Inside a unit: the top runs before that unit.
-            top_before.get(unit as usize).copied().unwrap_or(0)
-        } else {
-            // A top node: its own count of top runs includes them.
-            0
-        };
-        unit_runs + top
-    });
+/// The earliest failure of all workers, with the runs made before it in
+/// sequential order (`None` when some earlier unit was not finished).
+fn earliest<T>(reports: Vec<Report<T>>, progress: &Progress) -> Option<(Found<T>, Option<u64>)> {
+    let found = reports
+        .into_iter()
+        .filter_map(|r| r.found)
+        .min_by_key(|f| f.key)?;
+    // Inside unit `key / 2`, or a top node before unit `key / 2`.
+    let before = progress
+        .runs_before(found.key / 2)
+        .map(|units| units + found.top_before);
     Some((found, before))
 }
 
@@ -435,15 +458,23 @@ fn worker<T: Enumerable>(
     let mut report = Report {
         top_runs: 0,
         top_satisfied: 0,
-        top_before: vec![],
-        units: vec![],
+        unit_runs: 0,
+        unit_satisfied: 0,
         found: None,
     };
     let take_ticket = || shared.next_ticket.fetch_add(1, Ordering::Relaxed);
     let mut ticket = take_ticket();
-    // Units met so far; the unit being explored, with its runs so far.
+    // Units met so far; the unit being explored.
     let mut seen: u64 = 0;
-    let mut current: Option<(u64, u64, u64)> = None;
+    let mut current: Option<Unit> = None;
+    let complete = |report: &mut Report<T>, done: Unit| {
+        report.unit_runs += done.runs;
+        report.unit_satisfied += done.satisfied;
+        if stop_at == StopAt::Failure {
+            let mut progress = shared.progress.lock().expect("no worker panics");
+            progress.complete(done.unit, done.runs);
+        }
+    };
     let mut unbatched_runs: u64 = 0;
     let mut exhausted = false;
     loop {
@@ -455,24 +486,28 @@ fn worker<T: Enumerable>(
         if depth <= split_depth {
             // Leaving the unit being explored (if any): it is complete.
             if let Some(done) = current.take() {
-                report.units.push(done);
+                complete(&mut report, done);
                 ticket = take_ticket();
             }
         }
         let key = if depth == split_depth {
             let unit = seen;
             seen += 1;
-            report.top_before.push(report.top_runs);
             if unit != ticket {
                 s.engine.skip();
                 continue;
             }
-            current = Some((unit, 0, 0));
+            current = Some(Unit {
+                unit,
+                runs: 0,
+                satisfied: 0,
+                top_before: report.top_runs,
+            });
             unit_key(unit)
         } else if depth < split_depth {
             top_key(seen)
         } else {
-            unit_key(current.expect("inside a unit").0)
+            unit_key(current.as_ref().expect("inside a unit").unit)
         };
         // An earlier failure is known: nothing here can come first.
         if shared.best.load(Ordering::Relaxed) <= key {
@@ -494,9 +529,9 @@ fn worker<T: Enumerable>(
         let r = step(&mut s).expect("a pending node runs");
         let satisfied = u64::from(r.is_true());
         match &mut current {
-            Some((_, runs, sat)) if depth >= split_depth => {
-                *runs += 1;
-                *sat += satisfied;
+            Some(u) if depth >= split_depth => {
+                u.runs += 1;
+                u.satisfied += satisfied;
             }
             _ => {
                 report.top_runs += 1;
@@ -508,14 +543,15 @@ fn worker<T: Enumerable>(
             (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
         );
         if stops {
-            let runs_in_part = match current {
-                Some((_, runs, _)) if depth >= split_depth => runs,
-                _ => report.top_runs,
+            let (runs_in_part, top_before) = match &current {
+                Some(u) if depth >= split_depth => (u.runs, u.top_before),
+                _ => (report.top_runs, 0),
             };
             shared.best.fetch_min(key, Ordering::Relaxed);
             report.found = Some(Found {
                 key,
                 runs_in_part,
+                top_before,
                 found: describe(&mut s, r),
             });
             current = None;
@@ -526,7 +562,59 @@ fn worker<T: Enumerable>(
     // A unit is complete only when the search ended after it (not when the
     // worker stopped inside it).
     if let (true, Some(done)) = (exhausted, current) {
-        report.units.push(done);
+        complete(&mut report, done);
     }
     report
+}
+
+/// The unit a worker is exploring.
+struct Unit {
+    unit: u64,
+    runs: u64,
+    satisfied: u64,
+    /// The top runs before it.
+    top_before: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    #[test]
+    fn progress_sums_the_units_before_one_whatever_the_order_they_end_in() {
+        let mut p = Progress::default();
+        // Units 1, 3 and 4 end before 0 and 2.
+        p.complete(1, 10);
+        p.complete(3, 1000);
+        p.complete(4, 10000);
+        assert_eq!(p.runs_before(0), Some(0));
+        assert_eq!(p.runs_before(2), None, "unit 0 is not complete");
+        p.complete(0, 1);
+        assert_eq!((p.complete_below, p.runs_below), (2, 11));
+        assert_eq!(p.runs_before(2), Some(11));
+        assert_eq!(p.runs_before(3), None, "unit 2 is not complete");
+        assert_eq!(p.above.len(), 2);
+        p.complete(2, 100);
+        assert_eq!((p.complete_below, p.runs_below), (5, 11111));
+        assert!(p.above.is_empty(), "everything merged into the sum");
+        assert_eq!(p.runs_before(5), Some(11111));
+        p.complete(7, 7);
+        assert_eq!(p.runs_before(7), None);
+        p.complete(5, 5);
+        p.complete(6, 6);
+        assert_eq!(p.runs_before(8), Some(11111 + 5 + 6 + 7));
+    }
+
+    #[test]
+    fn progress_counts_units_above_the_first_incomplete_one() {
+        let mut p = Progress::default();
+        p.complete(0, 1);
+        p.complete(2, 100);
+        p.complete(3, 1000);
+        // Unit 1 in progress: nothing from 4 on is known yet.
+        assert_eq!(p.runs_before(1), Some(1));
+        assert_eq!(p.runs_before(4), None);
+        p.complete(1, 10);
+        assert_eq!(p.runs_before(4), Some(1111));
+    }
 }
