@@ -11,8 +11,9 @@
 //! other unit, and takes a new ticket when it is done. Tickets are handed
 //! out in increasing order, so a worker never needs a unit it has already
 //! passed, and each unit is explored by exactly one worker. No values or
-//! paths move between threads: each worker has its own engine, and the
-//! only shared state is three counters.
+//! paths move between threads: each worker has its own engine; they share
+//! the ticket counter, the key of the earliest failure, a budget flag and
+//! (in counterexample searches) the runs of the completed units.
 //!
 //! Determinism: a failure is keyed by its place in the sequential order
 //! (top nodes before the unit they precede, units by number). Workers stop
