@@ -85,42 +85,28 @@ fn usage(msg: &str) -> ! {
     exit(2)
 }
 
+/// Removes `name <n>` from the arguments and returns `n` (at least `min`),
+/// or `None` if the option is absent.
+fn take_option(args: &mut Vec<String>, name: &str, min: usize, what: &str) -> Option<usize> {
+    let i = args.iter().position(|a| a == name)?;
+    let n = args.get(i + 1).and_then(|n| n.parse::<usize>().ok());
+    args.drain(i..(i + 2).min(args.len()));
+    match n {
+        Some(n) if n >= min => Some(n),
+        _ => usage(&format!("{name} takes {what} (at least {min})")),
+    }
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let threads = match args.iter().position(|a| a == "--threads") {
-        None => 1,
-        Some(i) => {
-            let n = args.get(i + 1).and_then(|n| n.parse::<usize>().ok());
-            args.drain(i..(i + 2).min(args.len()));
-            match n {
-                Some(n) if n >= 1 => n,
-                _ => usage("--threads takes a number of threads (at least 1)"),
-            }
-        }
-    };
-    let split_depth = match args.iter().position(|a| a == "--split-depth") {
-        None => None,
-        Some(i) => {
-            let n = args.get(i + 1).and_then(|n| n.parse::<usize>().ok());
-            args.drain(i..(i + 2).min(args.len()));
-            match n {
-                Some(n) if n >= 1 => Some(n),
-                _ => usage("--split-depth takes a depth (at least 1)"),
-            }
-        }
-    };
-    let max_bound = match args.iter().position(|a| a == "--max-bound") {
-        None => usize::MAX,
-        Some(i) => {
-            let n = args.get(i + 1).and_then(|n| n.parse::<usize>().ok());
-            args.drain(i..(i + 2).min(args.len()));
-            n.unwrap_or_else(|| usage("--max-bound takes a bound"))
-        }
-    };
-    let par = match split_depth {
-        Some(d) => Parallel::new(threads).with_split_depth(d),
-        None => Parallel::new(threads),
-    };
+    let threads = take_option(&mut args, "--threads", 1, "a number of threads");
+    let split_depth = take_option(&mut args, "--split-depth", 1, "a depth");
+    let max_bound = take_option(&mut args, "--max-bound", 0, "a bound");
+    let mut par = Parallel::new(threads.unwrap_or(1));
+    if let Some(depth) = split_depth {
+        par = par.with_split_depth(depth);
+    }
+    let max_bound = max_bound.unwrap_or(usize::MAX);
     if !(3..=4).contains(&args.len()) {
         usage("expected 3 or 4 arguments");
     }
