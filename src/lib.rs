@@ -122,6 +122,22 @@
 //! conjunctions the engine may reorder with the NEAT conjunction strategies
 //! (D, O, F, OS, OF, OSF).
 //!
+//! [`search::Parallel`] runs one search on several threads, with the same
+//! runs, classes and first counterexample as on one:
+//!
+//! ```
+//! use neatcheck::search::Parallel;
+//! use neatcheck::Lazy;
+//!
+//! // "No list of booleans has three trues" is false: the smallest
+//! // counterexample has size 7 (a list costs 1 + n plus its elements).
+//! let prop = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 3;
+//! assert!(Parallel::new(2).ctrex(prop, 6).is_ok());
+//! let c = Parallel::new(2).ctrex(prop, 7).unwrap_err();
+//! assert_eq!(c.value, vec![true, true, true]);
+//! assert_eq!(c.runs, neatcheck::search::ctrex(prop, 7).unwrap_err().runs);
+//! ```
+//!
 //! Standard types are enumerated with the conventions of the Haskell
 //! `size-based` package: `bool` costs 1, naturals by bit length (0 has size
 //! 0, size `k + 1` holds `2^k ..= 2^(k+1) - 1`), a list of `n` elements costs
