@@ -241,7 +241,15 @@ fn split(s: &Rc<Sched>) -> (bool, Rc<Sched>, Rc<Sched>) {
     }
 }
 
-fn flip(b: bool, l: Rc<Sched>, r: Rc<Sched>) -> Rc<Sched> {
+/// `Flip(b, l, r)`, sharing `old` when it is that schedule already (most
+/// conjunctions keep their schedule from one run to the next: no
+/// allocation then).
+fn flip(old: &Rc<Sched>, b: bool, l: Rc<Sched>, r: Rc<Sched>) -> Rc<Sched> {
+    if let Sched::Flip(b0, l0, r0) = &**old {
+        if *b0 == b && Rc::ptr_eq(l0, &l) && Rc::ptr_eq(r0, &r) {
+            return old.clone();
+        }
+    }
     Rc::new(Sched::Flip(b, l, r))
 }
 
@@ -379,13 +387,13 @@ impl<'a> Formula<'a> {
                 let (b, sl, sr) = split(s);
                 let (sl2, lv) = self.lookahead(&sl, l);
                 if !lv {
-                    return (flip(b, sl2, sr), false);
+                    return (flip(s, b, sl2, sr), false);
                 }
                 let (sr2, rv) = self.lookahead(&sr, r);
                 if rv {
-                    (flip(false, sl2, sr2), true)
+                    (flip(s, false, sl2, sr2), true)
                 } else {
-                    (flip(true, sl, sr2), false)
+                    (flip(s, true, sl, sr2), false)
                 }
             }
             FNode::And(l, r) => {
@@ -393,26 +401,26 @@ impl<'a> Formula<'a> {
                 if !b {
                     let (sl2, lv) = self.lookahead(&sl, l);
                     if !lv {
-                        return (flip(false, sl2, sr), false);
+                        return (flip(s, false, sl2, sr), false);
                     }
                     let (sr2, rv) = self.lookahead(&sr, r);
                     if rv {
-                        (flip(false, sl2, sr2), true)
+                        (flip(s, false, sl2, sr2), true)
                     } else {
-                        (flip(true, sl, sr2), false)
+                        (flip(s, true, sl, sr2), false)
                     }
                 } else {
                     let (sr2, rv) = self.lookahead(&sr, r);
                     if !rv {
                         // (quirk) the left slot gets the old right schedule.
-                        return (flip(true, sr, sr2), false);
+                        return (flip(s, true, sr, sr2), false);
                     }
                     let (sl2, lv) = self.lookahead(&sl, l);
                     if lv {
-                        (flip(false, sl2, sr2), true)
+                        (flip(s, false, sl2, sr2), true)
                     } else {
                         // (quirk) the right slot gets the old left schedule.
-                        (flip(false, sl2, sl), false)
+                        (flip(s, false, sl2, sl), false)
                     }
                 }
             }
@@ -433,24 +441,24 @@ impl<'a> Formula<'a> {
                 if !b {
                     let (sl2, lv) = self.par(&sl, l);
                     if !lv {
-                        return (flip(false, sl2, sr), false);
+                        return (flip(s, false, sl2, sr), false);
                     }
                     let (sr2, rv) = self.par(&sr, r);
                     if rv {
-                        (flip(false, sl2, sr2), true)
+                        (flip(s, false, sl2, sr2), true)
                     } else {
-                        (flip(false, sl, sr2), false)
+                        (flip(s, false, sl, sr2), false)
                     }
                 } else {
                     let (sr2, rv) = self.par(&sr, r);
                     if !rv {
-                        return (flip(true, sr, sr2), false); // (quirk)
+                        return (flip(s, true, sr, sr2), false); // (quirk)
                     }
                     let (sl2, lv) = self.par(&sl, l);
                     if lv {
-                        (flip(true, sl2, sr2), true)
+                        (flip(s, true, sl2, sr2), true)
                     } else {
-                        (flip(true, sl2, sl), false) // (quirk)
+                        (flip(s, true, sl2, sl), false) // (quirk)
                     }
                 }
             }
@@ -459,24 +467,24 @@ impl<'a> Formula<'a> {
                 if !b {
                     let (sl2, lv) = self.par(&sl, l);
                     if !lv {
-                        return (flip(true, sl2, sr), false);
+                        return (flip(s, true, sl2, sr), false);
                     }
                     let (sr2, rv) = self.par(&sr, r);
                     if rv {
-                        (flip(false, sl2, sr2), true)
+                        (flip(s, false, sl2, sr2), true)
                     } else {
-                        (flip(true, sl, sr2), false)
+                        (flip(s, true, sl, sr2), false)
                     }
                 } else {
                     let (sr2, rv) = self.par(&sr, r);
                     if !rv {
-                        return (flip(false, sr, sr2), false); // (quirk)
+                        return (flip(s, false, sr, sr2), false); // (quirk)
                     }
                     let (sl2, lv) = self.par(&sl, l);
                     if lv {
-                        (flip(false, sl2, sr2), true)
+                        (flip(s, false, sl2, sr2), true)
                     } else {
-                        (flip(false, sl2, sl), false) // (quirk)
+                        (flip(s, false, sl2, sl), false) // (quirk)
                     }
                 }
             }
@@ -506,7 +514,7 @@ impl<'a> Formula<'a> {
                 let (b, sl, sr) = split(s);
                 let (sl2, rl) = self.subset(&sl, l, count);
                 let (sr2, rr) = self.subset(&sr, r, count);
-                (flip(b, sl2, sr2), LRes::And(Box::new(rl), Box::new(rr)))
+                (flip(s, b, sl2, sr2), LRes::And(Box::new(rl), Box::new(rr)))
             }
             FNode::And(l, r) => {
                 let (b, sl, sr) = split(s);
@@ -530,10 +538,10 @@ impl<'a> Formula<'a> {
                     let sv = self.force(&rs);
                     let (sl2, sr2) = assign(sf2, ss2);
                     if sv {
-                        return (flip(false, sl2, sr2), LRes::Known(true));
+                        return (flip(s, false, sl2, sr2), LRes::Known(true));
                     }
                     // The second fails: "second is subset".
-                    return (second_is_subset(b, &sl, &sr, sl2, sr2), LRes::Known(false));
+                    return (second_is_subset(s, b, &sl, &sr, sl2, sr2), LRes::Known(false));
                 }
                 let n = count();
                 let (ss2, rs) = self.subset(ssecond, second, count);
@@ -542,13 +550,13 @@ impl<'a> Formula<'a> {
                 if sv || count() > n {
                     // "first fails"
                     let s = if !b {
-                        flip(false, sl2, sr.clone())
+                        flip(s, false, sl2, sr.clone())
                     } else {
-                        flip(true, sr.clone(), sr2) // (quirk)
+                        flip(s, true, sr.clone(), sr2) // (quirk)
                     };
                     (s, LRes::Known(false))
                 } else {
-                    (second_is_subset(b, &sl, &sr, sl2, sr2), LRes::Known(false))
+                    (second_is_subset(s, b, &sl, &sr, sl2, sr2), LRes::Known(false))
                 }
             }
             FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
@@ -557,6 +565,7 @@ impl<'a> Formula<'a> {
 }
 
 fn second_is_subset(
+    s: &Rc<Sched>,
     b: bool,
     sl: &Rc<Sched>,
     _sr: &Rc<Sched>,
@@ -564,9 +573,9 @@ fn second_is_subset(
     sr2: Rc<Sched>,
 ) -> Rc<Sched> {
     if !b {
-        flip(true, sl.clone(), sr2)
+        flip(s, true, sl.clone(), sr2)
     } else {
-        flip(false, sl2, sl.clone()) // (quirk)
+        flip(s, false, sl2, sl.clone()) // (quirk)
     }
 }
 
