@@ -541,7 +541,10 @@ impl<'a> Formula<'a> {
                         return (flip(s, false, sl2, sr2), LRes::Known(true));
                     }
                     // The second fails: "second is subset".
-                    return (second_is_subset(s, b, &sl, &sr, sl2, sr2), LRes::Known(false));
+                    return (
+                        second_is_subset(s, b, &sl, &sr, sl2, sr2),
+                        LRes::Known(false),
+                    );
                 }
                 let n = count();
                 let (ss2, rs) = self.subset(ssecond, second, count);
@@ -556,7 +559,10 @@ impl<'a> Formula<'a> {
                     };
                     (s, LRes::Known(false))
                 } else {
-                    (second_is_subset(s, b, &sl, &sr, sl2, sr2), LRes::Known(false))
+                    (
+                        second_is_subset(s, b, &sl, &sr, sl2, sr2),
+                        LRes::Known(false),
+                    )
                 }
             }
             FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
