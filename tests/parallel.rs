@@ -248,4 +248,9 @@ fn tiny_and_empty_searches() {
         // Bound 1: only the empty list (no unit below the root).
         assert_eq!(par.classes(|_: Lazy<Vec<bool>>| true, 1).runs, 1);
     }
+    // A huge bound with a predicate that reads little.
+    let empty = |xs: Lazy<Vec<bool>>| xs.is_empty();
+    let huge = Parallel::new(2).classes(empty, 10_000);
+    assert_eq!(huge, search::classes(empty, 10_000));
+    assert_eq!((huge.runs, huge.satisfying), (2, 1));
 }
