@@ -42,7 +42,7 @@
 mod benchmarks;
 
 use benchmarks::conformance::{self, TreeView};
-use benchmarks::nat::{cmp_nat, Nat, NatView};
+use benchmarks::nat::{cmp_nat, le_nat_plain, Nat, NatView};
 use benchmarks::redblack::{ColourView, Tree as RbTree, TreeView as RbTreeView};
 use benchmarks::{lambda, redblack};
 use neatcheck::search::{ctrex_in_searcher, BoundResult, Budget, RunResult, Searcher};
@@ -85,20 +85,6 @@ fn lt_nat_plain(mut a: &Nat, mut b: &Nat) -> bool {
     loop {
         match (a, b) {
             (Nat::Z, b) => return matches!(b, Nat::S(_)),
-            (Nat::S(_), Nat::Z) => return false,
-            (Nat::S(a1), Nat::S(b1)) => {
-                a = a1;
-                b = b1;
-            }
-        }
-    }
-}
-
-/// `a <= b` on plain Peano naturals.
-fn le_nat_plain(mut a: &Nat, mut b: &Nat) -> bool {
-    loop {
-        match (a, b) {
-            (Nat::Z, _) => return true,
             (Nat::S(_), Nat::Z) => return false,
             (Nat::S(a1), Nat::S(b1)) => {
                 a = a1;

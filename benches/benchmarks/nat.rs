@@ -32,6 +32,20 @@ pub fn eq_nat(mut a: LNat<'_>, mut b: LNat<'_>) -> bool {
     }
 }
 
+/// `a <= b` on plain naturals (for the plain versions of the predicates).
+pub fn le_nat_plain(mut a: &Nat, mut b: &Nat) -> bool {
+    loop {
+        match (a, b) {
+            (Nat::Z, _) => return true,
+            (Nat::S(_), Nat::Z) => return false,
+            (Nat::S(a1), Nat::S(b1)) => {
+                a = a1;
+                b = b1;
+            }
+        }
+    }
+}
+
 /// `leNat(a, b)`: a <= b, reads a first; b not read when a is Z.
 pub fn le_nat(mut a: LNat<'_>, mut b: LNat<'_>) -> bool {
     loop {

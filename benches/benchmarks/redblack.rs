@@ -4,7 +4,7 @@
 //! `Colour` and `Tree`, the per-run arena of the nodes insertion builds
 //! (`Nodes`) and the property.
 
-use super::nat::{cmp_nat, LNat, Nat};
+use super::nat::{cmp_nat, le_nat_plain, LNat, Nat};
 use super::recycle;
 use neatcheck::{Enumerable, Lazy};
 use std::cell::Cell;
@@ -395,24 +395,10 @@ fn within_plain(lo: Option<&Nat>, hi: Option<&Nat>, t: &Tree) -> bool {
     match t {
         Tree::E => true,
         Tree::T(_, a, x, b) => {
-            lo.is_none_or(|m| nat_le(m, x))
-                && hi.is_none_or(|m| nat_le(x, m))
+            lo.is_none_or(|m| le_nat_plain(m, x))
+                && hi.is_none_or(|m| le_nat_plain(x, m))
                 && within_plain(lo, Some(x), a)
                 && within_plain(Some(x), hi, b)
-        }
-    }
-}
-
-fn nat_le(a: &Nat, b: &Nat) -> bool {
-    let (mut a, mut b) = (a, b);
-    loop {
-        match (a, b) {
-            (Nat::Z, _) => return true,
-            (Nat::S(_), Nat::Z) => return false,
-            (Nat::S(a1), Nat::S(b1)) => {
-                a = a1;
-                b = b1;
-            }
         }
     }
 }
