@@ -73,6 +73,14 @@ impl Clock {
     fn seconds(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }
+
+    /// The budget of one bound's search: what is left until the deadline.
+    fn budget(&self) -> Budget {
+        Budget {
+            deadline: Some(self.deadline),
+            max_runs: None,
+        }
+    }
 }
 
 fn usage(msg: &str) -> ! {
@@ -164,10 +172,7 @@ fn run_bool<T: Enumerable + Debug + Send>(
 ) {
     let mut exhausted: Option<usize> = None;
     let mut found = None;
-    let budget = Budget {
-        deadline: Some(clock.deadline),
-        max_runs: None,
-    };
+    let budget = clock.budget();
     let threads = clock.par.threads;
     for bound in 0..=clock.max_bound {
         let mut searcher = Searcher::<T>::new(bound);
@@ -176,7 +181,7 @@ fn run_bool<T: Enumerable + Debug + Send>(
                 Some(Classes { runs, .. }) => runs,
                 None => break,
             },
-            Mode::All => match all_within(&mut searcher, &prop, clock.deadline) {
+            Mode::All => match whole_within(&mut searcher, |s| s.step(&prop), clock.deadline) {
                 Some(runs) => runs,
                 None => break,
             },
@@ -201,10 +206,7 @@ fn run_bool<T: Enumerable + Debug + Send>(
         println!("{bound}\t{runs}\t{:.3}", clock.seconds());
         exhausted = Some(bound);
     }
-    match exhausted {
-        Some(b) => println!("exhausted {b}"),
-        None => println!("exhausted none"),
-    }
+    print_exhausted(exhausted);
     if let Some((size, secs, value)) = found {
         println!("counterexample {size} {secs:.3} {value:?}");
     }
@@ -218,51 +220,41 @@ fn run_cool<T: Enumerable + Send>(
     clock: &Clock,
 ) {
     let mut exhausted: Option<usize> = None;
-    let budget = Budget {
-        deadline: Some(clock.deadline),
-        max_runs: None,
-    };
+    let budget = clock.budget();
     for bound in 0..=clock.max_bound {
-        if clock.par.threads > 1 {
-            match clock
+        let runs = if clock.par.threads > 1 {
+            clock
                 .par
                 .classes_cool_within(&prop, bound, strategy, budget)
-            {
-                Some(c) => println!("{bound}\t{}\t{:.3}", c.runs, clock.seconds()),
-                None => break,
-            }
-            exhausted = Some(bound);
-            continue;
-        }
-        let mut searcher = Searcher::<T>::new(bound);
-        let mut runs = 0u64;
-        let finished = loop {
-            if runs % 64 == 0 && Instant::now() >= clock.deadline {
-                break false;
-            }
-            match searcher.step_cool(strategy, &prop) {
-                None => break true,
-                Some(RunResult::Panicked(m)) => panic!("the predicate panicked: {m}"),
-                Some(_) => runs += 1,
-            }
+                .map(|c| c.runs)
+        } else {
+            let mut searcher = Searcher::<T>::new(bound);
+            whole_within(
+                &mut searcher,
+                |s| s.step_cool(strategy, &prop),
+                clock.deadline,
+            )
         };
-        if !finished {
-            break;
-        }
+        let Some(runs) = runs else { break };
         println!("{bound}\t{runs}\t{:.3}", clock.seconds());
         exhausted = Some(bound);
     }
+    print_exhausted(exhausted);
+}
+
+/// The `exhausted` line: the largest bound searched completely.
+fn print_exhausted(exhausted: Option<usize>) {
     match exhausted {
         Some(b) => println!("exhausted {b}"),
         None => println!("exhausted none"),
     }
 }
 
-/// Runs a whole bound of an `all` search; `None` if the deadline passed
-/// first.
-fn all_within<T: 'static>(
+/// Runs a whole bound with `step` (a boolean or a formula predicate); the
+/// runs, or `None` if the deadline passed first.
+fn whole_within<T: 'static>(
     searcher: &mut Searcher<T>,
-    prop: &impl Fn(Lazy<'_, T>) -> bool,
+    mut step: impl FnMut(&mut Searcher<T>) -> Option<RunResult>,
     deadline: Instant,
 ) -> Option<u64> {
     let mut runs = 0u64;
@@ -270,7 +262,7 @@ fn all_within<T: 'static>(
         if runs % 64 == 0 && Instant::now() >= deadline {
             return None;
         }
-        match searcher.step(prop) {
+        match step(searcher) {
             None => return Some(runs),
             Some(RunResult::Panicked(m)) => panic!("the predicate panicked: {m}"),
             Some(_) => runs += 1,

@@ -204,8 +204,7 @@ impl Parallel {
         O: Outcome,
         P: Fn(Lazy<'_, T>) -> O + Sync,
     {
-        let step = |s: &mut Searcher<T>| s.step(&pred);
-        self.whole(&step, bound, Budget::unlimited())
+        self.classes_within(pred, bound, Budget::unlimited())
             .expect("an unlimited budget")
     }
 
