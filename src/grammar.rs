@@ -758,6 +758,19 @@ impl Grammar {
         self.sorts[self.root as usize].min_size != INFINITE
     }
 
+    /// The named types inside the root that have no values (for the
+    /// message of an uninhabited input type).
+    pub(crate) fn uninhabited_parts(&self) -> Vec<String> {
+        self.sorts
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| {
+                *i as SortId != self.root && s.origin.is_some() && s.min_size == INFINITE
+            })
+            .map(|(_, s)| format!("`{}`", s.name))
+            .collect()
+    }
+
     /// Size of the smallest value.
     pub fn min_size(&self) -> Option<u64> {
         let m = self.sorts[self.root as usize].min_size;

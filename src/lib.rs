@@ -152,8 +152,11 @@ pub mod dynamic;
 pub mod grammar;
 pub mod index;
 pub mod lazy;
+mod outcome;
+mod replay;
 pub mod report;
 pub mod search;
+mod shrink;
 pub mod space;
 pub mod values;
 

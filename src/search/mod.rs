@@ -6,6 +6,8 @@
 //! are never run twice.
 
 pub(crate) mod engine;
+
+pub use crate::outcome::Counterexample;
 mod parallel;
 
 pub use parallel::Parallel;
@@ -23,39 +25,45 @@ use std::marker::PhantomData;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// What a predicate returns: whether the input satisfies it.
+/// What a predicate or property returns: `bool`, `()`, `Result<(), E>`
+/// (an `Err` fails with its `Debug` text) or a [`RunResult`] (for
+/// preconditions, see [`crate::implies`]).
 pub trait Outcome {
-    /// Whether the run counts as satisfied (a property holds).
-    fn holds(&self) -> bool;
-    /// A description of a failure, for reports (`Err` values).
-    fn failure(&self) -> Option<String> {
-        None
-    }
-    /// Whether the run was discarded (a precondition did not hold).
-    fn discarded(&self) -> bool {
-        false
-    }
+    /// How the run ended.
+    fn into_result(self) -> RunResult;
 }
 
 impl Outcome for bool {
     #[inline(always)]
-    fn holds(&self) -> bool {
-        *self
+    fn into_result(self) -> RunResult {
+        if self {
+            RunResult::True
+        } else {
+            RunResult::False(None)
+        }
     }
 }
 
 impl Outcome for () {
-    fn holds(&self) -> bool {
-        true
+    #[inline(always)]
+    fn into_result(self) -> RunResult {
+        RunResult::True
     }
 }
 
 impl<E: fmt::Debug> Outcome for Result<(), E> {
-    fn holds(&self) -> bool {
-        self.is_ok()
+    fn into_result(self) -> RunResult {
+        match self {
+            Ok(()) => RunResult::True,
+            Err(e) => RunResult::False(Some(format!("returned Err({e:?})"))),
+        }
     }
-    fn failure(&self) -> Option<String> {
-        self.as_ref().err().map(|e| format!("Err({e:?})"))
+}
+
+impl Outcome for RunResult {
+    #[inline(always)]
+    fn into_result(self) -> RunResult {
+        self
     }
 }
 
@@ -70,13 +78,18 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// How a run ended.
+/// How one run of a predicate or property ended: the one outcome type of
+/// every search and check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunResult {
-    /// The predicate returned true (or `Ok`).
+    /// The predicate returned true (or `Ok`): the property held.
     True,
     /// The predicate returned false (or `Err`; the text describes it).
     False(Option<String>),
+    /// A precondition did not hold ([`crate::implies`]): the run neither
+    /// passes nor fails. Searches for satisfying values count it as not
+    /// satisfied; checks count it apart.
+    Discarded,
     /// The predicate panicked, with this message.
     Panicked(String),
 }
@@ -85,6 +98,12 @@ impl RunResult {
     /// Whether the run returned true.
     pub fn is_true(&self) -> bool {
         matches!(self, RunResult::True)
+    }
+
+    /// Whether the run falsified a property (returned false or `Err`, or
+    /// panicked).
+    pub fn is_failure(&self) -> bool {
+        matches!(self, RunResult::False(_) | RunResult::Panicked(_))
     }
 }
 
@@ -166,8 +185,7 @@ impl<T: 'static> Searcher<T> {
         self.engine.commit(mark, None, LockRule::Prune);
         self.stats.runs += 1;
         let r = match result {
-            Ok(o) if o.holds() => RunResult::True,
-            Ok(o) => RunResult::False(o.failure()),
+            Ok(o) => o.into_result(),
             Err(p) => RunResult::Panicked(panic_message(&*p)),
         };
         match r {
@@ -253,6 +271,35 @@ impl<T: 'static> Searcher<T> {
         self.engine.current_pattern(&read)
     }
 
+    /// The failure record of the node run last, found by an exhaustive
+    /// search (`pattern`: what the failing run read).
+    pub(crate) fn counterexample(
+        &self,
+        pattern: &Pattern,
+        reason: Option<String>,
+        panicked: bool,
+    ) -> Counterexample<T> {
+        let tree = self.tree();
+        Counterexample {
+            value: self.value(),
+            pattern: self.show(pattern),
+            shown: crate::report::show_tree(self.grammar(), &tree),
+            size: self.size(),
+            runs: self.stats.runs,
+            reason,
+            panicked,
+            panic_location: None,
+            key: crate::replay::key_of(self.grammar(), &tree),
+            found: crate::outcome::Found::Exhaustive,
+            summary: Default::default(),
+        }
+    }
+
+    /// Whether there is a node left to run (it becomes the pending one).
+    pub(crate) fn has_next(&mut self) -> bool {
+        self.engine.advance()
+    }
+
     /// Prints a pattern with constructor names.
     pub fn show(&self, p: &Pattern) -> String {
         show_pattern(&self.engine.grammar, p)
@@ -323,7 +370,7 @@ pub fn sat<T: Enumerable, O: Outcome>(pred: impl Fn(Lazy<'_, T>) -> O, bound: us
         match r {
             RunResult::True => return true,
             RunResult::Panicked(m) => repanic_with_input(&mut s, m),
-            RunResult::False(_) => {}
+            RunResult::False(_) | RunResult::Discarded => {}
         }
     }
     false
@@ -354,7 +401,7 @@ impl<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O> Iterator for SearchIter
             match self.searcher.step(&self.pred)? {
                 RunResult::True => return Some(self.searcher.value()),
                 RunResult::Panicked(m) => repanic_with_input(&mut self.searcher, m),
-                RunResult::False(_) => {}
+                RunResult::False(_) | RunResult::Discarded => {}
             }
         }
     }
@@ -397,43 +444,12 @@ fn count_classes<T: 'static>(
         match r {
             RunResult::True => satisfying += 1,
             RunResult::Panicked(m) => repanic_with_input(&mut s, m),
-            RunResult::False(_) => {}
+            RunResult::False(_) | RunResult::Discarded => {}
         }
     }
     Classes {
         runs: s.stats.runs,
         satisfying,
-    }
-}
-
-/// A counterexample found by a search.
-#[derive(Clone)]
-pub struct Counterexample<T> {
-    /// The failing value (unread positions at their minimal values).
-    pub value: T,
-    /// The failing input with unread positions as `_`.
-    pub pattern: String,
-    /// The failing input printed in full with constructor names.
-    pub shown: String,
-    /// Its size.
-    pub size: u64,
-    /// Runs made at the bound that found it, up to and including it.
-    pub runs: u64,
-    /// Why it failed: an `Err` description or a panic message.
-    pub reason: Option<String>,
-    /// Whether the property panicked.
-    pub panicked: bool,
-}
-
-impl<T: fmt::Debug> fmt::Debug for Counterexample<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Counterexample")
-            .field("value", &self.value)
-            .field("pattern", &self.pattern)
-            .field("size", &self.size)
-            .field("runs", &self.runs)
-            .field("reason", &self.reason)
-            .finish()
     }
 }
 
@@ -505,7 +521,7 @@ pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
         let Some(r) = s.step(prop) else {
             return BoundResult::Passed(s.stats.runs);
         };
-        if r.is_true() {
+        if !r.is_failure() {
             continue;
         }
         return BoundResult::Failed(counterexample_here(s, prop, r));
@@ -519,30 +535,25 @@ fn counterexample_here<T: 'static, O: Outcome>(
     r: RunResult,
 ) -> Counterexample<T> {
     let (reason, panicked) = match r {
-        RunResult::True => unreachable!("a passing run is no counterexample"),
+        RunResult::True | RunResult::Discarded => {
+            unreachable!("a passing run is no counterexample")
+        }
         RunResult::False(reason) => (reason, false),
         RunResult::Panicked(m) => (Some(m), true),
     };
-    let tree = s.tree();
     let pattern = s.pattern(|x| {
         let _ = prop(x);
     });
-    Counterexample {
-        value: s.value(),
-        pattern: s.show(&pattern),
-        shown: crate::report::show_tree(s.grammar(), &tree),
-        size: s.size(),
-        runs: s.stats.runs,
-        reason,
-        panicked,
-    }
+    s.counterexample(&pattern, reason, panicked)
 }
 
 /// Iterative deepening: bounds 0, 1, 2, ... until a counterexample is found
 /// (the first one found is size-minimal). Prints, per bound, the worst-case
 /// number of runs (values of size `<= bound`) and the runs made. Never
-/// returns if the property holds: see [`test_for`].
-pub fn test<T: Enumerable, O: Outcome>(prop: impl Fn(Lazy<'_, T>) -> O) -> Counterexample<T> {
+/// returns if the property holds over an infinite type: see [`test_for`].
+pub fn test<T: Enumerable + fmt::Debug, O: Outcome>(
+    prop: impl Fn(Lazy<'_, T>) -> O + Sync,
+) -> Counterexample<T> {
     loop {
         if let Some(c) = test_for(&prop, Duration::from_secs(3600)) {
             return c;
@@ -551,46 +562,27 @@ pub fn test<T: Enumerable, O: Outcome>(prop: impl Fn(Lazy<'_, T>) -> O) -> Count
 }
 
 /// Iterative deepening within a time budget; `None` if no counterexample
-/// was found in time. Prints one line per bound to standard output.
-pub fn test_for<T: Enumerable, O: Outcome>(
-    prop: impl Fn(Lazy<'_, T>) -> O,
+/// was found in time (or every value of a finite type passed). Prints one
+/// line per bound to standard output. The same driver as
+/// [`crate::check`], with the time budget as its only limit.
+pub fn test_for<T: Enumerable + fmt::Debug, O: Outcome>(
+    prop: impl Fn(Lazy<'_, T>) -> O + Sync,
     budget: Duration,
 ) -> Option<Counterexample<T>> {
-    deepen::<T>(budget, |bound, b| ctrex_within(&prop, bound, b))
+    deepen_on(&prop, 1, budget)
 }
 
-/// Iterative deepening over a counterexample search per bound, within a
-/// time budget, printing one line per bound.
-fn deepen<T: Enumerable>(
+/// [`test_for`] on `threads` threads.
+pub(crate) fn deepen_on<T: Enumerable + fmt::Debug, O: Outcome>(
+    prop: &(impl Fn(Lazy<'_, T>) -> O + Sync),
+    threads: usize,
     budget: Duration,
-    mut ctrex_at: impl FnMut(usize, Budget) -> BoundResult<T>,
 ) -> Option<Counterexample<T>> {
-    let deadline = Instant::now() + budget;
-    let grammar = grammar_of::<T>();
-    for bound in 0.. {
-        let b = Budget {
-            deadline: Some(deadline),
-            max_runs: None,
-        };
-        match ctrex_at(bound, b) {
-            BoundResult::Passed(runs) => {
-                println!(
-                    "size {bound}: {runs} runs (worst case {})",
-                    grammar.count_up_to(bound)
-                );
-            }
-            BoundResult::Failed(c) => {
-                println!(
-                    "size {bound}: counterexample after {} runs: {}",
-                    c.runs, c.pattern
-                );
-                return Some(c);
-            }
-            BoundResult::OutOfBudget(runs) => {
-                println!("size {bound}: out of time after {runs} runs");
-                return None;
-            }
-        }
-    }
-    None
+    let step = |s: &mut Searcher<T>| s.step(prop);
+    let trace = |s: &mut Searcher<T>| {
+        s.pattern(|x| {
+            let _ = prop(x);
+        })
+    };
+    crate::check::deepen_for(&step, &trace, threads, budget)
 }

@@ -325,11 +325,11 @@ impl Parallel {
         budget: std::time::Duration,
     ) -> Option<Counterexample<T>>
     where
-        T: Enumerable + Send,
+        T: Enumerable + Send + std::fmt::Debug,
         O: Outcome,
         P: Fn(Lazy<'_, T>) -> O + Sync,
     {
-        super::deepen::<T>(budget, |bound, b| self.ctrex_within(&prop, bound, b))
+        super::deepen_on(&prop, self.threads, budget)
     }
 
     /// A whole search: counts, or re-raises the first panic.

@@ -1,0 +1,253 @@
+//! How a check searches: [`Config`], its defaults and the `NEATCHECK_*`
+//! environment variables that override it.
+
+use crate::cool::Strategy;
+use std::time::Duration;
+
+/// How a check searches. Every field can be set in code and overridden by
+/// an environment variable, so CI can search harder without code changes.
+///
+/// The defaults are counted in runs, never in wall time: the same property
+/// gives the same verdict and the same counterexample on any machine under
+/// any load. They were chosen with `examples/check_cost.rs` so that a
+/// typical property (the examples, the shared benchmarks' predicates)
+/// finishes in about a second on one core.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `NEATCHECK_SIZE` | largest size bound the exhaustive phase searches | 100 |
+/// | `NEATCHECK_RUNS` | runs of the exhaustive phase | 200 000 |
+/// | `NEATCHECK_SAMPLES` | random cases after the exhaustive phase | 10 000 |
+/// | `NEATCHECK_SAMPLE_SIZE` | largest size of a random case | 400 |
+/// | `NEATCHECK_SEED` | seed of the random phase | fixed |
+/// | `NEATCHECK_THREADS` | threads of the exhaustive phase | 1 |
+/// | `NEATCHECK_TIME` | wall-clock ceiling for the whole check (`500ms`, `2s`, `1.5`) | none |
+/// | `NEATCHECK_RUN_TIMEOUT` | per-run limit: a longer run fails the test (`0`: off) | 10 s |
+/// | `NEATCHECK_VERBOSE` | `1`: print the coverage line of passing checks | `0` |
+/// | `NEATCHECK_REPLAY` | run only the input of this key (from a report) | unset |
+/// | `NEATCHECK_REGRESSIONS` | `0`: neither replay nor save the regression file | `1` |
+/// | `NEATCHECK_STRATEGY` | conjunction strategy for `Cool` properties | `OF` |
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Largest size bound the exhaustive phase searches.
+    pub max_size: usize,
+    /// Runs of the exhaustive phase, over all its bounds.
+    pub runs: u64,
+    /// Random cases tested after the exhaustive phase (0: none).
+    pub samples: u64,
+    /// Largest size of a random case.
+    pub sample_max_size: usize,
+    /// Seed of the random phase.
+    pub seed: u64,
+    /// Threads of the exhaustive phase (the verdict and counterexample do
+    /// not depend on it).
+    pub threads: usize,
+    /// A wall-clock ceiling for the whole check (`None`: none). When it
+    /// cuts the search, the summary and reports say so.
+    pub time: Option<Duration>,
+    /// The longest one run may take before the check fails with the input
+    /// that hangs (`None`: no limit).
+    pub run_timeout: Option<Duration>,
+    /// Print the coverage line of a passing check.
+    pub verbose: bool,
+    /// Run only the input of this replay key.
+    pub replay: Option<String>,
+    /// Replay the failures saved for this test first, and save new ones.
+    pub regressions: bool,
+    /// Strategy for properties returning [`crate::cool::Cool`].
+    pub strategy: Strategy,
+}
+
+/// The defaults: see the table on [`Config`].
+pub(crate) const DEFAULT_RUNS: u64 = 200_000;
+pub(crate) const DEFAULT_SAMPLES: u64 = 10_000;
+pub(crate) const DEFAULT_SAMPLE_MAX_SIZE: usize = 400;
+const DEFAULT_SEED: u64 = 0x5eed;
+const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_size: 100,
+            runs: DEFAULT_RUNS,
+            samples: DEFAULT_SAMPLES,
+            sample_max_size: DEFAULT_SAMPLE_MAX_SIZE,
+            seed: DEFAULT_SEED,
+            threads: 1,
+            time: None,
+            run_timeout: Some(DEFAULT_RUN_TIMEOUT),
+            verbose: false,
+            replay: None,
+            regressions: true,
+            strategy: Strategy::OF,
+        }
+    }
+}
+
+/// Parses a duration: `500ms`, `2s`, `1.5` (seconds), `1m`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let value: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a duration: {s:?} (examples: 500ms, 2s, 1.5)"))?;
+    if !(value >= 0.0 && value.is_finite()) {
+        return Err(format!("not a duration: {s:?}"));
+    }
+    let secs = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        _ => return Err(format!("unknown unit in {s:?} (ms, s, m)")),
+    };
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn invalid(name: &str, v: &str, why: &str) -> ! {
+    panic!("neatcheck: {name}={v:?} is not valid: {why}")
+}
+
+fn parsed<N: std::str::FromStr>(name: &str, what: &str) -> Option<N> {
+    env_var(name).map(|v| {
+        v.trim()
+            .replace('_', "")
+            .parse()
+            .unwrap_or_else(|_| invalid(name, &v, &format!("expected {what}")))
+    })
+}
+
+fn flag(v: &str) -> bool {
+    !matches!(v.trim(), "0" | "false" | "no" | "off")
+}
+
+impl Config {
+    /// The defaults overridden by the `NEATCHECK_*` environment variables.
+    ///
+    /// # Panics
+    /// With a clear message if a variable is set to something unreadable.
+    pub fn from_env() -> Self {
+        Config::default().with_env()
+    }
+
+    /// This configuration overridden by the `NEATCHECK_*` variables.
+    ///
+    /// # Panics
+    /// With a clear message if a variable is set to something unreadable.
+    pub fn with_env(mut self) -> Self {
+        if let Some(n) = parsed("NEATCHECK_SIZE", "a size (a natural number)") {
+            self.max_size = n;
+        }
+        if let Some(n) = parsed("NEATCHECK_RUNS", "a number of runs") {
+            self.runs = n;
+        }
+        if let Some(n) = parsed("NEATCHECK_SAMPLES", "a number of random cases") {
+            self.samples = n;
+        }
+        if let Some(n) = parsed("NEATCHECK_SAMPLE_SIZE", "a size") {
+            self.sample_max_size = n;
+        }
+        if let Some(n) = parsed("NEATCHECK_SEED", "a number") {
+            self.seed = n;
+        }
+        if let Some(n) = parsed::<usize>("NEATCHECK_THREADS", "a number of threads") {
+            self.threads = n.max(1);
+        }
+        if let Some(v) = env_var("NEATCHECK_TIME") {
+            self.time =
+                Some(parse_duration(&v).unwrap_or_else(|e| invalid("NEATCHECK_TIME", &v, &e)));
+        }
+        if let Some(v) = env_var("NEATCHECK_RUN_TIMEOUT") {
+            let t =
+                parse_duration(&v).unwrap_or_else(|e| invalid("NEATCHECK_RUN_TIMEOUT", &v, &e));
+            self.run_timeout = (!t.is_zero()).then_some(t);
+        }
+        if let Some(v) = env_var("NEATCHECK_VERBOSE") {
+            self.verbose = flag(&v);
+        }
+        if let Some(v) = env_var("NEATCHECK_REPLAY") {
+            self.replay = Some(v.trim().to_string());
+        }
+        if let Some(v) = env_var("NEATCHECK_REGRESSIONS") {
+            self.regressions = flag(&v);
+        }
+        if let Some(v) = env_var("NEATCHECK_STRATEGY") {
+            self.strategy = v
+                .parse()
+                .unwrap_or_else(|e: String| invalid("NEATCHECK_STRATEGY", &v, &e));
+        }
+        self
+    }
+
+    /// Sets the largest size bound of the exhaustive phase.
+    pub fn max_size(mut self, n: usize) -> Self {
+        self.max_size = n;
+        self
+    }
+
+    /// Sets the number of runs of the exhaustive phase.
+    pub fn runs(mut self, n: u64) -> Self {
+        self.runs = n;
+        self
+    }
+
+    /// Sets the random phase: `samples` cases of sizes up to `max_size`
+    /// (`samples = 0` turns it off).
+    pub fn samples(mut self, samples: u64, max_size: usize) -> Self {
+        self.samples = samples;
+        self.sample_max_size = max_size;
+        self
+    }
+
+    /// Sets the seed of the random phase.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Runs the exhaustive phase on `n` threads (same verdict and
+    /// counterexample as on one).
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = n.max(1);
+        self
+    }
+
+    /// Sets a wall-clock ceiling for the whole check. The verdict then
+    /// depends on the machine's speed; the report says when it cut the
+    /// search.
+    pub fn time(mut self, t: Duration) -> Self {
+        self.time = Some(t);
+        self
+    }
+
+    /// Sets the per-run limit (`None`: no limit).
+    pub fn run_timeout(mut self, t: Option<Duration>) -> Self {
+        self.run_timeout = t;
+        self
+    }
+
+    /// Prints the coverage line of passing checks.
+    pub fn verbose(mut self, v: bool) -> Self {
+        self.verbose = v;
+        self
+    }
+
+    /// Turns the regression file on or off.
+    pub fn regressions(mut self, on: bool) -> Self {
+        self.regressions = on;
+        self
+    }
+
+    /// Sets the conjunction strategy for `Cool` properties.
+    pub fn strategy(mut self, s: Strategy) -> Self {
+        self.strategy = s;
+        self
+    }
+}

@@ -1,0 +1,443 @@
+//! The one driver: replay, regression file, exhaustive phase by iterative
+//! deepening (one thread or several), random phase with shrinking, and the
+//! health checks. Every check and `search::test_for` run through here.
+//!
+//! Budgets are counted in runs, so the verdict and the counterexample are
+//! the same on any machine under any load; the only wall-clock limit is the
+//! one a user asks for (`Config::time`), and the summary says when it cut.
+
+use super::config::Config;
+use super::labels;
+use super::quiet::{self, Quiet};
+use super::random::RandomCases;
+use crate::grammar::{grammar_of, Grammar, Tree};
+use crate::outcome::{Counterexample, Found, Stop, Summary};
+use crate::report::Pattern;
+use crate::search::{RunResult, Searcher};
+use crate::Enumerable;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::time::Instant;
+
+/// What the driver runs: the property as steps of a searcher.
+pub(crate) struct Subject<'a, T> {
+    /// Runs the property on the searcher's next node.
+    pub step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    /// Runs it again on the node run last, tracing every read (reports).
+    pub trace: &'a (dyn Fn(&mut Searcher<T>) -> Pattern + Sync),
+}
+
+/// Where a check comes from: for the regression file and the replay line.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Origin {
+    /// The full test name (the test thread's name).
+    pub test: Option<String>,
+    /// The source file of the property (`#[track_caller]`).
+    pub file: Option<&'static str>,
+}
+
+/// What the driver tells an observer after each bound (`test_for` prints it).
+pub(crate) enum BoundEvent<'a> {
+    Passed { bound: usize, runs: u64 },
+    Failed { bound: usize, runs: u64, pattern: &'a str },
+    Cut { bound: usize, runs: u64 },
+}
+
+/// Per-run statistics of a stretch of the search.
+#[derive(Default, Clone, Debug)]
+pub(crate) struct Tally {
+    pub runs: u64,
+    pub discarded: u64,
+    pub labels: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    /// Counts a run just made on this thread (and takes its labels).
+    pub(crate) fn add(&mut self, r: &RunResult) {
+        self.runs += 1;
+        let run_labels = labels::take();
+        if matches!(r, RunResult::Discarded) {
+            self.discarded += 1;
+            return;
+        }
+        for (i, l) in run_labels.iter().enumerate() {
+            // Each label once per run, however often the run attached it.
+            if !run_labels[..i].contains(l) {
+                *self.labels.entry(l.clone()).or_default() += 1;
+            }
+        }
+    }
+
+    pub(crate) fn merge(&mut self, other: Tally) {
+        self.runs += other.runs;
+        self.discarded += other.discarded;
+        for (k, v) in other.labels {
+            *self.labels.entry(k).or_default() += v;
+        }
+    }
+}
+
+/// How one bound of the exhaustive phase ended.
+pub(crate) enum BoundEnd<T> {
+    Passed,
+    Failed(Box<Counterexample<T>>),
+    /// The run budget (`true`) or the time limit (`false`) ran out.
+    Cut { by_runs: bool },
+}
+
+/// Searches one bound sequentially within `max_runs` runs (exact: runs in
+/// the search order) and an optional deadline.
+pub(crate) fn search_bound<T: Enumerable>(
+    subject: &Subject<'_, T>,
+    bound: usize,
+    max_runs: u64,
+    deadline: Option<Instant>,
+) -> (BoundEnd<T>, Tally) {
+    let mut s = Searcher::<T>::new(bound);
+    let mut tally = Tally::default();
+    loop {
+        if !s.has_next() {
+            return (BoundEnd::Passed, tally);
+        }
+        if tally.runs >= max_runs {
+            return (BoundEnd::Cut { by_runs: true }, tally);
+        }
+        // Checked before every run: a slow property must not overrun the
+        // ceiling by a batch of runs.
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return (BoundEnd::Cut { by_runs: false }, tally);
+        }
+        let r = (subject.step)(&mut s).expect("a pending node runs");
+        tally.add(&r);
+        if r.is_failure() {
+            let c = describe(&mut s, subject, r, tally.runs);
+            return (BoundEnd::Failed(Box::new(c)), tally);
+        }
+    }
+}
+
+/// The failure record of the run just made by `s`.
+fn describe<T: 'static>(
+    s: &mut Searcher<T>,
+    subject: &Subject<'_, T>,
+    r: RunResult,
+    runs: u64,
+) -> Counterexample<T> {
+    let (reason, panicked) = match r {
+        RunResult::False(reason) => (reason, false),
+        RunResult::Panicked(m) => (Some(m), true),
+        RunResult::True | RunResult::Discarded => unreachable!("not a failure"),
+    };
+    let location = panicked.then(quiet::last_location).flatten();
+    let pattern = (subject.trace)(s);
+    let mut c = s.counterexample(&pattern, reason, panicked);
+    c.panic_location = location;
+    c.runs = runs;
+    c
+}
+
+/// A problem with the argument type itself, before any run.
+fn type_problem(g: &Grammar) -> Option<String> {
+    if g.is_inhabited() {
+        return None;
+    }
+    let empty = g.uninhabited_parts();
+    Some(format!(
+        "the input type `{}` has no values{}: the property can never run. A derived enum \
+         needs a variant that is not `#[enumerable(skip)]` and does not contain the type \
+         itself; a hand-written space needs a base case outside `pay`.",
+        g.root_name(),
+        if empty.is_empty() {
+            String::new()
+        } else {
+            format!(" (uninhabited: {})", empty.join(", "))
+        }
+    ))
+}
+
+/// Runs one input (a replay key or a saved regression) with no budget.
+fn run_tree<T: Enumerable>(
+    subject: &Subject<'_, T>,
+    tree: &Tree,
+) -> (RunResult, Option<Counterexample<T>>) {
+    let mut s = Searcher::<T>::new(0);
+    s.load(tree);
+    let r = (subject.step)(&mut s).expect("a loaded value runs");
+    let _ = labels::take();
+    if r.is_failure() {
+        let c = describe(&mut s, subject, r.clone(), 1);
+        (r, Some(c))
+    } else {
+        (r, None)
+    }
+}
+
+/// The whole check. `Err` carries the counterexample with its summary;
+/// problems that make a pass meaningless are in `Summary::problems`.
+pub(crate) fn drive<T: Enumerable + Debug>(
+    config: &Config,
+    subject: &Subject<'_, T>,
+    origin: &Origin,
+    observe: &mut dyn FnMut(BoundEvent<'_>),
+) -> Result<Summary, Box<Counterexample<T>>> {
+    let start = Instant::now();
+    let deadline = config.time.map(|t| start + t);
+    let g = grammar_of::<T>();
+    let _quiet = Quiet::new();
+    let _labels = labels::Scope::new();
+    let mut summary = Summary {
+        worst_case: "0".into(),
+        ..Summary::default()
+    };
+    let fail = |mut c: Box<Counterexample<T>>, summary: &Summary| {
+        c.summary = Summary {
+            elapsed: start.elapsed(),
+            ..summary.clone()
+        };
+        Err(c)
+    };
+    if let Some(p) = type_problem(&g) {
+        summary.problems.push(p);
+        return Ok(summary);
+    }
+
+    if let Some(key) = &config.replay {
+        let tree = crate::replay::tree_of_key(&g, key)
+            .unwrap_or_else(|e| panic!("neatcheck: NEATCHECK_REPLAY={key}: {e}"));
+        summary.replayed = 1;
+        summary.stopped = Stop::Replay;
+        let (_, failure) = run_tree(subject, &tree);
+        if let Some(mut c) = failure {
+            c.found = Found::Replay { from_file: false };
+            return fail(Box::new(c), &summary);
+        }
+        summary.elapsed = start.elapsed();
+        return Ok(summary);
+    }
+
+    let saved = super::regressions::saved_keys(config, origin);
+    for key in &saved {
+        // A key of another version of the type no longer decodes: skip it.
+        let Ok(tree) = crate::replay::tree_of_key(&g, key) else {
+            continue;
+        };
+        summary.replayed += 1;
+        if let (_, Some(mut c)) = run_tree(subject, &tree) {
+            c.found = Found::Replay { from_file: true };
+            return fail(Box::new(c), &summary);
+        }
+    }
+
+    // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
+    // smallest one.
+    let min_size = g.min_size().expect("inhabited") as usize;
+    let type_max = crate::index::max_size_in(&g);
+    let last_bound = type_max.map_or(config.max_size, |m| m.min(config.max_size));
+    let mut cut = false;
+    for bound in 0..=last_bound {
+        let budget = config.runs.saturating_sub(summary.runs);
+        let (end, tally) = exhaust_bound(config, subject, bound, budget, deadline);
+        summary.runs += tally.runs;
+        summary.discarded += tally.discarded;
+        match end {
+            BoundEnd::Passed => {
+                observe(BoundEvent::Passed {
+                    bound,
+                    runs: tally.runs,
+                });
+                summary.exhausted = Some(bound);
+                summary.runs_last_bound = tally.runs;
+                summary.labelled_runs = tally.runs - tally.discarded;
+                summary.labels = tally.labels;
+            }
+            BoundEnd::Failed(c) => {
+                observe(BoundEvent::Failed {
+                    bound,
+                    runs: c.runs,
+                    pattern: &c.pattern,
+                });
+                return fail(c, &summary);
+            }
+            BoundEnd::Cut { by_runs } => {
+                observe(BoundEvent::Cut {
+                    bound,
+                    runs: tally.runs,
+                });
+                summary.stopped = if by_runs {
+                    Stop::Runs(bound)
+                } else {
+                    Stop::Time(bound)
+                };
+                cut = true;
+                break;
+            }
+        }
+    }
+    if let Some(e) = summary.exhausted {
+        summary.worst_case = g.count_up_to(e).to_string();
+    }
+    if !cut && type_max.is_some_and(|m| m <= config.max_size) {
+        summary.stopped = Stop::AllValues;
+    }
+
+    // The random phase, past the sizes the exhaustive phase reached.
+    let first = summary.exhausted.map_or(0, |e| e + 1).max(min_size);
+    let last = type_max.map_or(config.sample_max_size, |m| m.min(config.sample_max_size));
+    let time_left = deadline.is_none_or(|d| Instant::now() < d);
+    if config.samples > 0 && summary.stopped != Stop::AllValues && first <= last && time_left {
+        let mut cases = RandomCases::new(&g, config.seed, first, last, config.samples);
+        let mut s = Searcher::<T>::new(0);
+        let mut tally = Tally::default();
+        let mut sizes: Option<(usize, usize)> = None;
+        while let Some(case) = cases.next_case() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            s.load(&case.tree);
+            let r = (subject.step)(&mut s).expect("a loaded value runs");
+            tally.add(&r);
+            summary.random += 1;
+            summary.random_edges += u64::from(case.with_edges);
+            let size = s.size() as usize;
+            sizes = Some(sizes.map_or((size, size), |(lo, hi)| (lo.min(size), hi.max(size))));
+            summary.random_sizes = sizes;
+            if r.is_failure() {
+                summary.discarded += tally.discarded;
+                let c = describe(&mut s, subject, r, summary.random);
+                let c = shrink_and_confirm(config, subject, &g, c, &case.tree, &mut summary);
+                return fail(c, &summary);
+            }
+        }
+        summary.discarded += tally.discarded;
+        summary.labelled_runs += tally.runs - tally.discarded;
+        for (k, v) in tally.labels {
+            *summary.labels.entry(k).or_default() += v;
+        }
+    }
+
+    health(config, min_size, &mut summary);
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}
+
+/// One bound of the exhaustive phase, on the configured threads.
+fn exhaust_bound<T: Enumerable>(
+    config: &Config,
+    subject: &Subject<'_, T>,
+    bound: usize,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> (BoundEnd<T>, Tally) {
+    let _ = config.threads;
+    search_bound(subject, bound, budget, deadline)
+}
+
+/// Shrinks a random failure through the space, then searches the sizes
+/// between the exhaustive phase and the shrunk value (within the run
+/// budget) to confirm it is minimal or find a smaller one.
+fn shrink_and_confirm<T: Enumerable>(
+    config: &Config,
+    subject: &Subject<'_, T>,
+    g: &Grammar,
+    first: Counterexample<T>,
+    tree: &Tree,
+    summary: &mut Summary,
+) -> Box<Counterexample<T>> {
+    let sampled_size = first.size;
+    let panicked = first.panicked;
+    let mut fails = |t: &Tree| {
+        let mut s = Searcher::<T>::new(0);
+        s.load(t);
+        let r = (subject.step)(&mut s).expect("a loaded value runs");
+        let _ = labels::take();
+        // A shrink keeps the kind of failure: a panic stays a panic.
+        r.is_failure() && matches!(r, RunResult::Panicked(_)) == panicked
+    };
+    let shrunk = crate::shrink::shrink(g, tree, &mut fails, SHRINK_ATTEMPTS);
+    let (_, c) = run_tree(subject, &shrunk.tree);
+    let mut c = c.unwrap_or(first);
+    c.runs = summary.random;
+    let mut passed_up_to = summary.exhausted;
+    // Confirm: the sizes above the exhaustive phase and below the shrunk
+    // value, with a fresh exhaustive budget.
+    let from = summary.exhausted.map_or(0, |e| e + 1);
+    let mut used = 0;
+    for bound in from..(c.size as usize) {
+        let (end, tally) = search_bound(subject, bound, config.runs.saturating_sub(used), None);
+        used += tally.runs;
+        match end {
+            BoundEnd::Passed => passed_up_to = Some(bound),
+            BoundEnd::Failed(smaller) => {
+                c = *smaller;
+                break;
+            }
+            BoundEnd::Cut { .. } => break,
+        }
+    }
+    c.found = Found::Random {
+        sampled_size,
+        shrink_attempts: shrunk.attempts,
+        passed_up_to,
+    };
+    Box::new(c)
+}
+
+/// Candidates the shrinker may try.
+const SHRINK_ATTEMPTS: u64 = 10_000;
+
+/// Fewer relevant runs than one in this many (over at least
+/// `PRECONDITION_MIN_RUNS` runs) mean the precondition almost never holds.
+const PRECONDITION_RATIO: u64 = 1000;
+const PRECONDITION_MIN_RUNS: u64 = 1000;
+
+/// The health checks: a pass must mean something.
+fn health(config: &Config, min_size: usize, summary: &mut Summary) {
+    let total = summary.runs + summary.random;
+    let relevant = total - summary.discarded;
+    let why_short = match summary.stopped {
+        Stop::Time(b) => format!(
+            "the time limit ({:?}, NEATCHECK_TIME / Config::time) cut the search at size {b}",
+            config.time.unwrap_or_default()
+        ),
+        Stop::Runs(b) => format!(
+            "the run budget ({} runs, NEATCHECK_RUNS / Config::runs) ran out at size {b}",
+            config.runs
+        ),
+        _ => String::new(),
+    };
+    if min_size > config.max_size {
+        summary.problems.push(format!(
+            "the smallest input has size {min_size}, above the size bound {}: the exhaustive \
+             phase tested nothing. Raise NEATCHECK_SIZE / Config::max_size to at least \
+             {min_size}.",
+            config.max_size
+        ));
+    } else if summary.exhausted.is_none_or(|e| e < min_size) {
+        summary.problems.push(format!(
+            "the exhaustive phase did not complete even the smallest inputs (size \
+             {min_size}): {why_short}. Raise the budget, or make the property cheaper."
+        ));
+    }
+    if total == 0 {
+        summary.problems.push(format!(
+            "the property was never run{}",
+            if why_short.is_empty() {
+                String::new()
+            } else {
+                format!(": {why_short}")
+            }
+        ));
+    } else if relevant == 0 {
+        summary.problems.push(format!(
+            "no input met the precondition: {total} runs, all discarded. The property was \
+             never really tested; weaken the precondition, or read less before deciding it \
+             (a lazy precondition prunes the search)."
+        ));
+    } else if total >= PRECONDITION_MIN_RUNS && relevant * PRECONDITION_RATIO < total {
+        summary.problems.push(format!(
+            "the precondition almost never holds: {relevant} of {total} runs met it. The \
+             property was barely tested; weaken the precondition or generate valid inputs \
+             directly (a space of valid values, or a lazy precondition that fails early)."
+        ));
+    }
+}

@@ -1,0 +1,489 @@
+//! Counterexample search inside `cargo test`: properties, configuration
+//! (in code and by environment variables), the failure report and labels.
+//!
+//! A property is a closure over lazy handles (`|xs: Lazy<Vec<u8>>| ...`) or
+//! over plain values (`|x: u8, xs: Vec<u8>| ...`). [`check`] runs it in
+//! phases, all counted in runs so that the verdict never depends on the
+//! machine or its load:
+//!
+//! 1. inputs saved by earlier failures of the same test (the regression
+//!    file, `neatcheck-regressions/` beside the crate);
+//! 2. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
+//!    search, until the size bound or the run budget; a counterexample found
+//!    here is a smallest one;
+//! 3. the **random phase**: uniform inputs of growing sizes past the
+//!    exhausted ones, a third of them with numbers moved to edge values
+//!    (0, ±1, powers of two and their neighbours, MIN, MAX); a failure found
+//!    here is shrunk through the type's description and the sizes below it
+//!    are searched to confirm it is minimal;
+//! 4. **health checks**: a check that ran nothing, found no input meeting its
+//!    precondition, or could not even finish the smallest inputs fails with
+//!    a message saying what to change.
+//!
+//! A failing check prints one report: the counterexample, what the property
+//! read of it, how it failed, how far the search went, and a replay line
+//! (`NEATCHECK_REPLAY=<key> cargo test ... -- --exact <test>`) that re-runs
+//! exactly that input. With `NEATCHECK_VERBOSE=1` a passing check prints its
+//! coverage line and label table (run `cargo test -- --nocapture` to see
+//! it).
+
+mod config;
+mod driver;
+mod labels;
+mod quiet;
+mod random;
+mod regressions;
+
+pub use crate::outcome::{Counterexample, Found, Stop, Summary};
+pub use crate::search::{Outcome, RunResult};
+pub use config::{parse_duration, Config};
+pub use labels::{collect, label};
+
+use crate::cool::Cool;
+use crate::lazy::Lazy;
+use crate::search::Searcher;
+use crate::Enumerable;
+use driver::{drive, BoundEvent, Origin, Subject};
+use std::fmt::{Debug, Write};
+use std::panic::Location;
+
+/// A lazy precondition: `prop` runs only when `pre` holds, so a
+/// precondition that reads little prunes the search. Runs where it does not
+/// hold are discarded: counted apart, never failures.
+///
+/// ```
+/// use neatcheck::{implies, Lazy};
+/// neatcheck::check(|xs: Lazy<Vec<bool>>| {
+///     implies(!xs.is_empty(), || xs.first().is_some())
+/// });
+/// ```
+pub fn implies<R: Outcome>(pre: bool, prop: impl FnOnce() -> R) -> RunResult {
+    if pre {
+        prop().into_result()
+    } else {
+        RunResult::Discarded
+    }
+}
+
+/// A property over `T`, written as a closure over lazy handles or over
+/// plain values (the marker `M` tells the forms apart).
+pub trait Property<T, M> {
+    /// Runs the property on a lazy input.
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult;
+}
+
+/// Marker: a closure over one lazy handle.
+pub struct LazyArg;
+/// Marker: a closure over plain values.
+pub struct PlainArgs;
+/// Marker: a closure over lazy handles of several arguments.
+pub struct LazyArgs;
+/// Marker: a closure over a plain reference.
+pub struct PlainRef;
+/// Marker: a closure over one plain value.
+pub struct PlainArg;
+
+impl<T: Enumerable, R: Outcome, F: Fn(T) -> R> Property<T, PlainArg> for F {
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult {
+        self(x.force()).into_result()
+    }
+}
+
+impl<T: Enumerable, R: Outcome, F: Fn(Lazy<'_, T>) -> R> Property<T, LazyArg> for F {
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult {
+        self(x).into_result()
+    }
+}
+
+impl<T: Enumerable, R: Outcome, F: Fn(&T) -> R> Property<T, PlainRef> for F {
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult {
+        self(&x.force()).into_result()
+    }
+}
+
+macro_rules! plain_and_lazy_args {
+    ($($name:ident : $idx:tt),+) => {
+        impl<$($name: Enumerable,)+ R: Outcome, F: Fn($($name),+) -> R>
+            Property<($($name,)+), PlainArgs> for F
+        {
+            fn run_lazy(&self, x: Lazy<'_, ($($name,)+)>) -> RunResult {
+                let v = x.force();
+                self($(v.$idx),+).into_result()
+            }
+        }
+        impl<$($name: Enumerable,)+ R: Outcome, F: Fn($(Lazy<'_, $name>),+) -> R>
+            Property<($($name,)+), LazyArgs> for F
+        {
+            fn run_lazy(&self, x: Lazy<'_, ($($name,)+)>) -> RunResult {
+                let v = x.view();
+                self($(v.$idx),+).into_result()
+            }
+        }
+    };
+}
+plain_and_lazy_args!(A: 0, B: 1);
+plain_and_lazy_args!(A: 0, B: 1, C: 2);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4);
+
+/// Runs a property and returns its summary or its counterexample, without
+/// panicking and without the regression file (for embedding neatcheck and
+/// for testing it). Problems that would fail a [`check`] are listed in
+/// [`Summary::problems`].
+pub fn run_check<T: Enumerable + Debug, M>(
+    config: &Config,
+    prop: impl Property<T, M> + Sync,
+) -> Result<Summary, Box<Counterexample<T>>> {
+    run_property(config, &prop, &Origin::default())
+}
+
+/// [`run_check`] for a property returning a [`Cool`] formula (evaluated
+/// with the configured conjunction strategy).
+pub fn run_check_cool<T: Enumerable + Debug, F>(
+    config: &Config,
+    prop: F,
+) -> Result<Summary, Box<Counterexample<T>>>
+where
+    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
+{
+    run_cool(config, &prop, &Origin::default())
+}
+
+fn run_property<T: Enumerable + Debug, M>(
+    config: &Config,
+    prop: &(impl Property<T, M> + Sync),
+    origin: &Origin,
+) -> Result<Summary, Box<Counterexample<T>>> {
+    let step = |s: &mut Searcher<T>| s.step(|x| prop.run_lazy(x));
+    let trace = |s: &mut Searcher<T>| {
+        s.pattern(|x| {
+            let _ = prop.run_lazy(x);
+        })
+    };
+    let subject = Subject {
+        step: &step,
+        trace: &trace,
+    };
+    drive(config, &subject, origin, &mut |_| {})
+}
+
+fn run_cool<T: Enumerable + Debug, F>(
+    config: &Config,
+    prop: &F,
+    origin: &Origin,
+) -> Result<Summary, Box<Counterexample<T>>>
+where
+    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
+{
+    let strategy = config.strategy;
+    let step = |s: &mut Searcher<T>| s.step_cool(strategy, prop);
+    let trace = |s: &mut Searcher<T>| {
+        s.pattern(|x| {
+            let _ = prop(x).eval();
+        })
+    };
+    let subject = Subject {
+        step: &step,
+        trace: &trace,
+    };
+    drive(config, &subject, origin, &mut |_| {})
+}
+
+/// Iterative deepening for `search::test_for`: the driver with a time
+/// budget, printing one line per bound.
+pub(crate) fn deepen_for<T: Enumerable + Debug>(
+    step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
+    threads: usize,
+    budget: std::time::Duration,
+) -> Option<Counterexample<T>> {
+    let config = Config {
+        max_size: usize::MAX - 1,
+        runs: u64::MAX,
+        samples: 0,
+        threads,
+        time: Some(budget),
+        run_timeout: None,
+        regressions: false,
+        ..Config::default()
+    };
+    let g = crate::grammar::grammar_of::<T>();
+    let mut print = |e: BoundEvent<'_>| match e {
+        BoundEvent::Passed { bound, runs } => println!(
+            "size {bound}: {runs} runs (worst case {})",
+            g.count_up_to(bound)
+        ),
+        BoundEvent::Failed {
+            bound,
+            runs,
+            pattern,
+        } => println!("size {bound}: counterexample after {runs} runs: {pattern}"),
+        BoundEvent::Cut { bound, runs } => println!("size {bound}: out of time after {runs} runs"),
+    };
+    let subject = Subject { step, trace };
+    drive(&config, &subject, &Origin::default(), &mut print).err().map(|c| *c)
+}
+
+/// The origin of a check called from a test.
+fn origin_here(location: &'static Location<'static>) -> Origin {
+    Origin {
+        test: std::thread::current()
+            .name()
+            .filter(|n| *n != "main")
+            .map(str::to_string),
+        file: Some(location.file()),
+    }
+}
+
+/// `cargo test` arguments that select exactly this test.
+fn cargo_test_args(origin: &Origin) -> String {
+    let target = match origin.file {
+        Some(f) if f.starts_with("tests/") || f.contains("/tests/") => {
+            let stem = std::path::Path::new(f)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("");
+            // tests/foo/main.rs and tests/foo/mod.rs belong to target `foo`.
+            let target = if matches!(stem, "main" | "mod") {
+                std::path::Path::new(f)
+                    .parent()
+                    .and_then(|p| p.file_name())
+                    .and_then(|s| s.to_str())
+                    .unwrap_or(stem)
+            } else {
+                stem
+            };
+            format!(" --test {target}")
+        }
+        Some(f) if f.starts_with("src/") || f.contains("/src/") => " --lib".to_string(),
+        _ => String::new(),
+    };
+    match &origin.test {
+        Some(t) => format!("{target} -- --exact {t}"),
+        None => target,
+    }
+}
+
+/// The failure report of a check.
+fn report<T: Debug>(c: &Counterexample<T>, origin: &Origin, location: &Location<'_>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "neatcheck: property failed ({location})");
+    let _ = writeln!(s, "  counterexample (size {}): {:?}", c.size, c.value);
+    if c.pattern != format!("{:?}", c.value) {
+        let _ = writeln!(s, "  as read by the property:  {}", c.pattern);
+        if c.pattern.contains('_') || c.pattern.contains("..") {
+            let _ = writeln!(
+                s,
+                "    (`_` and `..` mark parts the property never read: any value there fails too)"
+            );
+        }
+    }
+    match (&c.reason, c.panicked, &c.panic_location) {
+        (Some(m), true, Some(at)) => {
+            let _ = writeln!(s, "  the property panicked at {at}: {m}");
+        }
+        (Some(m), true, None) => {
+            let _ = writeln!(s, "  the property panicked: {m}");
+        }
+        (Some(r), false, _) => {
+            let _ = writeln!(s, "  the property {r}");
+        }
+        _ => {
+            let _ = writeln!(s, "  the property returned false");
+        }
+    }
+    match &c.found {
+        Found::Exhaustive => {
+            let _ = writeln!(
+                s,
+                "  minimal: every smaller input passed (found after {} runs at size {})",
+                c.runs, c.size
+            );
+        }
+        Found::Random {
+            sampled_size,
+            shrink_attempts,
+            passed_up_to,
+        } => {
+            let _ = write!(
+                s,
+                "  found by the random phase (case {}, size {sampled_size}), shrunk to size {} \
+                 ({shrink_attempts} candidates tried); ",
+                c.runs, c.size
+            );
+            let _ = match passed_up_to {
+                Some(p) if *p as u64 + 1 >= c.size => {
+                    writeln!(s, "minimal: every smaller input passed")
+                }
+                Some(p) => writeln!(
+                    s,
+                    "every input of size <= {p} passed, so a smaller counterexample may exist \
+                     (sizes {}..={})",
+                    p + 1,
+                    c.size - 1
+                ),
+                None => writeln!(s, "smaller inputs were not all tested"),
+            };
+        }
+        Found::Replay { from_file: true } => {
+            let _ = writeln!(
+                s,
+                "  replayed from the regression file (a failure saved by an earlier run)"
+            );
+        }
+        Found::Replay { from_file: false } => {
+            let _ = writeln!(s, "  replayed from NEATCHECK_REPLAY");
+        }
+    }
+    let _ = writeln!(s, "  coverage: {}", c.summary);
+    if !c.key.is_empty() {
+        let _ = writeln!(
+            s,
+            "  replay: NEATCHECK_REPLAY={} cargo test{}",
+            c.key,
+            cargo_test_args(origin)
+        );
+    }
+    s
+}
+
+#[track_caller]
+fn finish<T: Debug>(
+    config: &Config,
+    origin: &Origin,
+    location: &'static Location<'static>,
+    result: Result<Summary, Box<Counterexample<T>>>,
+) -> Summary {
+    match result {
+        Ok(summary) => {
+            if !summary.problems.is_empty() {
+                let mut s = format!("neatcheck: the check is not meaningful ({location})\n");
+                for p in &summary.problems {
+                    let _ = writeln!(s, "  - {p}");
+                }
+                let _ = writeln!(s, "  coverage: {summary}");
+                panic!("{s}");
+            }
+            if config.verbose {
+                eprintln!(
+                    "neatcheck: {} passed: {summary}",
+                    origin.test.as_deref().unwrap_or("property")
+                );
+            }
+            summary
+        }
+        Err(c) => {
+            let mut text = report(&c, origin, location);
+            if !matches!(c.found, Found::Replay { .. }) {
+                if let Some(path) = regressions::save(config, origin, &c.key, &c.shown) {
+                    let _ = writeln!(
+                        text,
+                        "  saved in {}: it runs first next time",
+                        path.display()
+                    );
+                }
+            }
+            panic!("{text}")
+        }
+    }
+}
+
+/// Checks a property with the default configuration (overridden by the
+/// `NEATCHECK_*` environment variables); panics with a report naming the
+/// smallest counterexample if it fails, or saying why a pass would mean
+/// nothing (no runs, no values, a precondition that never holds).
+///
+/// ```
+/// use neatcheck::Lazy;
+/// // Lazy: the property reads only what it needs.
+/// neatcheck::check(|xs: Lazy<Vec<bool>>| xs.len() < 1000);
+/// // Plain values, several arguments.
+/// neatcheck::check(|x: u8, y: u8| x.max(y) >= x);
+/// ```
+#[track_caller]
+pub fn check<T: Enumerable + Debug, M>(prop: impl Property<T, M> + Sync) -> Summary {
+    check_with(Config::default(), prop)
+}
+
+/// [`check`] with a configuration (environment variables still override it).
+#[track_caller]
+pub fn check_with<T: Enumerable + Debug, M>(
+    config: Config,
+    prop: impl Property<T, M> + Sync,
+) -> Summary {
+    let location = Location::caller();
+    let config = config.with_env();
+    let origin = origin_here(location);
+    let result = run_property(&config, &prop, &origin);
+    finish(&config, &origin, location, result)
+}
+
+/// [`check`] for a property returning a [`Cool`] formula.
+#[track_caller]
+pub fn check_cool<T: Enumerable + Debug, F>(prop: F) -> Summary
+where
+    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
+{
+    check_cool_with(Config::default(), prop)
+}
+
+/// [`check_cool`] with a configuration (environment variables still
+/// override it).
+#[track_caller]
+pub fn check_cool_with<T: Enumerable + Debug, F>(config: Config, prop: F) -> Summary
+where
+    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
+{
+    let location = Location::caller();
+    let config = config.with_env();
+    let origin = origin_here(location);
+    let result = run_cool(&config, &prop, &origin);
+    finish(&config, &origin, location, result)
+}
+
+/// Existential check: passes if some value within the configured budget
+/// satisfies `pred`, panics otherwise. Returns the smallest witness found
+/// by the exhaustive phase (or a shrunk one from the random phase).
+#[track_caller]
+pub fn exists<T: Enumerable + Debug, M>(pred: impl Property<T, M> + Sync) -> T {
+    let config = Config::from_env();
+    let negated = |x: Lazy<'_, T>| match pred.run_lazy(x) {
+        RunResult::True => RunResult::False(Some("satisfied".into())),
+        _ => RunResult::True,
+    };
+    match run_check::<T, LazyArg>(&config, negated) {
+        Err(c) => c.value,
+        Ok(summary) => panic!("neatcheck: no value satisfies the predicate ({summary})"),
+    }
+}
+
+/// Declares property tests:
+///
+/// ```
+/// use neatcheck::neatcheck;
+/// neatcheck! {
+///     /// Reversing twice is the identity.
+///     fn reverse_twice(xs: Vec<u8>) -> bool {
+///         let mut ys = xs.clone();
+///         ys.reverse();
+///         ys.reverse();
+///         ys == xs
+///     }
+/// }
+/// # reverse_twice();
+/// ```
+///
+/// Each function becomes a test (add `#[test]` as in any test) whose body
+/// runs [`check`] over its arguments; arguments may be plain values or
+/// `Lazy` handles.
+#[macro_export]
+macro_rules! neatcheck {
+    ($($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident : $ty:ty),+ $(,)?) $(-> $ret:ty)? $body:block)*) => {
+        $(
+            $(#[$attr])*
+            $vis fn $name() {
+                $crate::check::check(|$($arg: $ty),+| $(-> $ret)? { $body });
+            }
+        )*
+    };
+}

@@ -1,0 +1,252 @@
+//! The random phase of a check: uniform values of growing sizes (FEAT
+//! sampling), some of them with their numbers moved to edge values, to get
+//! past the sizes the exhaustive phase can reach.
+
+use crate::grammar::{Grammar, SortId, SortKind, Tree};
+use crate::index::{sample_tree_in, SeedRng};
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use rand::RngExt;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// One in this many random cases has its numbers moved to edge values.
+const EDGE_ONE_IN: u64 = 3;
+
+/// Draws the random cases of a check, in a fixed order for a given seed.
+pub(crate) struct RandomCases<'g> {
+    grammar: &'g Grammar,
+    rng: SeedRng,
+    first_size: usize,
+    last_size: usize,
+    cases: u64,
+    drawn: u64,
+    edges: HashMap<SortId, Rc<Vec<u64>>>,
+}
+
+/// A random case.
+pub(crate) struct Case {
+    pub tree: Tree,
+    /// The size it was drawn at (edge values may change its size).
+    pub drawn_at: usize,
+    pub with_edges: bool,
+}
+
+impl<'g> RandomCases<'g> {
+    /// `cases` cases of sizes growing from `first_size` to `last_size`.
+    pub(crate) fn new(
+        grammar: &'g Grammar,
+        seed: u64,
+        first_size: usize,
+        last_size: usize,
+        cases: u64,
+    ) -> Self {
+        RandomCases {
+            grammar,
+            rng: crate::index::seeded_rng(seed),
+            first_size,
+            last_size: last_size.max(first_size),
+            cases,
+            drawn: 0,
+            edges: HashMap::new(),
+        }
+    }
+
+    /// The next case, or `None` when all were drawn or no size in the range
+    /// has values.
+    pub(crate) fn next_case(&mut self) -> Option<Case> {
+        while self.drawn < self.cases {
+            let i = self.drawn;
+            self.drawn += 1;
+            // Sizes grow linearly over the cases, so small inputs come first
+            // and the largest ones are still reached.
+            let span = (self.last_size - self.first_size) as u64;
+            let target = self.first_size + ((span * (i + 1)) / self.cases.max(1)) as usize;
+            let Some((tree, drawn_at)) = self.sample_near(target) else {
+                continue;
+            };
+            let with_edges = self.rng.random_range(0..EDGE_ONE_IN) == 0 && has_leaves(&tree);
+            let tree = if with_edges {
+                self.with_edge_values(&tree)
+            } else {
+                tree
+            };
+            return Some(Case {
+                tree,
+                drawn_at,
+                with_edges,
+            });
+        }
+        None
+    }
+
+    /// A uniform value of size `target`, or of the nearest size above it
+    /// (within a few) that has values: some types have none at some sizes.
+    fn sample_near(&mut self, target: usize) -> Option<(Tree, usize)> {
+        let last = self.last_size.max(target);
+        for size in target..=(target + 8).min(last) {
+            if self.grammar.count(size).is_zero() {
+                continue;
+            }
+            return sample_tree_in(self.grammar, size, &mut self.rng).map(|t| (t, size));
+        }
+        None
+    }
+
+    /// The tree with each leaf moved, with probability one half, to one of
+    /// its family's edge values.
+    fn with_edge_values(&mut self, tree: &Tree) -> Tree {
+        enum Task<'t> {
+            Visit(&'t Tree),
+            Finish(u32, usize),
+        }
+        let mut tasks = vec![Task::Visit(tree)];
+        let mut out: Vec<Rc<Tree>> = vec![];
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Visit(Tree::Leaf(sort, index)) => {
+                    let mut index = *index;
+                    if self.rng.random_range(0..2) == 0 {
+                        let edges = self.edges_of(*sort);
+                        if !edges.is_empty() {
+                            index = edges[self.rng.random_range(0..edges.len())];
+                        }
+                    }
+                    out.push(Rc::new(Tree::Leaf(*sort, index)));
+                }
+                Task::Visit(Tree::Node(prod, kids)) => {
+                    tasks.push(Task::Finish(*prod, kids.len()));
+                    tasks.extend(kids.iter().rev().map(|k| Task::Visit(k)));
+                }
+                Task::Finish(prod, n) => {
+                    let kids = out.split_off(out.len() - n);
+                    out.push(Rc::new(Tree::Node(prod, kids)));
+                }
+            }
+        }
+        let root = out.pop().expect("a tree");
+        Rc::try_unwrap(root).unwrap_or_else(|t| (*t).clone())
+    }
+
+    fn edges_of(&mut self, sort: SortId) -> Rc<Vec<u64>> {
+        let g = self.grammar;
+        self.edges
+            .entry(sort)
+            .or_insert_with(|| Rc::new(edge_indices(g, sort)))
+            .clone()
+    }
+}
+
+fn has_leaves(tree: &Tree) -> bool {
+    let mut stack = vec![tree];
+    while let Some(t) = stack.pop() {
+        match t {
+            Tree::Leaf(..) => return true,
+            Tree::Node(_, kids) => stack.extend(kids.iter().map(|k| &**k)),
+        }
+    }
+    false
+}
+
+/// The edge values of a leaf family, as global indices: for every size,
+/// its first and last values and the two in its middle, with their
+/// neighbours. A family lists its values by size, so for the integers
+/// these are 0, ±1, the powers of two and their neighbours, and MIN and
+/// MAX of every width (signed sizes hold the positives, then the
+/// negatives); for `char`, the first and last code of each bit length.
+pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
+    let SortKind::Leaf { family, .. } = &g.sorts[sort as usize].kind else {
+        return vec![];
+    };
+    let last = family.last_size().unwrap_or(128).min(130);
+    let mut start = BigUint::zero();
+    let mut out = vec![];
+    for size in 0..=last {
+        let count = family.count(size);
+        if count.is_zero() {
+            continue;
+        }
+        let half = &count >> 1u32;
+        let one = BigUint::from(1u32);
+        let mut offsets = vec![
+            BigUint::zero(),
+            one.clone(),
+            &count - &one,
+            half.clone(),
+        ];
+        if half > BigUint::zero() {
+            offsets.push(&half - &one);
+        }
+        if count > one {
+            offsets.push(&count - 2u32);
+        }
+        for off in offsets {
+            if off < count {
+                match (&start + off).to_u64() {
+                    Some(i) => out.push(i),
+                    None => return finish(out),
+                }
+            }
+        }
+        start += count;
+    }
+    finish(out)
+}
+
+fn finish(mut v: Vec<u64>) -> Vec<u64> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::grammar_of;
+
+    fn edge_values<T: crate::Enumerable + Clone>() -> Vec<T> {
+        let g = grammar_of::<T>();
+        let sort = g.root;
+        edge_indices(&g, sort)
+            .into_iter()
+            .map(|i| crate::grammar::downcast::<T>(g.build_root(&Tree::Leaf(sort, i)), "test"))
+            .collect()
+    }
+
+    #[test]
+    fn unsigned_edges_are_powers_of_two_their_neighbours_and_max() {
+        let e = edge_values::<u64>();
+        for v in [0, 1, 2, 3, 1 << 40, (1 << 40) - 1, (1 << 40) + 1, u64::MAX, u64::MAX - 1] {
+            assert!(e.contains(&v), "{v} missing");
+        }
+        let e = edge_values::<u32>();
+        assert!(e.contains(&u32::MAX) && e.contains(&(1 << 31)));
+        assert!(edge_values::<u8>().contains(&255));
+    }
+
+    #[test]
+    fn signed_edges_include_min_max_and_minus_one() {
+        for v in [i64::MIN, i64::MAX, -1, 0, 1, -(1 << 40), 1 << 40] {
+            assert!(edge_values::<i64>().contains(&v), "{v} missing");
+        }
+        for v in [i8::MIN, i8::MAX, -1, 0, 1] {
+            assert!(edge_values::<i8>().contains(&v), "{v} missing");
+        }
+    }
+
+    #[test]
+    fn random_cases_are_the_same_for_the_same_seed_and_grow() {
+        let g = grammar_of::<Vec<u16>>();
+        let draw = |seed| {
+            let mut r = RandomCases::new(&g, seed, 5, 60, 50);
+            std::iter::from_fn(|| r.next_case())
+                .map(|c| (c.tree, c.drawn_at))
+                .collect::<Vec<_>>()
+        };
+        let a = draw(1);
+        assert_eq!(a.len(), 50);
+        assert_eq!(a, draw(1));
+        assert_ne!(a, draw(2));
+        assert!(a.first().unwrap().1 < 10 && a.last().unwrap().1 >= 55);
+    }
+}

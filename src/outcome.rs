@@ -1,0 +1,190 @@
+//! What searches and checks report: the one failure record
+//! ([`Counterexample`]), how it was found ([`Found`]) and how far the search
+//! went before it ([`Summary`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+/// How far a search went: the coverage line of every report.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Summary {
+    /// The largest size bound searched completely (every value of size
+    /// `<= exhausted` is covered).
+    pub exhausted: Option<usize>,
+    /// Runs of the exhaustive phase, over all bounds.
+    pub runs: u64,
+    /// Runs at the largest bound exhausted (compare with `worst_case`).
+    pub runs_last_bound: u64,
+    /// Number of values of size `<= exhausted`: the runs a non-lazy search
+    /// would have needed.
+    pub worst_case: String,
+    /// Runs (exhaustive and random) whose precondition did not hold.
+    pub discarded: u64,
+    /// Random cases tested after the exhaustive phase.
+    pub random: u64,
+    /// The sizes of the random cases (smallest, largest), if any.
+    pub random_sizes: Option<(usize, usize)>,
+    /// Random cases whose numbers were moved to edge values.
+    pub random_edges: u64,
+    /// Label counts: over the runs of the largest exhausted bound and the
+    /// random cases (where the precondition held), each run counted once.
+    pub labels: BTreeMap<String, u64>,
+    /// Runs the label percentages are relative to.
+    pub labelled_runs: u64,
+    /// Why the exhaustive phase stopped.
+    pub stopped: Stop,
+    /// Inputs replayed first (from `NEATCHECK_REPLAY` or the regression
+    /// file).
+    pub replayed: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Problems that make a passing check meaningless (no runs, no values,
+    /// a precondition that almost never holds, ...): a check fails with
+    /// them.
+    pub problems: Vec<String>,
+}
+
+/// Why the exhaustive phase stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Stop {
+    /// Every size up to the configured maximum was searched.
+    #[default]
+    MaxSize,
+    /// Every value of the type was searched (a finite type).
+    AllValues,
+    /// The run budget ran out inside this size bound.
+    Runs(usize),
+    /// The time ceiling ran out inside this size bound.
+    Time(usize),
+    /// Only a replayed input was run.
+    Replay,
+}
+
+/// How a counterexample was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    /// By the exhaustive search: every smaller input passed (minimal).
+    Exhaustive,
+    /// By the random phase, then shrunk.
+    Random {
+        /// Size of the random case that failed first.
+        sampled_size: u64,
+        /// Candidates the shrinker tried.
+        shrink_attempts: u64,
+        /// Every size up to this one is known to pass: the counterexample
+        /// is minimal when this is its size minus one.
+        passed_up_to: Option<usize>,
+    },
+    /// Replayed from a key (`NEATCHECK_REPLAY` or the regression file).
+    Replay {
+        /// Whether the key came from the regression file.
+        from_file: bool,
+    },
+}
+
+/// A counterexample: the one failure record of searches and checks.
+#[derive(Clone)]
+pub struct Counterexample<T> {
+    /// The failing value (positions the property did not read at their
+    /// minimal values).
+    pub value: T,
+    /// The failing input with unread positions as `_`.
+    pub pattern: String,
+    /// The failing input printed in full with constructor names.
+    pub shown: String,
+    /// Its size.
+    pub size: u64,
+    /// Runs made at the bound (or random cases) that found it, up to and
+    /// including it.
+    pub runs: u64,
+    /// Why it failed: an `Err` description or a panic message.
+    pub reason: Option<String>,
+    /// Whether the property panicked.
+    pub panicked: bool,
+    /// Where it panicked (`file:line:col`), when a check ran it.
+    pub panic_location: Option<String>,
+    /// The replay key of the value (`NEATCHECK_REPLAY=<key>`).
+    pub key: String,
+    /// How it was found.
+    pub found: Found,
+    /// What was searched before it (checks fill this in).
+    pub summary: Summary,
+}
+
+impl<T> Counterexample<T> {
+    /// Whether every smaller input is known to pass.
+    pub fn is_minimal(&self) -> bool {
+        match self.found {
+            Found::Exhaustive => true,
+            Found::Random { passed_up_to, .. } => {
+                passed_up_to.is_some_and(|p| p as u64 + 1 >= self.size)
+            }
+            Found::Replay { .. } => false,
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Counterexample<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Counterexample")
+            .field("value", &self.value)
+            .field("pattern", &self.pattern)
+            .field("size", &self.size)
+            .field("runs", &self.runs)
+            .field("reason", &self.reason)
+            .field("key", &self.key)
+            .field("found", &self.found)
+            .finish()
+    }
+}
+
+impl fmt::Display for Summary {
+    /// The coverage line: how far the search went.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.exhausted {
+            Some(e) => write!(
+                f,
+                "exhaustive to size {e}: {} runs ({} at size {e}, whose {} values a non-lazy \
+                 search would run one by one)",
+                self.runs, self.runs_last_bound, self.worst_case
+            )?,
+            None => write!(f, "no size exhausted ({} runs)", self.runs)?,
+        }
+        match self.stopped {
+            Stop::Runs(b) => write!(f, "; the run budget stopped size {b}")?,
+            Stop::Time(b) => write!(f, "; the time limit cut the search at size {b}")?,
+            Stop::AllValues => write!(f, "; that is every value of the type")?,
+            Stop::MaxSize | Stop::Replay => {}
+        }
+        if let Some((lo, hi)) = self.random_sizes {
+            write!(
+                f,
+                "; {} random cases of sizes {lo}..={hi} ({} with edge values)",
+                self.random, self.random_edges
+            )?;
+        }
+        if self.discarded > 0 {
+            write!(
+                f,
+                "; {} runs discarded (precondition false)",
+                self.discarded
+            )?;
+        }
+        if self.replayed > 0 {
+            write!(f, "; {} saved inputs replayed", self.replayed)?;
+        }
+        write!(f, "; {:.3}s", self.elapsed.as_secs_f64())?;
+        if !self.labels.is_empty() && self.labelled_runs > 0 {
+            for (label, n) in &self.labels {
+                write!(
+                    f,
+                    "\n  {:6.2}% {}",
+                    100.0 * *n as f64 / self.labelled_runs as f64,
+                    label
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
