@@ -70,6 +70,6 @@ fn main() {
     });
     match result {
         Ok(summary) => println!("no counterexample: {summary}"),
-        Err(failure) => print!("{}", failure.report("bst")),
+        Err(failure) => print!("{}", failure.report()),
     }
 }

@@ -295,7 +295,7 @@ fn search_once<T: Enumerable>(bound: usize, pred: &impl Fn(Lazy<'_, T>) -> bool)
         runs += 1;
         match r {
             RunResult::True => satisfied += 1,
-            RunResult::False(_) => {}
+            RunResult::False(_) | RunResult::Discarded => {}
             RunResult::Panicked(m) => panic!("the predicate panicked: {m}"),
         }
     }

@@ -50,6 +50,6 @@ fn main() {
     });
     match result {
         Ok(summary) => println!("no counterexample: {summary}"),
-        Err(failure) => print!("{}", failure.report("simplifier")),
+        Err(failure) => print!("{}", failure.report()),
     }
 }

@@ -50,7 +50,7 @@ pub fn run() -> String {
     });
     match result {
         Ok(summary) => format!("no counterexample: {summary}\n"),
-        Err(failure) => failure.report("sorted_insert"),
+        Err(failure) => failure.report(),
     }
 }
 

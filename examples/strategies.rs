@@ -221,7 +221,7 @@ fn measure<T: Enumerable>(
             match searcher.step_cool(strategy, prop) {
                 None => break,
                 Some(RunResult::True) => hits += 1,
-                Some(RunResult::False(_)) => {}
+                Some(RunResult::False(_) | RunResult::Discarded) => {}
                 Some(RunResult::Panicked(m)) => panic!("the predicate panicked: {m}"),
             }
             runs += 1;

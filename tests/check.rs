@@ -56,7 +56,7 @@ fn the_report_has_everything_needed() {
     assert_eq!(f.value, (0, vec![0]));
     assert_eq!(f.size, 2);
     assert_eq!(f.before.exhausted, Some(1));
-    let report = f.report("my_test");
+    let report = f.report();
     assert!(
         report.contains("counterexample (size 2): (0, [0])"),
         "{report}"
@@ -86,7 +86,7 @@ fn panics_are_reported_with_their_message() {
     .unwrap_err();
     assert_eq!(f.value, vec![0, 0]);
     assert_eq!(f.panic.as_deref(), Some("too long: 2"));
-    assert!(f.report("t").contains("the property panicked: too long: 2"));
+    assert!(f.report().contains("the property panicked: too long: 2"));
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn err_results_fail_with_the_error() {
     })
     .unwrap_err();
     assert_eq!(f.value, 3);
-    assert!(f.report("t").contains("returned Err(\"x is 3\")"));
+    assert!(f.report().contains("returned Err(\"x is 3\")"));
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn beyond_exhaustive_sampling_finds_large_counterexamples() {
     let f = run_check(&config, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
     assert!(f.sampled);
     assert!(f.value.len() > 20);
-    assert!(f.report("t").contains("found by uniform sampling"));
+    assert!(f.report().contains("found by uniform sampling"));
     // Deterministic: the samples of a size depend only on the seed.
     let fixed = Config::default().max_size(30).sample_beyond(20, 60);
     let g = run_check(&fixed, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();

@@ -265,9 +265,17 @@ fn cargo_test_args(origin: &Origin) -> String {
 }
 
 /// The failure report of a check.
-fn report<T: Debug>(c: &Counterexample<T>, origin: &Origin, location: &Location<'_>) -> String {
+fn report<T: Debug>(
+    c: &Counterexample<T>,
+    origin: &Origin,
+    location: Option<&Location<'_>>,
+) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "neatcheck: property failed ({location})");
+    match location {
+        Some(at) => writeln!(s, "neatcheck: property failed ({at})"),
+        None => writeln!(s, "neatcheck: property failed"),
+    }
+    .expect("writing to a string");
     let _ = writeln!(s, "  counterexample (size {}): {:?}", c.size, c.value);
     if c.pattern != format!("{:?}", c.value) {
         let _ = writeln!(s, "  as read by the property:  {}", c.pattern);
@@ -347,6 +355,14 @@ fn report<T: Debug>(c: &Counterexample<T>, origin: &Origin, location: &Location<
     s
 }
 
+impl<T: Debug> Counterexample<T> {
+    /// The failure report [`check`] prints (without the test's name and
+    /// location, which only `check` knows).
+    pub fn report(&self) -> String {
+        report(self, &Origin::default(), None)
+    }
+}
+
 #[track_caller]
 fn finish<T: Debug>(
     config: &Config,
@@ -373,7 +389,7 @@ fn finish<T: Debug>(
             summary
         }
         Err(c) => {
-            let mut text = report(&c, origin, location);
+            let mut text = report(&c, origin, Some(location));
             if !matches!(c.found, Found::Replay { .. }) {
                 if let Some(path) = regressions::save(config, origin, &c.key, &c.shown) {
                     let _ = writeln!(
