@@ -154,6 +154,7 @@ pub mod index;
 pub mod lazy;
 pub mod report;
 pub mod search;
+mod shrink;
 pub mod space;
 pub mod values;
 
