@@ -152,6 +152,7 @@ fn ladder(k: usize) -> Vec<usize> {
 
 /// One position of the current tree, in preorder.
 struct FlatNode {
+    /// The subtree at this position (shared with the current tree).
     tree: Rc<Tree>,
     /// Preorder index of the parent (unused for the root).
     parent: usize,
@@ -161,12 +162,14 @@ struct FlatNode {
     end: usize,
     /// Size of this subtree.
     size: u64,
+    /// The sort of the position.
     sort: SortId,
 }
 
 /// The current tree laid out in preorder, with what candidates need: sorts,
 /// subtree sizes and extents, and the parent links for rebuilding.
 struct Flat {
+    /// Positions in preorder; the root is 0.
     nodes: Vec<FlatNode>,
 }
 

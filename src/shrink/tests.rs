@@ -174,6 +174,20 @@ impl Bin {
         }
         out
     }
+
+    /// The number of forks on the longest path from the root.
+    fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 0)];
+        while let Some((b, d)) = stack.pop() {
+            deepest = deepest.max(d);
+            if let Bin::Fork(l, _, r) = b {
+                stack.push((l, d + 1));
+                stack.push((r, d + 1));
+            }
+        }
+        deepest
+    }
 }
 
 #[test]
@@ -363,5 +377,39 @@ proptest! {
         prop_assert!(fails(&v));
         prop_assert!(s.attempts <= budget);
         prop_assert!(s.size <= g.tree_size(&input));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_tree_thresholds_shrink_to_locally_minimal_trees(
+        forks in 0usize..6,
+        depth in 0usize..5,
+        label in any::<u8>(),
+        both in any::<bool>(),
+        size in 5usize..60,
+        seed in any::<u64>(),
+    ) {
+        let g = grammar_of::<Bin>();
+        let fails = |b: &Bin| {
+            let (f, d) = (b.labels().len() >= forks, b.depth() >= depth);
+            let l = b.labels().iter().any(|&x| x >= label);
+            if both { f && d && l } else { (f && d) || l }
+        };
+        let Some(input) = (0..16)
+            .filter_map(|k| sample_tree_in(&g, size, &mut seeded_rng(seed.wrapping_add(k))))
+            .find(|t| fails(&value(&g, t)))
+        else {
+            return Ok(());
+        };
+        let (b, s) = shrink_by(&g, &input, fails, BUDGET);
+        check_result(&g, &input, &s, &fails, BUDGET);
+        prop_assert!(s.attempts < BUDGET, "a monotone predicate ran out of budget");
+        if !both && label == 0 && (forks > 0 || depth > 0) {
+            // Any fork fails: one fork of the smallest label.
+            prop_assert_eq!(b, Bin::Fork(Box::new(Bin::Tip), 0, Box::new(Bin::Tip)));
+        }
     }
 }
