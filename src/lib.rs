@@ -156,6 +156,7 @@ pub mod report;
 pub mod search;
 pub mod space;
 pub mod values;
+mod watchdog;
 
 pub use check::{check, check_cool, check_with, collect, exists, implies, label, Config};
 pub use lazy::{Lazy, LazyView};
