@@ -159,6 +159,7 @@ pub mod search;
 mod shrink;
 pub mod space;
 pub mod values;
+mod watchdog;
 
 pub use check::{check, check_cool, check_with, collect, exists, implies, label, Config};
 pub use lazy::{Lazy, LazyView};

@@ -11,6 +11,7 @@
 use crate::cool::Sched;
 use crate::grammar::{Grammar, INFINITE, NONE};
 use crate::lazy::{Ctx, Node, ProdInfo, COUNT_STAMP, FINAL, LOCKED};
+use crate::watchdog::RunSlot;
 use std::any::Any;
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -121,6 +122,8 @@ pub(crate) struct Engine {
     pending: bool,
     pub runs: u64,
     pub max_size: u64,
+    /// The watchdog slot every predicate run is announced to, if any.
+    slot: Option<RunSlot>,
 }
 
 impl Engine {
@@ -188,6 +191,42 @@ impl Engine {
             pending: false,
             runs: 0,
             max_size: 0,
+            slot: None,
+        }
+    }
+
+    /// Announces every later predicate run (all modes, traces and loaded
+    /// values) to a watchdog slot, so that a run that never returns is
+    /// reported.
+    pub fn watch(&mut self, slot: RunSlot) {
+        slot.set_grammar_len(self.grammar.prods.len());
+        self.slot = Some(slot);
+    }
+
+    /// The watchdog slot, if any (for tests of the protocol).
+    #[cfg(test)]
+    pub fn slot(&self) -> Option<&RunSlot> {
+        self.slot.as_ref()
+    }
+
+    /// Calls the predicate on a context, catching panics, announced to the
+    /// watchdog slot if there is one.
+    #[inline(always)]
+    fn call<R>(
+        &self,
+        ctx: &Ctx<'_>,
+        f: impl FnOnce(&Ctx<'_>) -> R,
+    ) -> Result<R, Box<dyn Any + Send>> {
+        match &self.slot {
+            None => catch_unwind(AssertUnwindSafe(|| f(ctx))),
+            Some(slot) => {
+                // The arena is neither mutated nor reallocated until `leave`:
+                // `ctx` borrows it for the whole call.
+                slot.enter(self.nodes.as_ptr(), self.nodes.len(), self.size);
+                let r = catch_unwind(AssertUnwindSafe(|| f(ctx)));
+                slot.leave();
+                r
+            }
         }
     }
 
@@ -374,7 +413,7 @@ impl Engine {
             RunMode::Count => COUNT_STAMP,
         };
         let ctx = self.ctx(stamp);
-        catch_unwind(AssertUnwindSafe(|| f(&ctx)))
+        self.call(&ctx, f)
     }
 
     /// Length of the read vector (to mark where a run's reads start).
@@ -616,7 +655,7 @@ impl Engine {
         let stamp = self.next_stamp();
         let result = {
             let ctx = self.ctx(stamp);
-            catch_unwind(AssertUnwindSafe(|| f(&ctx)))
+            self.call(&ctx, f)
         };
         let read: Vec<u32> = self.reads()[mark as usize..].to_vec();
         self.discard_reads(mark);

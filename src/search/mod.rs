@@ -330,6 +330,21 @@ impl<T: 'static> Searcher<T> {
         self.engine.load(tree);
     }
 
+    /// Announces every later predicate run of this searcher to a watchdog
+    /// slot (one per searcher), so that a run that never returns is
+    /// reported with its input.
+    // Used by the tests until the check loop attaches watchdogs.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn watch(&mut self, slot: crate::watchdog::RunSlot) {
+        self.engine.watch(slot);
+    }
+
+    /// The watchdog slot, if any (for tests of the protocol).
+    #[cfg(test)]
+    pub(crate) fn engine_slot(&self) -> Option<&crate::watchdog::RunSlot> {
+        self.engine.slot()
+    }
+
     /// Stops the search: the next `step` returns `None`.
     pub fn stop(&mut self) {
         self.engine.finish();

@@ -1,0 +1,849 @@
+//! The per-run watchdog: turns a property run that never returns into a
+//! failed test that names the hanging input, instead of a suite that hangs.
+//!
+//! Rust can not stop a thread, so the watchdog can only report and end the
+//! process. It owns one background thread per check ([`Watchdog`]) and one
+//! [`RunSlot`] per worker engine. The engine brackets every predicate call
+//! with [`RunSlot::enter`] and [`RunSlot::leave`], which cost four plain
+//! stores and one uncontended compare-exchange (about 6 ns together): there
+//! is no clock read per run. The thread samples the slots every quarter of the limit (never more
+//! often than every [`MIN_PERIOD`]); a slot seen running the same run for
+//! at least the limit is taken over (its state moves to *inspecting*, after
+//! which the worker can not touch its arena), the run's value is copied out
+//! of the arena and handed to the fire callback, which for checks
+//! ([`start_for`]) prints the input and exits with status 101.
+//!
+//! # The slot protocol
+//!
+//! A slot's state is one atomic word: a run generation (upper bits) and a
+//! phase (lower two bits: idle, running, inspecting).
+//!
+//! * Worker, before the predicate: publish the arena's address, length and
+//!   the value's size (relaxed), then store `(generation + 1, running)`
+//!   with release ordering, so whoever acquires that state sees them.
+//! * Worker, after the predicate: compare-exchange `(g, running)` to
+//!   `(g, idle)`. Only the watchdog ever changes a running state, so a
+//!   failure means it is inspecting: the worker waits until it is released
+//!   (in a check, never: the process exits), and only then touches its
+//!   arena again.
+//! * Watchdog: compare-exchange `(g, running)` to `(g, inspecting)` with
+//!   acquire ordering. Success means the worker is still inside run `g`,
+//!   whose published arena is alive and whose structure (every field but
+//!   the marks) is frozen while the predicate runs, and it will stay there
+//!   until released. Failure means the run ended: nothing is read.
+//!
+//! # Use in a check
+//!
+//! ```ignore
+//! // Once per check, before the search (the guard lives as long as it):
+//! let dog = watchdog::env_run_timeout()
+//!     .or(config.run_timeout)
+//!     .map(|limit| watchdog::start_for::<T>(limit, format!("property `{name}`")));
+//! // For every searcher the check creates (each worker thread its own):
+//! let mut s = Searcher::<T>::new(bound);
+//! if let Some(dog) = &dog {
+//!     s.watch(dog.slot());
+//! }
+//! ```
+
+// Nothing outside the tests attaches a watchdog until the check loop does.
+#![cfg_attr(not(test), allow(dead_code))]
+
+use crate::grammar::{Grammar, Tree};
+use crate::lazy::Node;
+use crate::Enumerable;
+use std::fmt::{Debug, Write as _};
+use std::io::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Phase bits of a slot's state: no run in progress.
+const IDLE: u64 = 0;
+/// A run is in progress.
+const RUNNING: u64 = 1;
+/// The watchdog has taken over a run that overran the limit.
+const INSPECTING: u64 = 2;
+/// The phase bits of a state word (the generation is above them).
+const PHASE: u64 = 3;
+
+/// The shortest sampling period: below it the watchdog thread would cost
+/// more than the runs it watches, for no useful precision.
+pub(crate) const MIN_PERIOD: Duration = Duration::from_millis(2);
+
+/// The environment variable that sets the per-run limit.
+pub(crate) const RUN_TIMEOUT_VAR: &str = "NEATCHECK_RUN_TIMEOUT";
+
+/// What one worker publishes for the watchdog; shared between the two.
+#[derive(Debug)]
+struct SlotShared {
+    /// Generation and phase (see the module documentation).
+    state: AtomicU64,
+    /// The arena of the run in progress, valid while it is running.
+    nodes: AtomicPtr<Node>,
+    /// The arena's length (nodes).
+    len: AtomicUsize,
+    /// The size of the value under the run in progress.
+    size: AtomicU64,
+    /// The number of alternatives of the worker's grammar, to catch a
+    /// report that would rebuild the value with another grammar.
+    prods: AtomicUsize,
+}
+
+/// One worker engine's end of the watchdog: the engine announces each
+/// predicate run through it. Owned by a single engine.
+#[derive(Debug)]
+pub(crate) struct RunSlot {
+    /// Shared with the watchdog thread.
+    shared: Arc<SlotShared>,
+    /// The generation of the last run entered. Only this end writes the
+    /// state's generation, so it is kept here rather than read back.
+    gen: std::cell::Cell<u64>,
+}
+
+impl RunSlot {
+    /// A slot that no watchdog watches (its announcements go nowhere).
+    fn unwatched() -> Self {
+        RunSlot {
+            shared: Arc::new(SlotShared {
+                state: AtomicU64::new(IDLE),
+                nodes: AtomicPtr::new(ptr::null_mut()),
+                len: AtomicUsize::new(0),
+                size: AtomicU64::new(0),
+                prods: AtomicUsize::new(0),
+            }),
+            gen: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Records the number of alternatives of the grammar whose arenas this
+    /// slot will publish (checked when a report rebuilds a value).
+    pub(crate) fn set_grammar_len(&self, prods: usize) {
+        self.shared.prods.store(prods, Ordering::Relaxed);
+    }
+
+    /// Announces a predicate run over `nodes[..len]` (a value of `size`).
+    ///
+    /// The arena must stay allocated, and every node's `prod`, `a` and `b`
+    /// unchanged, until the matching [`RunSlot::leave`] returns: the
+    /// watchdog may read them from another thread in between.
+    #[inline]
+    pub(crate) fn enter(&self, nodes: *const Node, len: usize, size: u64) {
+        let gen = self.gen.get().wrapping_add(1);
+        self.gen.set(gen);
+        let s = &*self.shared;
+        s.nodes.store(nodes.cast_mut(), Ordering::Relaxed);
+        s.len.store(len, Ordering::Relaxed);
+        s.size.store(size, Ordering::Relaxed);
+        // Release: a watchdog that acquires this state sees the arena
+        // published above (and the nodes written before the run).
+        s.state.store(gen << 2 | RUNNING, Ordering::Release);
+    }
+
+    /// Announces the end of the run entered last. Returns only once the
+    /// watchdog is not reading the arena.
+    #[inline]
+    pub(crate) fn leave(&self) {
+        let running = self.gen.get() << 2 | RUNNING;
+        // Acquire on success: the engine's writes to the arena after this
+        // can not move before it, i.e. into the window in which the
+        // watchdog could still take the run over.
+        if self
+            .shared
+            .state
+            .compare_exchange(
+                running,
+                running & !PHASE,
+                Ordering::Acquire,
+                Ordering::Acquire,
+            )
+            .is_err()
+        {
+            self.wait_released();
+        }
+    }
+
+    /// The watchdog took this run over: wait until it lets go (in a check
+    /// it never does, as it ends the process).
+    #[cold]
+    #[inline(never)]
+    fn wait_released(&self) {
+        // Acquire pairs with the watchdog's release of the run, so its reads
+        // of the arena happen before the engine writes it again.
+        while self.shared.state.load(Ordering::Acquire) & PHASE == INSPECTING {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// A copy of one arena node's structure (its mark is left out: the looping
+/// predicate may still be writing it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodeCopy {
+    /// The node's alternative.
+    pub prod: u32,
+    /// Algebraic: its first field's index. Leaf: the low half of its index.
+    pub a: u32,
+    /// Algebraic: its declaration tag. Leaf: the high half of its index.
+    pub b: u32,
+}
+
+/// A run that overran the limit, as the fire callback sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct Fired {
+    /// The arena of the run (node 0 is the root of the value).
+    pub nodes: Vec<NodeCopy>,
+    /// The size of the value.
+    pub size: u64,
+    /// How long the run had been seen running (a lower bound of its time).
+    pub elapsed: Duration,
+    /// The per-run limit.
+    pub limit: Duration,
+    /// The number of alternatives of the grammar the worker searched.
+    pub prods: usize,
+}
+
+/// The fire callback: runs on the watchdog thread, with the worker held
+/// out of its arena until it returns.
+type OnFire = Box<dyn Fn(&Fired) + Send>;
+
+/// What the watchdog thread and the owner share.
+struct Shared {
+    /// What the owner asks of the thread.
+    control: Mutex<Control>,
+    /// Wakes the thread early (to stop it).
+    wake: Condvar,
+}
+
+/// Requests from the owner to the watchdog thread.
+struct Control {
+    /// The watchdog was dropped: the thread ends.
+    stop: bool,
+    /// Slots handed out since the thread last looked.
+    new_slots: Vec<Arc<SlotShared>>,
+}
+
+/// The watchdog of one check: a background thread that samples the run
+/// slots it handed out and fires when a run overruns the limit. Dropping it
+/// stops the thread (promptly: it waits on a condition variable).
+pub(crate) struct Watchdog {
+    /// Shared with the thread.
+    shared: Arc<Shared>,
+    /// The thread, joined on drop.
+    thread: Option<JoinHandle<()>>,
+    /// The per-run limit (for `Debug`).
+    limit: Duration,
+}
+
+impl Debug for Watchdog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Watchdog({:?})", self.limit)
+    }
+}
+
+impl Watchdog {
+    /// Starts watching with the given per-run limit; `on_fire` is called on
+    /// the watchdog thread for a run that overran it.
+    pub(crate) fn start(limit: Duration, on_fire: impl Fn(&Fired) + Send + 'static) -> Watchdog {
+        let shared = Arc::new(Shared {
+            control: Mutex::new(Control {
+                stop: false,
+                new_slots: vec![],
+            }),
+            wake: Condvar::new(),
+        });
+        let on_fire: OnFire = Box::new(on_fire);
+        let thread = {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name("neatcheck-watchdog".into())
+                .spawn(move || watch(&shared, limit, on_fire))
+                .expect("neatcheck: could not start the watchdog thread")
+        };
+        Watchdog {
+            shared,
+            thread: Some(thread),
+            limit,
+        }
+    }
+
+    /// A new slot for one worker engine (see [`crate::search::Searcher`]'s
+    /// `watch`).
+    pub(crate) fn slot(&self) -> RunSlot {
+        let slot = RunSlot::unwatched();
+        lock(&self.shared.control)
+            .new_slots
+            .push(slot.shared.clone());
+        slot
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        lock(&self.shared.control).stop = true;
+        self.shared.wake.notify_all();
+        if let Some(t) = self.thread.take() {
+            // A panic of the thread (in a fire callback) was already
+            // reported by the panic hook; there is nothing to add.
+            let _ = t.join();
+        }
+    }
+}
+
+/// Locks, ignoring poisoning: the control block stays consistent whatever
+/// panicked while holding it (every update is a single assignment or push).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One slot as the watchdog thread tracks it.
+struct Watched {
+    /// The slot, shared with its worker.
+    slot: Arc<SlotShared>,
+    /// The state seen at the last sample.
+    last: u64,
+    /// The first sample that saw `last`.
+    since: Instant,
+}
+
+/// The watchdog thread's loop.
+fn watch(shared: &Shared, limit: Duration, on_fire: OnFire) {
+    let period = (limit / 4).max(MIN_PERIOD);
+    let mut watched: Vec<Watched> = vec![];
+    loop {
+        {
+            let mut c = lock(&shared.control);
+            if c.stop {
+                return;
+            }
+            let now = Instant::now();
+            watched.extend(c.new_slots.drain(..).map(|slot| Watched {
+                last: slot.state.load(Ordering::Relaxed),
+                slot,
+                since: now,
+            }));
+        }
+        // A slot only the watchdog still holds belongs to a dropped engine.
+        watched.retain(|w| Arc::strong_count(&w.slot) > 1);
+        let now = Instant::now();
+        for w in &mut watched {
+            let state = w.slot.state.load(Ordering::Relaxed);
+            if state & PHASE != RUNNING || state != w.last {
+                w.last = state;
+                w.since = now;
+                continue;
+            }
+            let elapsed = now - w.since;
+            if elapsed >= limit {
+                if let Some(fired) = take_over(&w.slot, state, elapsed, limit) {
+                    on_fire(&fired);
+                    // Only reached when the callback lets the process go
+                    // on (tests): give the run back to its worker.
+                    w.slot.state.store(state & !PHASE | IDLE, Ordering::Release);
+                }
+            }
+        }
+        let c = lock(&shared.control);
+        if c.stop {
+            return;
+        }
+        let _ = shared.wake.wait_timeout_while(c, period, |c| !c.stop);
+    }
+}
+
+/// Takes run `state` of a slot over and copies its value's structure;
+/// `None` if the run ended meanwhile. On success the slot stays inspecting:
+/// the caller must release it (or end the process).
+fn take_over(slot: &SlotShared, state: u64, elapsed: Duration, limit: Duration) -> Option<Fired> {
+    // Acquire pairs with the worker's release in `enter`: the arena address
+    // and length it published for this run are visible below.
+    slot.state
+        .compare_exchange(
+            state,
+            state & !PHASE | INSPECTING,
+            Ordering::Acquire,
+            Ordering::Relaxed,
+        )
+        .ok()?;
+    let base = slot.nodes.load(Ordering::Relaxed);
+    let len = slot.len.load(Ordering::Relaxed);
+    let mut nodes = Vec::with_capacity(len);
+    for i in 0..len {
+        // SAFETY: the worker published `base[..len]` for this very run
+        // (generation in `state`), before its release store that our
+        // acquire read. It is still inside that run, and stays there until
+        // released: its `leave` fails while the state is INSPECTING, and an
+        // engine only mutates, grows or frees its arena after `leave`
+        // returns. During a run the predicate holds only a shared slice of
+        // the arena, through which only the `Cell` marks can change; the
+        // other fields are plain data nobody writes, so reading them from
+        // this thread is no data race. No reference to a node (and so none
+        // to its mark, which may be changing) is created: each field is
+        // read through a raw place.
+        let (prod, a, b) = unsafe {
+            let n = base.add(i);
+            (
+                ptr::addr_of!((*n).prod).read(),
+                ptr::addr_of!((*n).a).read(),
+                ptr::addr_of!((*n).b).read(),
+            )
+        };
+        nodes.push(NodeCopy { prod, a, b });
+    }
+    Some(Fired {
+        nodes,
+        size: slot.size.load(Ordering::Relaxed),
+        elapsed,
+        limit,
+        prods: slot.prods.load(Ordering::Relaxed),
+    })
+}
+
+/// Rebuilds the value of a copied arena as a tree of `g`; `None` if the
+/// copy does not fit the grammar (it came from another one).
+pub(crate) fn tree_of_copy(g: &Grammar, nodes: &[NodeCopy]) -> Option<Tree> {
+    /// Iterative, so that deep values can not overflow the stack.
+    enum Task {
+        /// Rebuild the node at this index.
+        Visit(u32),
+        /// Assemble this alternative from its last `usize` rebuilt fields.
+        Finish(u32, usize),
+    }
+    if nodes.is_empty() {
+        return None;
+    }
+    let mut tasks = vec![Task::Visit(0)];
+    let mut out: Vec<Rc<Tree>> = vec![];
+    // A well-formed arena is a tree: more visits than nodes means a cycle.
+    let mut visits = 0usize;
+    while let Some(t) = tasks.pop() {
+        match t {
+            Task::Visit(i) => {
+                visits += 1;
+                let n = nodes.get(i as usize).filter(|_| visits <= nodes.len())?;
+                let p = g.prods.get(n.prod as usize)?;
+                if p.leaf {
+                    let index = n.a as u64 | (n.b as u64) << 32;
+                    out.push(Rc::new(Tree::Leaf(p.sort, index)));
+                } else {
+                    let k = p.slots.len();
+                    tasks.push(Task::Finish(n.prod, k));
+                    for j in (0..k as u32).rev() {
+                        tasks.push(Task::Visit(n.a.checked_add(j)?));
+                    }
+                }
+            }
+            Task::Finish(p, k) => {
+                let kids = out.split_off(out.len() - k);
+                out.push(Rc::new(Tree::Node(p, kids)));
+            }
+        }
+    }
+    let root = out.pop()?;
+    Some(Rc::try_unwrap(root).unwrap_or_else(|rc| (*rc).clone()))
+}
+
+/// The report of a run of a property over `T` that overran the limit:
+/// `header` (naming the property) first, then what happened and the input,
+/// both with `Debug` and as constructors. Compiles `T`'s grammar on the
+/// calling thread (grammars are not `Send`; compilation is deterministic,
+/// so its alternatives are numbered as in the worker's).
+pub(crate) fn describe<T: Enumerable + Debug>(header: &str, fired: &Fired) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "neatcheck: {header}");
+    let _ = writeln!(
+        s,
+        "neatcheck: a run of the property took longer than {:?} (the per-run limit; \
+         {RUN_TIMEOUT_VAR} or Config::run_timeout): it has run for at least {:.1?} and has not \
+         returned",
+        fired.limit, fired.elapsed
+    );
+    let shown = catch_unwind(AssertUnwindSafe(|| {
+        let g = crate::grammar::grammar_of::<T>();
+        if g.prods.len() != fired.prods {
+            return Err(format!(
+                "the search ran over another space than `{}`'s own ({} alternatives, not {})",
+                std::any::type_name::<T>(),
+                fired.prods,
+                g.prods.len()
+            ));
+        }
+        let tree = tree_of_copy(&g, &fired.nodes)
+            .ok_or_else(|| "the value under the run does not fit the grammar".to_string())?;
+        let shown = crate::report::show_tree(&g, &tree);
+        let value: T = crate::grammar::downcast(g.build_root(&tree), "the watchdog");
+        Ok((format!("{value:?}"), shown))
+    }));
+    match shown {
+        Ok(Ok((debug, constructors))) => {
+            let _ = writeln!(s, "  input (size {}): {debug}", fired.size);
+            let _ = writeln!(s, "  as constructors:  {constructors}");
+        }
+        Ok(Err(why)) => {
+            let _ = writeln!(
+                s,
+                "  input (size {}): could not be rebuilt: {why}",
+                fired.size
+            );
+        }
+        Err(p) => {
+            let _ = writeln!(
+                s,
+                "  input (size {}): could not be printed: {}",
+                fired.size,
+                crate::search::panic_message(&*p)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  a thread can not be stopped, so the test process exits now (status 101)"
+    );
+    s
+}
+
+/// Starts the watchdog of a check of a property over `T`: a run that
+/// overruns `limit` prints [`describe`]'s report to standard error and
+/// exits the process with status 101, which the test harness reports as a
+/// failed test binary. `header` names the property (test name, location).
+pub(crate) fn start_for<T: Enumerable + Debug>(limit: Duration, header: String) -> Watchdog {
+    Watchdog::start(limit, move |fired| {
+        let report = describe::<T>(&header, fired);
+        // Straight to the file descriptor: `eprint!` would go to the test
+        // harness's capture buffer (inherited by this thread), which is
+        // lost when the process exits.
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(report.as_bytes());
+        let _ = err.flush();
+        std::process::exit(101)
+    })
+}
+
+/// The per-run limit set by `NEATCHECK_RUN_TIMEOUT` (same syntax as
+/// `NEATCHECK_TIME`), if any; `0` turns the watchdog off.
+///
+/// # Panics
+/// With a clear message if the variable is set to something unreadable.
+pub(crate) fn env_run_timeout() -> Option<Duration> {
+    run_timeout_from(std::env::var(RUN_TIMEOUT_VAR).ok().as_deref())
+}
+
+/// [`env_run_timeout`] given the variable's value.
+fn run_timeout_from(value: Option<&str>) -> Option<Duration> {
+    let v = value.filter(|v| !v.trim().is_empty())?;
+    let d = crate::check::parse_duration(v)
+        .unwrap_or_else(|e| panic!("neatcheck: {RUN_TIMEOUT_VAR}={v:?} is not valid: {e}"));
+    (!d.is_zero()).then_some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lazy::Lazy;
+    use crate::search::Searcher;
+    use std::sync::mpsc;
+
+    /// Every fired run, sent to the test.
+    fn recording(limit: Duration) -> (Watchdog, mpsc::Receiver<Fired>) {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let dog = Watchdog::start(limit, move |f| {
+            let _ = lock(&tx).send(f.clone());
+        });
+        (dog, rx)
+    }
+
+    #[test]
+    fn runs_that_return_in_time_never_fire_and_generations_advance() {
+        // Limits well above a scheduler's time slice keep a loaded machine
+        // from firing spuriously.
+        let (dog, rx) = recording(Duration::from_millis(100));
+        let mut s = Searcher::<Vec<bool>>::new(12);
+        s.watch(dog.slot());
+        let started = Instant::now();
+        let mut runs = 0u64;
+        // Many short runs over several sampling periods.
+        while started.elapsed() < Duration::from_millis(300) {
+            let mut s2 = Searcher::<Vec<bool>>::new(12);
+            s2.watch(dog.slot());
+            while s2
+                .step(|xs: Lazy<Vec<bool>>| xs.iter().all(|b| b.get()))
+                .is_some()
+            {
+                runs += 1;
+            }
+        }
+        while s.step(|xs: Lazy<Vec<bool>>| xs.len() < 5).is_some() {}
+        let slot = s.engine_slot().expect("attached");
+        assert_eq!(slot.gen.get(), s.stats().runs);
+        assert_eq!(
+            slot.shared.state.load(Ordering::Relaxed),
+            slot.gen.get() << 2 | IDLE
+        );
+        assert!(runs > 0);
+        drop(dog);
+        assert!(rx.try_recv().is_err(), "a run that returned in time fired");
+    }
+
+    #[test]
+    fn a_run_over_the_limit_fires_once_with_its_value() {
+        let (dog, rx) = recording(Duration::from_millis(50));
+        let mut s = Searcher::<Vec<bool>>::new(6);
+        s.watch(dog.slot());
+        let mut slow = 0;
+        while let Some(_r) = s.step(|xs: Lazy<Vec<bool>>| {
+            let v: Vec<bool> = xs.force();
+            if v == [false, true] {
+                slow += 1;
+                std::thread::sleep(Duration::from_millis(400));
+            }
+            true
+        }) {}
+        assert_eq!(slow, 1);
+        let fired = rx.recv_timeout(Duration::from_secs(5)).expect("fired");
+        assert!(fired.elapsed >= Duration::from_millis(50));
+        assert_eq!(fired.limit, Duration::from_millis(50));
+        assert_eq!(fired.size, 5);
+        let g = crate::grammar::grammar_of::<Vec<bool>>();
+        assert_eq!(fired.prods, g.prods.len());
+        let tree = tree_of_copy(&g, &fired.nodes).unwrap();
+        let v: Vec<bool> = crate::grammar::downcast(g.build_root(&tree), "test");
+        assert_eq!(v, [false, true]);
+        let report = describe::<Vec<bool>>("property `p` at here.rs:1", &fired);
+        assert!(
+            report.starts_with("neatcheck: property `p` at here.rs:1\n"),
+            "{report}"
+        );
+        assert!(report.contains("took longer than 50ms"), "{report}");
+        assert!(
+            report.contains("input (size 5): [false, true]\n"),
+            "{report}"
+        );
+        assert!(
+            report.contains("as constructors:  [false, true]\n"),
+            "{report}"
+        );
+        drop(dog);
+        assert!(rx.try_recv().is_err(), "fired twice for one run");
+    }
+
+    #[test]
+    fn loaded_values_and_traces_are_watched_too() {
+        let (dog, rx) = recording(Duration::from_millis(50));
+        let g = crate::grammar::grammar_of::<Vec<u8>>();
+        let mut s = Searcher::<Vec<u8>>::new(0);
+        s.watch(dog.slot());
+        let tree = crate::index::Indexer::<Vec<u8>>::new()
+            .sample_tree(9, &mut crate::index::seeded_rng(7))
+            .unwrap();
+        s.load(&tree);
+        let expected: Vec<u8> = crate::grammar::downcast(g.build_root(&tree), "test");
+        let slow = |_: Lazy<Vec<u8>>| {
+            std::thread::sleep(Duration::from_millis(400));
+            true
+        };
+        s.step(slow).unwrap();
+        let fired = rx
+            .recv_timeout(Duration::from_secs(5))
+            .expect("fired on load");
+        let t = tree_of_copy(&g, &fired.nodes).unwrap();
+        let v: Vec<u8> = crate::grammar::downcast(g.build_root(&t), "test");
+        assert_eq!(v, expected);
+        let _ = s.pattern(slow);
+        let fired = rx
+            .recv_timeout(Duration::from_secs(5))
+            .expect("fired on trace");
+        let t = tree_of_copy(&g, &fired.nodes).unwrap();
+        let v: Vec<u8> = crate::grammar::downcast(g.build_root(&t), "test");
+        assert_eq!(v, expected);
+    }
+
+    #[test]
+    fn the_limit_is_read_like_the_time_budget() {
+        assert_eq!(run_timeout_from(None), None);
+        assert_eq!(run_timeout_from(Some(" ")), None);
+        assert_eq!(run_timeout_from(Some("0")), None);
+        assert_eq!(
+            run_timeout_from(Some("250ms")),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(run_timeout_from(Some("2")), Some(Duration::from_secs(2)));
+        let bad = catch_unwind(|| run_timeout_from(Some("soon"))).unwrap_err();
+        assert!(crate::search::panic_message(&*bad).contains("NEATCHECK_RUN_TIMEOUT=\"soon\""));
+    }
+
+    #[test]
+    fn slots_move_to_workers_and_the_watchdog_is_shared() {
+        fn send<T: Send>() {}
+        fn sync<T: Sync>() {}
+        send::<RunSlot>();
+        sync::<Watchdog>();
+    }
+
+    #[test]
+    fn drop_is_prompt() {
+        let (dog, _rx) = recording(Duration::from_secs(60));
+        let _slot = dog.slot();
+        // Let the thread reach its wait.
+        std::thread::sleep(Duration::from_millis(20));
+        let t = Instant::now();
+        drop(dog);
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn a_copy_that_does_not_fit_the_grammar_is_refused() {
+        let g = crate::grammar::grammar_of::<Vec<bool>>();
+        assert!(tree_of_copy(&g, &[]).is_none());
+        let bad_prod = NodeCopy {
+            prod: g.prods.len() as u32,
+            a: 0,
+            b: 0,
+        };
+        assert!(tree_of_copy(&g, &[bad_prod]).is_none());
+        // A cons cell whose fields point back at itself.
+        let cons = g.prods.iter().position(|p| p.slots.len() == 2).unwrap() as u32;
+        let cyclic = NodeCopy {
+            prod: cons,
+            a: 0,
+            b: 0,
+        };
+        assert!(tree_of_copy(&g, &[cyclic, cyclic]).is_none());
+    }
+
+    /// The environment variable that makes [`hanging_child`] run.
+    const CHILD_VAR: &str = "NEATCHECK_WATCHDOG_CHILD";
+
+    #[test]
+    #[ignore = "run in a child process by a_hanging_property_fails_the_process_naming_the_input"]
+    fn hanging_child() {
+        if std::env::var_os(CHILD_VAR).is_none() {
+            return;
+        }
+        let limit = env_run_timeout().expect("set by the parent");
+        let dog = start_for::<Vec<u8>>(
+            limit,
+            format!("property `hanging_child` at {}:{}", file!(), line!()),
+        );
+        let mut s = Searcher::<Vec<u8>>::new(100);
+        s.watch(dog.slot());
+        while s
+            .step(|xs: Lazy<Vec<u8>>| {
+                if xs.len() >= 3 {
+                    loop {
+                        std::hint::black_box(());
+                    }
+                }
+                true
+            })
+            .is_some()
+        {}
+        unreachable!("the search ended although a run never returns");
+    }
+
+    #[test]
+    fn a_hanging_property_fails_the_process_naming_the_input() {
+        let exe = std::env::current_exe().unwrap();
+        let mut child = std::process::Command::new(exe)
+            .args([
+                "--exact",
+                "watchdog::tests::hanging_child",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD_VAR, "1")
+            .env(RUN_TIMEOUT_VAR, "200ms")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the child was still running after 30 s: the watchdog did not fire");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let took = started.elapsed();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(status.code(), Some(101), "{stderr}");
+        assert!(took < Duration::from_secs(10), "{took:?}");
+        assert!(
+            stderr.contains("neatcheck: property `hanging_child` at src/watchdog.rs:"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(
+                "neatcheck: a run of the property took longer than 200ms (the per-run limit; \
+                 NEATCHECK_RUN_TIMEOUT or Config::run_timeout)"
+            ),
+            "{stderr}"
+        );
+        assert!(stderr.contains("  input (size 4): [0, 0, 0]\n"), "{stderr}");
+        assert!(
+            stderr.contains("  as constructors:  [0, 0, 0]\n"),
+            "{stderr}"
+        );
+    }
+
+    /// Per-run cost of a slot: `Searcher::step` on a cheap predicate, with
+    /// and without one. `cargo test --release --lib watchdog::tests::overhead
+    /// -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement: prints ns per run"]
+    fn overhead() {
+        let dog = Watchdog::start(Duration::from_secs(10), |_| {});
+        let pred = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 1000;
+        let mut best = [f64::MAX; 2];
+        let mut runs = 0;
+        for _ in 0..10 {
+            for (watched, best) in best.iter_mut().enumerate() {
+                let mut s = Searcher::<Vec<bool>>::new(38);
+                if watched == 1 {
+                    s.watch(dog.slot());
+                }
+                let t = Instant::now();
+                while s.step(pred).is_some() {}
+                let ns = t.elapsed().as_nanos() as f64 / s.stats().runs as f64;
+                *best = best.min(ns);
+                runs = s.stats().runs;
+            }
+        }
+        println!(
+            "Searcher::step over {runs} runs: {:.1} ns/run unwatched, {:.1} ns/run watched \
+             (best of 10)",
+            best[0], best[1]
+        );
+        // The bracket alone, on a watched slot.
+        let slot = dog.slot();
+        let nodes = [Node {
+            prod: 0,
+            mark: std::cell::Cell::new(0),
+            a: 0,
+            b: 0,
+        }];
+        let n = 10_000_000u32;
+        let mut bracket = f64::MAX;
+        for _ in 0..5 {
+            let t = Instant::now();
+            for i in 0..n {
+                slot.enter(std::hint::black_box(nodes.as_ptr()), 1, i as u64);
+                std::hint::black_box(&nodes);
+                slot.leave();
+            }
+            bracket = bracket.min(t.elapsed().as_nanos() as f64 / n as f64);
+        }
+        println!("enter + leave alone: {bracket:.2} ns (best of 5)");
+    }
+}
