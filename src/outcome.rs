@@ -72,6 +72,8 @@ pub enum Found {
         sampled_size: u64,
         /// Candidates the shrinker tried.
         shrink_attempts: u64,
+        /// Smaller failing inputs it moved to, one after the other.
+        shrink_steps: u64,
         /// Every size up to this one is known to pass: the counterexample
         /// is minimal when this is its size minus one.
         passed_up_to: Option<usize>,

@@ -36,8 +36,6 @@
 //! Nothing here recurses over the depth of a tree: walks use explicit stacks
 //! and a position is replaced by rebuilding the spine above it.
 
-// The random phase of checks, which calls the shrinker, lands separately.
-#![cfg_attr(not(test), allow(dead_code))]
 
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use std::cmp::Ordering;

@@ -36,8 +36,8 @@
 //!
 //! ```ignore
 //! // Once per check, before the search (the guard lives as long as it):
-//! let dog = watchdog::env_run_timeout()
-//!     .or(config.run_timeout)
+//! let dog = config
+//!     .run_timeout
 //!     .map(|limit| watchdog::start_for::<T>(limit, format!("property `{name}`")));
 //! // For every searcher the check creates (each worker thread its own):
 //! let mut s = Searcher::<T>::new(bound);
@@ -46,8 +46,6 @@
 //! }
 //! ```
 
-// Nothing outside the tests attaches a watchdog until the check loop does.
-#![cfg_attr(not(test), allow(dead_code))]
 
 use crate::grammar::{Grammar, Tree};
 use crate::lazy::Node;
@@ -523,23 +521,6 @@ pub(crate) fn start_for<T: Enumerable + Debug>(limit: Duration, header: String) 
     })
 }
 
-/// The per-run limit set by `NEATCHECK_RUN_TIMEOUT` (same syntax as
-/// `NEATCHECK_TIME`), if any; `0` turns the watchdog off.
-///
-/// # Panics
-/// With a clear message if the variable is set to something unreadable.
-pub(crate) fn env_run_timeout() -> Option<Duration> {
-    run_timeout_from(std::env::var(RUN_TIMEOUT_VAR).ok().as_deref())
-}
-
-/// [`env_run_timeout`] given the variable's value.
-fn run_timeout_from(value: Option<&str>) -> Option<Duration> {
-    let v = value.filter(|v| !v.trim().is_empty())?;
-    let d = crate::check::parse_duration(v)
-        .unwrap_or_else(|e| panic!("neatcheck: {RUN_TIMEOUT_VAR}={v:?} is not valid: {e}"));
-    (!d.is_zero()).then_some(d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -660,20 +641,6 @@ mod tests {
         let t = tree_of_copy(&g, &fired.nodes).unwrap();
         let v: Vec<u8> = crate::grammar::downcast(g.build_root(&t), "test");
         assert_eq!(v, expected);
-    }
-
-    #[test]
-    fn the_limit_is_read_like_the_time_budget() {
-        assert_eq!(run_timeout_from(None), None);
-        assert_eq!(run_timeout_from(Some(" ")), None);
-        assert_eq!(run_timeout_from(Some("0")), None);
-        assert_eq!(
-            run_timeout_from(Some("250ms")),
-            Some(Duration::from_millis(250))
-        );
-        assert_eq!(run_timeout_from(Some("2")), Some(Duration::from_secs(2)));
-        let bad = catch_unwind(|| run_timeout_from(Some("soon"))).unwrap_err();
-        assert!(crate::search::panic_message(&*bad).contains("NEATCHECK_RUN_TIMEOUT=\"soon\""));
     }
 
     #[test]

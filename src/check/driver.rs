@@ -14,6 +14,7 @@ use crate::grammar::{grammar_of, Grammar, Tree};
 use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
 use crate::search::{RunResult, Searcher};
+use crate::watchdog::Watchdog;
 use crate::Enumerable;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -25,6 +26,19 @@ pub(crate) struct Subject<'a, T> {
     pub step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     /// Runs it again on the node run last, tracing every read (reports).
     pub trace: &'a (dyn Fn(&mut Searcher<T>) -> Pattern + Sync),
+    /// The per-run watchdog every searcher of the check reports to.
+    pub watchdog: Option<&'a Watchdog>,
+}
+
+impl<T: Enumerable> Subject<'_, T> {
+    /// A searcher of `T` up to `bound`, watched.
+    fn searcher(&self, bound: usize) -> Searcher<T> {
+        let mut s = Searcher::<T>::new(bound);
+        if let Some(dog) = self.watchdog {
+            s.watch(dog.slot());
+        }
+        s
+    }
 }
 
 /// Where a check comes from: for the regression file and the replay line.
@@ -93,7 +107,7 @@ pub(crate) fn search_bound<T: Enumerable>(
     max_runs: u64,
     deadline: Option<Instant>,
 ) -> (BoundEnd<T>, Tally) {
-    let mut s = Searcher::<T>::new(bound);
+    let mut s = subject.searcher(bound);
     let mut tally = Tally::default();
     loop {
         if !s.has_next() {
@@ -160,7 +174,7 @@ fn run_tree<T: Enumerable>(
     subject: &Subject<'_, T>,
     tree: &Tree,
 ) -> (RunResult, Option<Counterexample<T>>) {
-    let mut s = Searcher::<T>::new(0);
+    let mut s = subject.searcher(0);
     s.load(tree);
     let r = (subject.step)(&mut s).expect("a loaded value runs");
     let _ = labels::take();
@@ -286,7 +300,7 @@ pub(crate) fn drive<T: Enumerable + Debug>(
     let time_left = deadline.is_none_or(|d| Instant::now() < d);
     if config.samples > 0 && summary.stopped != Stop::AllValues && first <= last && time_left {
         let mut cases = RandomCases::new(&g, config.seed, first, last, config.samples);
-        let mut s = Searcher::<T>::new(0);
+        let mut s = subject.searcher(0);
         let mut tally = Tally::default();
         let mut sizes: Option<(usize, usize)> = None;
         while let Some(case) = cases.next_case() {
@@ -298,7 +312,7 @@ pub(crate) fn drive<T: Enumerable + Debug>(
             tally.add(&r);
             summary.random += 1;
             summary.random_edges += u64::from(case.with_edges);
-            let size = s.size() as usize;
+            let size = case.drawn_at;
             sizes = Some(sizes.map_or((size, size), |(lo, hi)| (lo.min(size), hi.max(size))));
             summary.random_sizes = sizes;
             if r.is_failure() {
@@ -345,8 +359,8 @@ fn shrink_and_confirm<T: Enumerable>(
 ) -> Box<Counterexample<T>> {
     let sampled_size = first.size;
     let panicked = first.panicked;
+    let mut s = subject.searcher(0);
     let mut fails = |t: &Tree| {
-        let mut s = Searcher::<T>::new(0);
         s.load(t);
         let r = (subject.step)(&mut s).expect("a loaded value runs");
         let _ = labels::take();
@@ -354,6 +368,7 @@ fn shrink_and_confirm<T: Enumerable>(
         r.is_failure() && matches!(r, RunResult::Panicked(_)) == panicked
     };
     let shrunk = crate::shrink::shrink(g, tree, &mut fails, SHRINK_ATTEMPTS);
+    debug_assert_eq!(shrunk.size, g.tree_size(&shrunk.tree));
     let (_, c) = run_tree(subject, &shrunk.tree);
     let mut c = c.unwrap_or(first);
     c.runs = summary.random;
@@ -377,6 +392,7 @@ fn shrink_and_confirm<T: Enumerable>(
     c.found = Found::Random {
         sampled_size,
         shrink_attempts: shrunk.attempts,
+        shrink_steps: shrunk.steps,
         passed_up_to,
     };
     Box::new(c)

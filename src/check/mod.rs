@@ -160,9 +160,11 @@ fn run_property<T: Enumerable + Debug, M>(
             let _ = prop.run_lazy(x);
         })
     };
+    let watchdog = start_watchdog::<T>(config, origin);
     let subject = Subject {
         step: &step,
         trace: &trace,
+        watchdog: watchdog.as_ref(),
     };
     drive(config, &subject, origin, &mut |_| {})
 }
@@ -182,9 +184,11 @@ where
             let _ = prop(x).eval();
         })
     };
+    let watchdog = start_watchdog::<T>(config, origin);
     let subject = Subject {
         step: &step,
         trace: &trace,
+        watchdog: watchdog.as_ref(),
     };
     drive(config, &subject, origin, &mut |_| {})
 }
@@ -220,8 +224,26 @@ pub(crate) fn deepen_for<T: Enumerable + Debug>(
         } => println!("size {bound}: counterexample after {runs} runs: {pattern}"),
         BoundEvent::Cut { bound, runs } => println!("size {bound}: out of time after {runs} runs"),
     };
-    let subject = Subject { step, trace };
+    let subject = Subject {
+        step,
+        trace,
+        watchdog: None,
+    };
     drive(&config, &subject, &Origin::default(), &mut print).err().map(|c| *c)
+}
+
+/// The per-run watchdog of a check, if it has a per-run limit.
+fn start_watchdog<T: Enumerable + Debug>(
+    config: &Config,
+    origin: &Origin,
+) -> Option<crate::watchdog::Watchdog> {
+    let limit = config.run_timeout?;
+    let header = format!(
+        "property {}{}",
+        origin.test.as_deref().map_or(String::new(), |t| format!("`{t}` ")),
+        origin.file.map_or(String::new(), |f| format!("in {f}"))
+    );
+    Some(crate::watchdog::start_for::<T>(limit, header))
 }
 
 /// The origin of a check called from a test.
@@ -311,12 +333,13 @@ fn report<T: Debug>(
         Found::Random {
             sampled_size,
             shrink_attempts,
+            shrink_steps,
             passed_up_to,
         } => {
             let _ = write!(
                 s,
                 "  found by the random phase (case {}, size {sampled_size}), shrunk to size {} \
-                 ({shrink_attempts} candidates tried); ",
+                 in {shrink_steps} steps ({shrink_attempts} candidates tried); ",
                 c.runs, c.size
             );
             let _ = match passed_up_to {

@@ -333,8 +333,6 @@ impl<T: 'static> Searcher<T> {
     /// Announces every later predicate run of this searcher to a watchdog
     /// slot (one per searcher), so that a run that never returns is
     /// reported with its input.
-    // Used by the tests until the check loop attaches watchdogs.
-    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn watch(&mut self, slot: crate::watchdog::RunSlot) {
         self.engine.watch(slot);
     }
