@@ -147,8 +147,8 @@ impl fmt::Display for Summary {
         match self.exhausted {
             Some(e) => write!(
                 f,
-                "exhaustive to size {e}: {} runs ({} at size {e}, whose {} values a non-lazy \
-                 search would run one by one)",
+                "exhaustive to size {e}: {} runs ({} at size {e}, covering all {} values of \
+                 size <= {e})",
                 self.runs, self.runs_last_bound, self.worst_case
             )?,
             None => write!(f, "no size exhausted ({} runs)", self.runs)?,

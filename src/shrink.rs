@@ -73,27 +73,35 @@ pub(crate) fn shrink(
     let mut current = Rc::new(tree.clone());
     let mut attempts = 0u64;
     let mut steps = 0u64;
+    // Each pass resumes at the phase and position of the last accepted
+    // candidate instead of starting over: on a long list whose elements all
+    // shrink, starting over would retry every rejected candidate before each
+    // element and spend the budget on the first few. Only a pass from the
+    // very start that accepts nothing ends the shrinking.
+    let mut from = (0, 0);
     while attempts < max_attempts {
         let flat = Flat::new(g, &current);
         let mut accepted = None;
-        let _ = gen.each(&flat, &mut |i, repl| {
+        let _ = gen.each(&flat, from, &mut |at, i, repl| {
             if attempts >= max_attempts {
                 return ControlFlow::Break(());
             }
             attempts += 1;
             let candidate = flat.replace(i, repl);
             if fails(&candidate) {
-                accepted = Some(candidate);
+                accepted = Some((candidate, at));
                 return ControlFlow::Break(());
             }
             ControlFlow::Continue(())
         });
         match accepted {
-            Some(t) => {
+            Some((t, at)) => {
                 current = t;
                 steps += 1;
+                from = at;
             }
-            None => break,
+            None if from == (0, 0) => break,
+            None => from = (0, 0),
         }
     }
     let size = g.tree_size(&current);
@@ -113,7 +121,7 @@ pub(crate) fn candidates(g: &Grammar, tree: &Tree) -> Vec<Tree> {
     let root = Rc::new(tree.clone());
     let flat = Flat::new(g, &root);
     let mut out = vec![];
-    let _ = Candidates::new(g).each(&flat, &mut |i, repl| {
+    let _ = Candidates::new(g).each(&flat, (0, 0), &mut |_, i, repl| {
         let t = flat.replace(i, repl);
         out.push(Rc::try_unwrap(t).unwrap_or_else(|rc| (*rc).clone()));
         ControlFlow::Continue(())
@@ -361,20 +369,29 @@ impl<'g> Candidates<'g> {
 
     /// Offers every candidate of the tree laid out in `flat`, in order, until
     /// `visit` breaks.
+    /// Offers the candidates from `(phase, position)` on; `visit` learns
+    /// the phase and position of each.
     fn each(
         &mut self,
         flat: &Flat,
-        visit: &mut dyn FnMut(usize, Rc<Tree>) -> ControlFlow<()>,
+        (phase, from): (u8, usize),
+        visit: &mut dyn FnMut((u8, usize), usize, Rc<Tree>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let n = flat.nodes.len();
-        for i in 0..n {
-            self.descendants(flat, i, visit)?;
+        let start = |p: u8| if p == phase { from.min(n) } else { 0 };
+        if phase == 0 {
+            for i in start(0)..n {
+                self.descendants(flat, i, &mut |j, t| visit((0, i), j, t))?;
+            }
         }
-        for i in 0..n {
-            let (m, size) = self.min_tree(flat.nodes[i].sort);
-            self.offer(flat, i, m, size, visit)?;
+        if phase <= 1 {
+            for i in start(1)..n {
+                let (m, size) = self.min_tree(flat.nodes[i].sort);
+                self.offer(flat, i, m, size, &mut |j, t| visit((1, i), j, t))?;
+            }
         }
-        for i in 0..n {
+        for i in start(2)..n {
+            let visit = &mut |j, t| visit((2, i), j, t);
             match &*flat.nodes[i].tree {
                 Tree::Leaf(sort, index) => self.leaf_moves(flat, i, *sort, *index, visit)?,
                 Tree::Node(..) => self.earlier_alternatives(flat, i, visit)?,

@@ -1,6 +1,6 @@
 //! The `cargo test` integration: reports, configuration, preconditions.
 
-use neatcheck::check::{run_check, Config, Stop};
+use neatcheck::check::{run_check, Config, Found, Stop};
 use neatcheck::{implies, Lazy};
 
 /// Inserts into a sorted list, but drops duplicates (the bug).
@@ -55,17 +55,19 @@ fn the_report_has_everything_needed() {
     .unwrap_err();
     assert_eq!(f.value, (0, vec![0]));
     assert_eq!(f.size, 2);
-    assert_eq!(f.before.exhausted, Some(1));
+    assert_eq!(f.summary.exhausted, Some(1));
+    assert_eq!(f.found, Found::Exhaustive);
+    assert!(f.is_minimal());
     let report = f.report();
-    assert!(
-        report.contains("counterexample (size 2): (0, [0])"),
-        "{report}"
-    );
-    assert!(report.contains("sizes 0..=1 passed first"), "{report}");
-    assert!(
-        report.contains("NEATCHECK_REPLAY=2 cargo test my_test"),
-        "{report}"
-    );
+    for line in [
+        "counterexample (size 2): (0, [0])",
+        "the property returned false",
+        "minimal: every smaller input passed",
+        "coverage: exhaustive to size 1: ",
+        &format!("replay: NEATCHECK_REPLAY={} cargo test", f.key),
+    ] {
+        assert!(report.contains(line), "{line:?} missing from\n{report}");
+    }
 }
 
 #[test]
@@ -79,14 +81,19 @@ fn unread_positions_are_shown_as_holes() {
 }
 
 #[test]
-fn panics_are_reported_with_their_message() {
+fn panics_are_reported_with_their_message_and_location() {
     let f = run_check(&Config::default(), |xs: Vec<u8>| {
         assert!(xs.len() < 2, "too long: {}", xs.len());
     })
     .unwrap_err();
     assert_eq!(f.value, vec![0, 0]);
-    assert_eq!(f.panic.as_deref(), Some("too long: 2"));
-    assert!(f.report().contains("the property panicked: too long: 2"));
+    assert!(f.panicked);
+    assert_eq!(f.reason.as_deref(), Some("too long: 2"));
+    let at = f.panic_location.as_deref().unwrap();
+    assert!(at.starts_with("tests/check.rs:"), "{at}");
+    assert!(f
+        .report()
+        .contains(&format!("the property panicked at {at}: too long: 2")));
 }
 
 #[test]
@@ -106,37 +113,55 @@ fn err_results_fail_with_the_error() {
 #[test]
 #[should_panic(expected = "no input met the precondition")]
 fn a_precondition_that_never_holds_is_reported() {
-    neatcheck::check_with(Config::default().max_size(6), |xs: Lazy<Vec<bool>>| {
-        implies(xs.len() > 100, || false)
-    });
+    neatcheck::check_with(
+        Config::default().max_size(6).samples(0, 0),
+        |xs: Lazy<Vec<bool>>| implies(xs.len() > 100, || false),
+    );
 }
 
 #[test]
-fn max_size_limits_the_search_and_time_is_reported() {
-    let s = run_check(&Config::default().max_size(5), |xs: Vec<bool>| {
-        xs.len() < 100
-    })
+fn max_size_limits_the_exhaustive_phase() {
+    let s = run_check(
+        &Config::default().max_size(5).samples(0, 0),
+        |xs: Vec<bool>| xs.len() < 100,
+    )
     .unwrap();
     assert_eq!(s.exhausted, Some(5));
     assert_eq!(s.stopped, Stop::MaxSize);
     // Every list of size <= b is run at bound b (the property reads all).
     assert_eq!(s.runs, 1 + 1 + 3 + 3 + 7);
     assert_eq!(s.worst_case, "7");
+    assert_eq!(s.random, 0);
 }
 
 #[test]
-fn max_runs_stops_the_search() {
-    let s = run_check(&Config::default().max_runs(10), |xs: Vec<bool>| {
-        xs.len() < 100
+fn the_run_budget_stops_the_exhaustive_phase_exactly() {
+    let s = run_check(&Config::default().runs(10), |xs: Vec<bool>| {
+        xs.len() < 1000
     })
     .unwrap();
-    assert_eq!(s.stopped, Stop::Runs);
+    // Bounds 0..=4 take 0 + 1 + 1 + 3 + 3 runs; bound 5 is cut after 2.
+    assert_eq!(s.stopped, Stop::Runs(5));
+    assert_eq!(s.exhausted, Some(4));
     assert_eq!(s.runs, 10);
+    assert!(s.to_string().contains("the run budget stopped size 5"), "{s}");
 }
 
 #[test]
-fn labels_are_counted_over_relevant_runs() {
-    let s = run_check(&Config::default().max_size(5), |xs: Lazy<Vec<bool>>| {
+fn a_finite_type_is_searched_whole_and_not_sampled() {
+    let s = run_check(&Config::default(), |x: u8, b: bool| x as u16 + b as u16 <= 256).unwrap();
+    assert_eq!(s.stopped, Stop::AllValues);
+    assert_eq!(s.exhausted, Some(9));
+    assert_eq!(s.runs_last_bound, 512);
+    assert_eq!(s.random, 0);
+}
+
+#[test]
+fn labels_count_each_run_once_over_the_last_bound_and_the_random_cases() {
+    let config = Config::default().max_size(7).samples(0, 0);
+    let s = run_check(&config, |xs: Lazy<Vec<bool>>| {
+        neatcheck::collect(xs.len());
+        neatcheck::collect(xs.len());
         implies(!xs.is_empty(), || {
             neatcheck::label(if xs.first().unwrap().get() {
                 "starts true"
@@ -147,9 +172,19 @@ fn labels_are_counted_over_relevant_runs() {
         })
     })
     .unwrap();
-    assert_eq!(s.relevant, s.labels.values().sum::<u64>());
-    assert!(s.labels.contains_key("starts true"));
+    // At bound 7: one run discarded (the empty list), which is not
+    // labelled; every other run carries one length once, and one first
+    // element.
+    assert_eq!(s.labelled_runs, s.runs_last_bound - 1);
+    assert!(!s.labels.contains_key("0"));
+    let lengths: u64 = ["1", "2", "3"].iter().map(|l| s.labels[*l]).sum();
+    assert_eq!(lengths, s.labelled_runs);
+    assert_eq!(
+        s.labels["starts true"] + s.labels["starts false"],
+        s.labelled_runs
+    );
     assert!(s.to_string().contains("% starts true"));
+    assert!(s.to_string().contains("runs discarded (precondition false)"));
 }
 
 #[test]
@@ -170,41 +205,185 @@ fn exists_finds_the_smallest_witness() {
     assert_eq!(w, vec![true, true]);
 }
 
-#[test]
-fn environment_variables_change_what_is_run() {
-    // Run in a child process so the variables do not leak into other tests.
+/// Runs `probe` of this test binary in a child process with `env`.
+fn child(probe: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
     let exe = std::env::current_exe().unwrap();
     let out = std::process::Command::new(&exe)
-        .args(["--exact", "env_probe", "--nocapture", "--ignored"])
-        .env("NEATCHECK_SIZE", "4")
-        .env("NEATCHECK_VERBOSE", "1")
+        .args(["--exact", probe, "--nocapture", "--ignored", "--test-threads=1"])
+        .envs(env.iter().copied())
+        .env("NEATCHECK_REGRESSIONS", "0")
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn environment_variables_change_what_is_run() {
+    let (code, stderr) = child(
+        "env_probe",
+        &[("NEATCHECK_SIZE", "4"), ("NEATCHECK_VERBOSE", "1"), ("NEATCHECK_SAMPLES", "0")],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr.contains(
-            "sizes 0..=4 exhausted: 3 runs at the last bound (worst case 3), 8 runs in all"
-        ),
+        stderr.contains("env_probe passed: exhaustive to size 4: 8 runs (3 at size 4, covering all 3 values"),
         "{stderr}"
     );
-    let out = std::process::Command::new(&exe)
-        .args(["--exact", "env_probe", "--nocapture", "--ignored"])
-        .env("NEATCHECK_TIME", "0ms")
-        .env("NEATCHECK_VERBOSE", "1")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, stderr) = child(
+        "env_probe",
+        &[("NEATCHECK_SAMPLES", "7"), ("NEATCHECK_VERBOSE", "1"), ("NEATCHECK_RUNS", "100")],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr
-            .contains("no size exhausted: 0 runs at the last bound (worst case 0), 0 runs in all"),
+        stderr.contains("the run budget stopped size 10; 7 random cases of sizes 11..=399"),
         "{stderr}"
     );
 }
 
 #[test]
-#[ignore = "run by environment_variables_change_what_is_run"]
+fn a_check_that_tests_nothing_fails_and_says_why() {
+    for (env, why) in [
+        (
+            [("NEATCHECK_TIME", "0"), ("NEATCHECK_SAMPLES", "0")],
+            "the time limit (0ns, NEATCHECK_TIME / Config::time) cut the search at size 1",
+        ),
+        (
+            [("NEATCHECK_RUNS", "0"), ("NEATCHECK_SAMPLES", "0")],
+            "the property was never run: the run budget (0 runs",
+        ),
+        (
+            [("NEATCHECK_RUNS", "0"), ("NEATCHECK_SAMPLES", "100")],
+            "the exhaustive phase did not complete even the smallest inputs (size 1)",
+        ),
+    ] {
+        let (code, stderr) = child("env_probe", &env);
+        assert_eq!(code, Some(101), "{env:?}: {stderr}");
+        assert!(stderr.contains("neatcheck: the check is not meaningful (tests/check.rs:"), "{stderr}");
+        assert!(stderr.contains(why), "{env:?}: {why:?} missing from {stderr}");
+    }
+}
+
+#[test]
+#[ignore = "run by the child-process tests"]
 fn env_probe() {
-    neatcheck::check(|xs: Vec<bool>| xs.len() < 100);
+    neatcheck::check(|xs: Vec<bool>| xs.len() < 1000);
+}
+
+#[derive(neatcheck::Enumerable, Debug, Clone)]
+enum NoValues {
+    #[enumerable(skip)]
+    #[allow(dead_code)]
+    Base,
+    #[allow(dead_code)]
+    More(Box<NoValues>),
+}
+
+#[test]
+fn health_checks_name_what_to_change() {
+    let s = run_check(&Config::default(), |_: u8, _: NoValues| true).unwrap();
+    assert_eq!(s.runs + s.random, 0);
+    assert!(s.problems[0].contains("has no values"), "{:?}", s.problems);
+    assert!(s.problems[0].contains("NoValues"), "{:?}", s.problems);
+
+    let s = run_check(&Config::default(), |_: [bool; 120]| true).unwrap();
+    assert!(
+        s.problems[0].contains("the smallest input has size 120, above the size bound 100"),
+        "{:?}",
+        s.problems
+    );
+
+    let s = run_check(&Config::default(), |xs: Lazy<Vec<u8>>| {
+        implies(xs.len() == 7 && xs.iter().all(|x| x.get() == 200), || true)
+    })
+    .unwrap();
+    assert!(
+        s.problems.iter().any(|p| p.contains("no input met the precondition")
+            || p.contains("the precondition almost never holds")),
+        "{:?}",
+        s.problems
+    );
+
+    let rare = run_check(&Config::default(), |x: u16, y: u16| implies(x == 7777 && y == 1, || true))
+        .unwrap();
+    assert!(
+        rare.problems.iter().any(|p| p.contains("the precondition almost never holds")
+            || p.contains("no input met the precondition")),
+        "{:?}",
+        rare.problems
+    );
+}
+
+#[test]
+#[should_panic(expected = "has no values")]
+fn an_uninhabited_argument_fails_the_check() {
+    neatcheck::check(|_: NoValues, _: u8| true);
+}
+
+#[test]
+fn a_panic_message_is_printed_once_and_located_in_the_test() {
+    let (code, stderr) = child("panicking_probe", &[]);
+    assert_eq!(code, Some(101), "{stderr}");
+    assert_eq!(stderr.matches("boom at").count(), 1, "{stderr}");
+    assert!(stderr.contains("the property panicked at tests/check.rs:"), "{stderr}");
+    // The failure itself points at the check call, in this file.
+    assert!(stderr.contains("neatcheck: property failed (tests/check.rs:"), "{stderr}");
+    assert!(stderr.contains("-- --exact panicking_probe"), "{stderr}");
+}
+
+#[test]
+#[ignore = "run by a_panic_message_is_printed_once_and_located_in_the_test"]
+fn panicking_probe() {
+    neatcheck::check(|x: u8| {
+        if x > 4 {
+            panic!("boom at {x}");
+        }
+    });
+}
+
+#[test]
+fn a_property_that_never_returns_fails_with_the_input_that_hangs() {
+    let (code, stderr) = child("hanging_probe", &[("NEATCHECK_RUN_TIMEOUT", "300ms")]);
+    assert_eq!(code, Some(101), "{stderr}");
+    assert!(stderr.contains("took longer than 300ms"), "{stderr}");
+    assert!(stderr.contains("input (size 3): [0, 0]"), "{stderr}");
+}
+
+#[test]
+#[ignore = "run by a_property_that_never_returns_fails_with_the_input_that_hangs"]
+fn hanging_probe() {
+    neatcheck::check(|xs: Vec<u8>| {
+        while xs.len() >= 2 {
+            std::hint::spin_loop();
+        }
+        true
+    });
+}
+
+#[test]
+fn the_verdict_does_not_depend_on_load() {
+    // A bug at size 15 (lists of 7 elements): the exhaustive phase reaches
+    // it within the default run budget whatever the machine's load.
+    let prop = |xs: Lazy<Vec<bool>>| xs.len() < 7;
+    let idle = run_check(&Config::default(), prop).unwrap_err();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let loaded = std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::hint::black_box((0..1000u64).sum::<u64>());
+                }
+            });
+        }
+        let r: Vec<_> = (0..3)
+            .map(|_| run_check(&Config::default(), prop).unwrap_err())
+            .collect();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    });
+    for c in loaded {
+        assert_eq!((&c.value, c.size, c.runs, &c.key), (&idle.value, idle.size, idle.runs, &idle.key));
+        assert_eq!(c.summary.runs, idle.summary.runs);
+    }
+    assert_eq!(idle.value, vec![false; 7]);
 }
 
 neatcheck::neatcheck! {
@@ -220,33 +399,33 @@ neatcheck::neatcheck! {
 }
 
 #[test]
-fn beyond_exhaustive_sampling_finds_large_counterexamples() {
-    // Fails only for lists longer than 20 (size 43, 2^21 lists): exhausting
-    // is far too slow for the budget, sampling sizes up to 60 finds it.
-    let config = Config::default()
-        .time(std::time::Duration::from_millis(50))
-        .sample_beyond(20, 60);
-    let f = run_check(&config, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
-    assert!(f.sampled);
-    assert!(f.value.len() > 20);
-    assert!(f.report().contains("found by uniform sampling"));
-    // Deterministic: the samples of a size depend only on the seed.
-    let fixed = Config::default().max_size(30).sample_beyond(20, 60);
-    let g = run_check(&fixed, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
-    let h = run_check(&fixed, |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
-    assert_eq!((g.size, &g.value), (h.size, &h.value));
+fn the_random_phase_finds_and_shrinks_bugs_past_the_small_scope() {
+    // Fails only for lists longer than 20 (size 43, 2^21 lists): too many to
+    // exhaust within the budget; the random phase finds one and shrinks it.
+    let f = run_check(&Config::default(), |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    assert!(matches!(f.found, Found::Random { .. }), "{:?}", f.found);
+    assert_eq!(f.value, vec![false; 21]);
+    assert!(f.report().contains("found by the random phase"), "{}", f.report());
+    // Deterministic: the same seed gives the same case.
+    let g = run_check(&Config::default(), |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    assert_eq!((g.size, &g.value, &g.found), (f.size, &f.value, &f.found));
+    // Edge values: the exhaustive phase cannot reach 2^40.
+    let f = run_check(&Config::default(), |x: u64| x < 1 << 40).unwrap_err();
+    assert_eq!(f.value, 1 << 40);
+    let f = run_check(&Config::default(), |a: u32, b: u32| a.checked_add(b).is_some()).unwrap_err();
+    assert_eq!(f.value.0 as u64 + f.value.1 as u64, 1 << 32, "{:?}", f.value);
 }
 
 #[test]
-fn beyond_exhaustive_reports_sampled_sizes() {
-    let config = Config::default().max_size(5).sample_beyond(3, 9);
-    let s = run_check(&config, |xs: Vec<bool>| xs.len() < 100).unwrap();
-    assert_eq!(s.exhausted, Some(5));
-    assert_eq!(
-        s.sampled.iter().map(|p| p.0).collect::<Vec<_>>(),
-        vec![7, 9]
-    );
-    assert!(s.to_string().contains("sampled"));
+fn a_random_failure_is_confirmed_minimal_when_the_sizes_below_are_cheap() {
+    // Lists longer than 11 fail; the exhaustive phase is cut at 50 runs, the
+    // random phase finds a long list, shrinks it, then the sizes between are
+    // searched: the result is minimal.
+    let config = Config::default().runs(50);
+    let f = run_check(&config, |xs: Lazy<Vec<()>>| xs.len() <= 11).unwrap_err();
+    assert_eq!(f.value.len(), 12);
+    assert!(f.is_minimal(), "{:?}", f.found);
+    assert!(f.report().contains("minimal: every smaller input passed"), "{}", f.report());
 }
 
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq)]

@@ -260,6 +260,7 @@ pub(crate) fn drive<T: Enumerable + Debug>(
                     runs: tally.runs,
                 });
                 summary.exhausted = Some(bound);
+                summary.worst_case = g.count_up_to(bound).to_string();
                 summary.runs_last_bound = tally.runs;
                 summary.labelled_runs = tally.runs - tally.discarded;
                 summary.labels = tally.labels;
@@ -286,9 +287,6 @@ pub(crate) fn drive<T: Enumerable + Debug>(
                 break;
             }
         }
-    }
-    if let Some(e) = summary.exhausted {
-        summary.worst_case = g.count_up_to(e).to_string();
     }
     if !cut && type_max.is_some_and(|m| m <= config.max_size) {
         summary.stopped = Stop::AllValues;

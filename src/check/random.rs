@@ -61,7 +61,8 @@ impl<'g> RandomCases<'g> {
             // Sizes grow linearly over the cases, so small inputs come first
             // and the largest ones are still reached.
             let span = (self.last_size - self.first_size) as u64;
-            let target = self.first_size + ((span * (i + 1)) / self.cases.max(1)) as usize;
+            let steps = (self.cases - 1).max(1);
+            let target = self.first_size + ((span * i) / steps) as usize;
             let Some((tree, drawn_at)) = self.sample_near(target) else {
                 continue;
             };
@@ -80,17 +81,17 @@ impl<'g> RandomCases<'g> {
         None
     }
 
-    /// A uniform value of size `target`, or of the nearest size above it
-    /// (within a few) that has values: some types have none at some sizes.
+    /// A uniform value of size `target`, or of the nearest size in the
+    /// range that has values (some types have none at some sizes: lists of
+    /// `bool` only have odd sizes).
     fn sample_near(&mut self, target: usize) -> Option<(Tree, usize)> {
-        let last = self.last_size.max(target);
-        for size in target..=(target + 8).min(last) {
-            if self.grammar.count(size).is_zero() {
-                continue;
-            }
-            return sample_tree_in(self.grammar, size, &mut self.rng).map(|t| (t, size));
-        }
-        None
+        let (first, last) = (self.first_size, self.last_size);
+        let near = (0..=8).flat_map(|d| [target.checked_add(d), target.checked_sub(d)]);
+        let size = near
+            .flatten()
+            .filter(|s| (first..=last).contains(s))
+            .find(|&s| !self.grammar.count(s).is_zero())?;
+        sample_tree_in(self.grammar, size, &mut self.rng).map(|t| (t, size))
     }
 
     /// The tree with each leaf moved, with probability one half, to one of
