@@ -145,6 +145,11 @@
 
 #![warn(missing_docs)]
 
+// Lets the crate's own unit tests use `#[derive(Enumerable)]`, whose output
+// names the crate by its external path.
+#[cfg(test)]
+extern crate self as neatcheck;
+
 pub mod check;
 pub mod cool;
 pub mod count;
@@ -152,6 +157,7 @@ pub mod dynamic;
 pub mod grammar;
 pub mod index;
 pub mod lazy;
+pub(crate) mod replay;
 pub mod report;
 pub mod search;
 pub mod space;
