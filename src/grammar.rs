@@ -707,12 +707,16 @@ impl Grammar {
             if index < last {
                 break;
             }
-            let c = family.count(s).to_u64().unwrap_or(u64::MAX);
-            let end = last.saturating_add(c);
+            // When the values of size `s` reach past 2^64 (the last value of
+            // a 64-bit family, or any unbounded one), every index from here
+            // on is of size `s`: saturating instead would lose `u64::MAX`.
+            let Some(end) = family.count(s).to_u64().and_then(|c| last.checked_add(c)) else {
+                return s as u64;
+            };
             if index < end {
                 return s as u64;
             }
-            if end == u64::MAX || family.last_size().is_some_and(|l| s >= l) {
+            if family.last_size().is_some_and(|l| s >= l) {
                 return INFINITE;
             }
             st.push(end);

@@ -3,9 +3,11 @@
 //!
 //! This module owns indexing over compiled grammars (the FEAT algorithm of
 //! Duregård, Jansson and Wang, 2012, on top of the memoised counts of
-//! [`crate::count`]), uniform random values from a seeded generator, evenly
-//! spaced samples, striped enumeration for parallel workers and (with the
-//! `proptest` feature) a [`proptest`](https://docs.rs/proptest) strategy.
+//! [`crate::count`]) and its inverse, ranking ([`rank_in`], [`Indexer::rank`]:
+//! a tree back to its size and index), uniform random values from a seeded
+//! generator, evenly spaced samples, striped enumeration for parallel
+//! workers and (with the `proptest` feature) a
+//! [`proptest`](https://docs.rs/proptest) strategy.
 //!
 //! # Order
 //!
@@ -40,6 +42,7 @@
 //! assert_eq!(v.len(), 10);
 //! ```
 
+mod rank;
 mod sample;
 mod walk;
 
@@ -102,6 +105,33 @@ pub fn tree_in(g: &Grammar, size: usize, i: &BigUint) -> Option<Tree> {
         return None;
     }
     Some(g.index_tree(g.root, size, i))
+}
+
+/// The size of a tree of the grammar's root and its index among the trees
+/// of that size: the inverse of [`tree_in`], so that
+/// `tree_in(g, size, &i)` gives back `tree`. Takes time polynomial in the
+/// size and works iteratively, so trees of any depth are fine.
+///
+/// Useful to store a value compactly (size and index) or to find where a
+/// value found by another backend (the search, the reference enumeration)
+/// sits in the FEAT order.
+///
+/// ```
+/// use neatcheck::index::{rank_in, tree_in, Indexer};
+/// use num_bigint::BigUint;
+///
+/// let ix = Indexer::<Vec<bool>>::new();
+/// let tree = ix.tree(5, &BigUint::from(2u32)).unwrap();
+/// assert_eq!(rank_in(ix.grammar(), &tree), (5, BigUint::from(2u32)));
+/// assert_eq!(tree_in(ix.grammar(), 5, &BigUint::from(2u32)), Some(tree));
+/// ```
+///
+/// # Panics
+/// If `tree` is not a tree of the grammar's root (an alternative of another
+/// sort or grammar, a wrong number of fields, a leaf index out of its
+/// family).
+pub fn rank_in(g: &Grammar, tree: &Tree) -> (usize, BigUint) {
+    rank::rank(g, g.root, tree)
 }
 
 /// The tree number `i` over all sizes (smallest sizes first); `None` beyond
@@ -433,6 +463,16 @@ impl<T: 'static> Indexer<T> {
     /// One stripe of the trees of `size` (see [`stripe_trees_in`]).
     pub fn stripe_trees(&self, size: usize, worker: usize, workers: usize) -> TreeStripe<'_> {
         stripe_trees_in(&self.grammar, size, worker, workers)
+    }
+
+    /// The size of a tree of this space and its index among the values of
+    /// that size (see [`rank_in`]): `self.tree(size, &i)` gives back
+    /// `value_tree`, and `self.index(size, &i)` its value.
+    ///
+    /// # Panics
+    /// If `value_tree` is not a tree of this space.
+    pub fn rank(&self, value_tree: &Tree) -> (usize, BigUint) {
+        rank_in(&self.grammar, value_tree)
     }
 
     /// Materialises a tree of this grammar.

@@ -529,3 +529,99 @@ fn spaced_samples_are_in_order_and_distinct() {
     let distinct: HashSet<&Vec<bool>> = big_spaced.iter().collect();
     assert_eq!(distinct.len(), 16);
 }
+
+// ---------------------------------------------------------------------------
+// Ranking: the inverse of indexing.
+
+/// `rank` gives back the size and index of every tree of sizes `0..=max`
+/// (as listed by the reference enumeration and as indexed), and of uniform
+/// samples at the larger sizes `big`.
+fn rank_inverts_index<T: Enumerable + PartialEq + Debug>(max: usize, larger: &[usize]) {
+    let ix = Indexer::<T>::new();
+    let name = std::any::type_name::<T>();
+    for n in 0..=max {
+        for (i, t) in values::trees_of::<T>(n).iter().enumerate() {
+            assert_eq!(ix.rank(t), (n, big(i)), "{name}: rank of reference tree");
+            assert_eq!(
+                index::rank_in(ix.grammar(), t),
+                (n, big(i)),
+                "{name}: rank_in"
+            );
+        }
+        let card = ix.cardinality(n).to_usize().unwrap();
+        for i in 0..card {
+            let t = ix.tree(n, &big(i)).unwrap();
+            assert_eq!(ix.rank(&t), (n, big(i)), "{name}: rank(index({n}, {i}))");
+        }
+    }
+    let mut rng = index::seeded_rng(max as u64);
+    for &n in larger {
+        // Some types have values of some sizes only (odd, or 3k + 1).
+        let n = (n..n + 4)
+            .find(|&s| !ix.cardinality(s).is_zero())
+            .expect("values near the size");
+        for _ in 0..10 {
+            let t = ix.sample_tree(n, &mut rng).expect("values of the size");
+            let (size, i) = ix.rank(&t);
+            assert_eq!(size, n, "{name}: sampled size");
+            assert_eq!(ix.tree(n, &i), Some(t), "{name}: index(rank(sample))");
+        }
+    }
+}
+
+#[test]
+fn rank_inverts_index_std_types() {
+    rank_inverts_index::<bool>(3, &[1]);
+    rank_inverts_index::<()>(2, &[0]);
+    rank_inverts_index::<u8>(8, &[8]);
+    rank_inverts_index::<i64>(6, &[40, 64]);
+    rank_inverts_index::<u64>(6, &[64]);
+    rank_inverts_index::<char>(7, &[7]);
+    rank_inverts_index::<String>(9, &[60]);
+    rank_inverts_index::<Vec<bool>>(13, &[101]);
+    rank_inverts_index::<Vec<Vec<bool>>>(10, &[61]);
+    rank_inverts_index::<Option<u8>>(9, &[9]);
+    rank_inverts_index::<Result<bool, u8>>(9, &[9]);
+    rank_inverts_index::<(u8, bool, Option<bool>)>(9, &[11]);
+    rank_inverts_index::<(bool, Vec<bool>)>(11, &[40]);
+    rank_inverts_index::<[bool; 3]>(4, &[3]);
+    rank_inverts_index::<Box<Vec<u8>>>(8, &[40]);
+}
+
+#[test]
+fn rank_inverts_index_derived_types() {
+    rank_inverts_index::<Bin>(13, &[41, 101]);
+    rank_inverts_index::<Labelled>(10, &[41]);
+    rank_inverts_index::<Tagged<bool, u8>>(9, &[40]);
+    rank_inverts_index::<Rose>(11, &[41]);
+    rank_inverts_index::<Forest>(11, &[41]);
+    rank_inverts_index::<Mixed>(8, &[30]);
+}
+
+#[test]
+fn rank_of_deep_trees() {
+    // The last and first binary trees of a size: left and right spines
+    // 1000 nodes deep.
+    let ix = Indexer::<Bin>::new();
+    let n = 2001;
+    let last_index = ix.cardinality(n) - 1u32;
+    for i in [BigUint::zero(), &last_index / 7u32, last_index] {
+        let t = ix.tree(n, &i).unwrap();
+        assert_eq!(ix.rank(&t), (n, i));
+    }
+    // 20 000 list cells.
+    let ix = Indexer::<Vec<bool>>::new();
+    let n = 40_001;
+    let i = (BigUint::from(1u32) << 19_999) + 12_345u32;
+    let t = ix.tree(n, &i).unwrap();
+    assert_eq!(ix.rank(&t), (n, i));
+}
+
+#[test]
+#[should_panic(expected = "cannot rank a tree")]
+fn rank_of_a_foreign_tree_panics() {
+    let other = Indexer::<Option<bool>>::new()
+        .tree(2, &BigUint::zero())
+        .unwrap();
+    Indexer::<Vec<Vec<bool>>>::new().rank(&other);
+}

@@ -72,9 +72,10 @@ pub(crate) fn signed_from_index(bits: u32, index: u64) -> i64 {
     if index == 0 {
         return 0;
     }
-    // Size k (1 <= k < bits) starts at index 2^k - 1.
-    let k = 63 - (index + 1).leading_zeros();
-    let start = (1u64 << k) - 1;
+    // Size k (1 <= k <= bits) starts at index 2^k - 1; in 128 bits because
+    // the last value of a 64-bit family (`i64::MIN`) has index 2^64 - 1.
+    let k = 127 - (u128::from(index) + 1).leading_zeros();
+    let start = ((1u128 << k) - 1) as u64;
     super::leaf::signed_value(bits, k as usize, index - start)
 }
 
@@ -323,4 +324,27 @@ impl<T: Enumerable, const N: usize> crate::lazy::LazyView for [T; N] {
 #[allow(dead_code)]
 fn _of_is_canonical<T: Enumerable>() -> Space<T> {
     of::<T>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signed_from_index;
+    use crate::grammar::{downcast, grammar_of, Tree};
+
+    /// The lazy decoding of signed leaves agrees with the family's values,
+    /// up to the last index of a 64-bit family (`u64::MAX`, `i64::MIN`).
+    #[test]
+    fn signed_indices_decode_like_the_family() {
+        let g = grammar_of::<i8>();
+        for i in 0..256u64 {
+            let v: i8 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i8");
+            assert_eq!(i64::from(v), signed_from_index(8, i), "index {i}");
+        }
+        let g = grammar_of::<i64>();
+        for i in [0, 1, 2, 1 << 40, u64::MAX - 1, u64::MAX] {
+            let v: i64 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i64");
+            assert_eq!(v, signed_from_index(64, i), "index {i}");
+        }
+        assert_eq!(signed_from_index(64, u64::MAX), i64::MIN);
+    }
 }
