@@ -226,7 +226,7 @@ fn budgets_stop_parallel_searches() {
     let par = Parallel::new(2);
     assert_eq!(par.classes_within(always, 30, budget), None);
     match par.ctrex_within(&always, 30, budget) {
-        BoundResult::OutOfBudget(runs) => assert!(runs >= 1000, "{runs}"),
+        BoundResult::OutOfBudget(runs) => assert_eq!(runs, 1000),
         other => panic!("expected out of budget, got {other:?}"),
     }
     // A budget that is not reached changes nothing.
@@ -253,4 +253,316 @@ fn tiny_and_empty_searches() {
     let huge = Parallel::new(2).classes(empty, 10_000);
     assert_eq!(huge, search::classes(empty, 10_000));
     assert_eq!((huge.runs, huge.satisfying), (2, 1));
+}
+
+// ---------------------------------------------------------------------------
+// Run budgets: the parallel verdict is the sequential one, exactly.
+// ---------------------------------------------------------------------------
+
+/// A boolean formula over atoms, as data (so proptest can generate it).
+#[derive(Debug, Clone)]
+enum Formula<A> {
+    Atom(A),
+    Not(Box<Formula<A>>),
+    And(Box<Formula<A>>, Box<Formula<A>>),
+    Or(Box<Formula<A>>, Box<Formula<A>>),
+}
+
+/// Evaluates left to right with short circuits, so that the formula's
+/// laziness shapes the search tree.
+fn holds<A>(f: &Formula<A>, atom: &dyn Fn(&A) -> bool) -> bool {
+    match f {
+        Formula::Atom(a) => atom(a),
+        Formula::Not(a) => !holds(a, atom),
+        Formula::And(a, b) => holds(a, atom) && holds(b, atom),
+        Formula::Or(a, b) => holds(a, atom) || holds(b, atom),
+    }
+}
+
+fn formula<A: Debug + Clone + 'static>(
+    atom: impl Strategy<Value = A> + 'static,
+) -> impl Strategy<Value = Formula<A>> {
+    atom.prop_map(Formula::Atom)
+        .prop_recursive(3, 12, 2, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|a| Formula::Not(Box::new(a))),
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| Formula::And(Box::new(a), Box::new(b))),
+                (inner.clone(), inner).prop_map(|(a, b)| Formula::Or(Box::new(a), Box::new(b))),
+            ]
+        })
+}
+
+/// Atoms over `Vec<u8>`.
+#[derive(Debug, Clone)]
+enum BytesAtom {
+    /// Element i exists and is below v.
+    ElemLt(usize, u8),
+    /// At least k elements (reads the cells only).
+    LenGe(usize),
+    /// The elements sum to less than k (reads everything).
+    SumLt(u32),
+    /// Sorted (reads until the first descent).
+    Sorted,
+}
+
+fn bytes_atom() -> impl Strategy<Value = BytesAtom> {
+    prop_oneof![
+        (0usize..3, 0u8..6).prop_map(|(i, v)| BytesAtom::ElemLt(i, v)),
+        (0usize..4).prop_map(BytesAtom::LenGe),
+        (0u32..10).prop_map(BytesAtom::SumLt),
+        Just(BytesAtom::Sorted),
+    ]
+}
+
+fn bytes_holds(a: &BytesAtom, xs: Lazy<'_, Vec<u8>>) -> bool {
+    match a {
+        BytesAtom::ElemLt(i, v) => xs.nth(*i).is_some_and(|x| x.get() < *v),
+        BytesAtom::LenGe(k) => xs.iter().take(*k).count() == *k,
+        BytesAtom::SumLt(k) => xs.iter().map(|x| u32::from(x.get())).sum::<u32>() < *k,
+        BytesAtom::Sorted => {
+            let mut last = 0;
+            xs.iter().all(|x| {
+                let ok = x.get() >= last;
+                last = x.get();
+                ok
+            })
+        }
+    }
+}
+
+/// Atoms over `(Vec<bool>, u8)`.
+#[derive(Debug, Clone)]
+enum PairAtom {
+    /// Element i of the list exists and is true.
+    Elem(usize),
+    /// The number is below k.
+    NumLt(u8),
+    /// The number equals the count of trues (reads everything).
+    NumIsTrues,
+    /// The list is shorter than the number.
+    ShorterThanNum,
+}
+
+fn pair_atom() -> impl Strategy<Value = PairAtom> {
+    prop_oneof![
+        (0usize..4).prop_map(PairAtom::Elem),
+        (0u8..8).prop_map(PairAtom::NumLt),
+        Just(PairAtom::NumIsTrues),
+        Just(PairAtom::ShorterThanNum),
+    ]
+}
+
+fn pair_holds(a: &PairAtom, p: Lazy<'_, (Vec<bool>, u8)>) -> bool {
+    let (xs, n) = p.view();
+    match a {
+        PairAtom::Elem(i) => xs.nth(*i).is_some_and(|b| b.get()),
+        PairAtom::NumLt(k) => n.get() < *k,
+        PairAtom::NumIsTrues => xs.iter().filter(|b| b.get()).count() == usize::from(n.get()),
+        PairAtom::ShorterThanNum => xs.iter().take(usize::from(n.get())).count() < n.get().into(),
+    }
+}
+
+/// The budgets to try for a bound: small ones, ones around the batch sizes
+/// a worker might use, and ones around the bound's total runs and the
+/// position of its first counterexample.
+fn budgets_around(total: u64, first_failure: Option<u64>) -> Vec<u64> {
+    let mut out = vec![0, 1, 2, 3, 10, 63, 64, 65, 100, 1000];
+    for at in std::iter::once(total).chain(first_failure) {
+        out.extend([at.saturating_sub(1), at, at + 1]);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether two verdicts are the same: variant, counterexample and runs.
+fn same_verdict<T: PartialEq + Debug>(a: &BoundResult<T>, b: &BoundResult<T>) -> bool {
+    match (a, b) {
+        (BoundResult::Passed(x), BoundResult::Passed(y)) => x == y,
+        (BoundResult::OutOfBudget(x), BoundResult::OutOfBudget(y)) => x == y,
+        (BoundResult::Failed(x), BoundResult::Failed(y)) => {
+            (&x.value, &x.pattern, x.runs, x.size) == (&y.value, &y.pattern, y.runs, y.size)
+        }
+        _ => false,
+    }
+}
+
+/// Asserts that, for every run budget around the bound's interesting
+/// points, every thread count 1 to 4 and split depths 1, 2 and 8,
+/// `Parallel::ctrex_within` gives the sequential verdict.
+fn budgets_agree<T, P>(prop: P, bound: usize) -> Result<(), TestCaseError>
+where
+    T: Enumerable + Send + Debug + PartialEq,
+    P: Fn(Lazy<'_, T>) -> bool + Sync,
+{
+    let total = search::classes(&prop, bound).runs;
+    let first_failure = match search::ctrex_within(&prop, bound, Budget::unlimited()) {
+        BoundResult::Failed(c) => Some(c.runs),
+        _ => None,
+    };
+    for max_runs in budgets_around(total, first_failure) {
+        let budget = Budget {
+            deadline: None,
+            max_runs: Some(max_runs),
+        };
+        let seq = search::ctrex_within(&prop, bound, budget);
+        // The sequential verdict itself, from the bound's counts.
+        match &seq {
+            BoundResult::Failed(c) => prop_assert!(c.runs <= max_runs),
+            BoundResult::Passed(runs) => {
+                prop_assert_eq!(*runs, total);
+                prop_assert!(total <= max_runs);
+            }
+            BoundResult::OutOfBudget(runs) => {
+                prop_assert_eq!(*runs, max_runs);
+                prop_assert!(total > max_runs);
+            }
+        }
+        for threads in 1..=4 {
+            for depth in [1, 2, 8] {
+                let par = Parallel::new(threads).with_split_depth(depth);
+                let got = par.ctrex_within(&prop, bound, budget);
+                prop_assert!(
+                    same_verdict(&seq, &got),
+                    "max_runs {max_runs}, {par:?}: sequential {seq:?}, parallel {got:?}"
+                );
+                let whole = par.classes_within(&prop, bound, budget);
+                prop_assert_eq!(
+                    whole.map(|c| c.runs),
+                    (total <= max_runs).then_some(total),
+                    "classes_within, max_runs {}, {:?}",
+                    max_runs,
+                    par
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn budgets_agree_on_random_tree_predicates(p in pred(), bound in 3usize..=11) {
+        budgets_agree::<Tree, _>(|t| eval(&p, t), bound)?;
+    }
+
+    #[test]
+    fn budgets_agree_on_random_byte_list_predicates(
+        f in formula(bytes_atom()),
+        bound in 2usize..=10,
+    ) {
+        budgets_agree::<Vec<u8>, _>(|xs| holds(&f, &|a| bytes_holds(a, xs)), bound)?;
+    }
+
+    #[test]
+    fn budgets_agree_on_random_pair_predicates(
+        f in formula(pair_atom()),
+        bound in 2usize..=10,
+    ) {
+        budgets_agree::<(Vec<bool>, u8), _>(|p| holds(&f, &|a| pair_holds(a, p)), bound)?;
+    }
+}
+
+#[test]
+fn budgets_agree_on_fixed_predicates() {
+    let sorted = |xs: Lazy<Vec<u8>>| {
+        let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+        v.windows(2).all(|w| w[0] <= w[1])
+    };
+    for bound in [0, 1, 4, 9] {
+        budgets_agree::<Vec<u8>, _>(sorted, bound).unwrap();
+    }
+    let always = |_: Lazy<(Vec<bool>, u8)>| true;
+    let never = |_: Lazy<(Vec<bool>, u8)>| false;
+    let eager = |p: Lazy<(Vec<bool>, u8)>| {
+        let (xs, n) = p.view();
+        xs.iter().filter(|b| b.get()).count() < 4 || n.get() > 2
+    };
+    for bound in [0, 1, 5, 9] {
+        budgets_agree::<(Vec<bool>, u8), _>(always, bound).unwrap();
+        budgets_agree::<(Vec<bool>, u8), _>(never, bound).unwrap();
+        budgets_agree::<(Vec<bool>, u8), _>(eager, bound).unwrap();
+    }
+    let few_nodes = |t: Lazy<Tree>| nodes(t) < 4;
+    let deep_label = |t: Lazy<Tree>| !eval(&Pred::Label(vec![true, true, false]), t);
+    for bound in [3, 8, 13] {
+        budgets_agree::<Tree, _>(few_nodes, bound).unwrap();
+        budgets_agree::<Tree, _>(deep_label, bound).unwrap();
+    }
+}
+
+#[test]
+fn a_budget_of_exactly_the_runs_of_a_bound_passes_it() {
+    let prop = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 3;
+    let total = search::classes(prop, 6).runs;
+    let with = |max_runs| Budget {
+        deadline: None,
+        max_runs: Some(max_runs),
+    };
+    for par in [None, Some(Parallel::new(2).with_split_depth(2))] {
+        let run = |b| match par {
+            None => search::ctrex_within(&prop, 6, b),
+            Some(p) => p.ctrex_within(&prop, 6, b),
+        };
+        assert!(matches!(run(with(total)), BoundResult::Passed(r) if r == total));
+        assert!(matches!(run(with(total - 1)), BoundResult::OutOfBudget(r) if r == total - 1));
+    }
+}
+
+/// Sets a flag when dropped, so that spinning threads stop even when an
+/// assertion beside them fails.
+struct SetOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn budgeted_checks_give_the_same_verdict_beside_busy_threads() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let sorted = |xs: Lazy<Vec<u8>>| {
+        let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+        v.windows(2).all(|w| w[0] <= w[1]) || v.len() < 4
+    };
+    let bound = 11;
+    let total = search::classes(sorted, bound).runs;
+    let BoundResult::Failed(first) = search::ctrex_within(&sorted, bound, Budget::unlimited())
+    else {
+        panic!("unsorted lists of 4 fit in bound {bound}")
+    };
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let _stop_spinning = SetOnDrop(&done);
+        // Spinning threads beside the workers change their timing.
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let mut x = 0u64;
+                while !done.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                }
+            });
+        }
+        for max_runs in [first.runs - 1, first.runs, total / 3] {
+            let budget = Budget {
+                deadline: None,
+                max_runs: Some(max_runs),
+            };
+            let seq = search::ctrex_within(&sorted, bound, budget);
+            for par in [Parallel::new(3).with_split_depth(2), Parallel::new(4)] {
+                for repeat in 0..20 {
+                    let got = par.ctrex_within(&sorted, bound, budget);
+                    assert!(
+                        same_verdict(&seq, &got),
+                        "repeat {repeat}, {par:?}, max_runs {max_runs}: \
+                         sequential {seq:?}, parallel {got:?}"
+                    );
+                }
+            }
+        }
+    });
 }

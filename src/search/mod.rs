@@ -471,7 +471,10 @@ fn count_classes<T: 'static>(
 pub struct Budget {
     /// Stop when this instant has passed.
     pub deadline: Option<Instant>,
-    /// Stop after this many runs.
+    /// Make at most this many runs. A search that ends within them is
+    /// complete (a bound with exactly `max_runs` runs passes); one that has
+    /// more is out of budget after exactly `max_runs` runs. Unlike the
+    /// deadline this is exact, in [`Parallel`] searches too.
     pub max_runs: Option<u64>,
 }
 
@@ -480,10 +483,15 @@ impl Budget {
     pub fn unlimited() -> Self {
         Budget::default()
     }
-    fn exceeded(&self, runs: u64) -> bool {
-        if self.max_runs.is_some_and(|m| runs >= m) {
-            return true;
-        }
+
+    /// Whether `runs` runs use up the run budget.
+    fn runs_spent(&self, runs: u64) -> bool {
+        self.max_runs.is_some_and(|m| runs >= m)
+    }
+
+    /// Whether the deadline has passed (looked at every 64 runs only: the
+    /// clock costs more than a small run).
+    fn past_deadline(&self, runs: u64) -> bool {
         runs % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
@@ -511,7 +519,9 @@ pub fn ctrex<T: Enumerable, O: Outcome>(
     }
 }
 
-/// [`ctrex`] within a budget.
+/// [`ctrex`] within a budget: the first counterexample among the first
+/// `max_runs` runs, else `Passed` if the bound has no more runs, else
+/// `OutOfBudget(max_runs)` (see [`Budget`]).
 pub fn ctrex_within<T: Enumerable, O: Outcome>(
     prop: &impl Fn(Lazy<'_, T>) -> O,
     bound: usize,
@@ -528,7 +538,16 @@ pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
     budget: Budget,
 ) -> BoundResult<T> {
     loop {
-        if budget.exceeded(s.stats.runs) {
+        if budget.runs_spent(s.stats.runs) {
+            // The verdict must not depend on whether the budget is spent on
+            // the last node or one later: with nothing left the bound passed.
+            return if s.engine.advance() {
+                BoundResult::OutOfBudget(s.stats.runs)
+            } else {
+                BoundResult::Passed(s.stats.runs)
+            };
+        }
+        if budget.past_deadline(s.stats.runs) {
             return BoundResult::OutOfBudget(s.stats.runs);
         }
         let Some(r) = s.step(prop) else {

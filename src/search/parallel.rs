@@ -12,14 +12,30 @@
 //! out in increasing order, so a worker never needs a unit it has already
 //! passed, and each unit is explored by exactly one worker. No values or
 //! paths move between threads: each worker has its own engine; they share
-//! the ticket counter, the key of the earliest failure, a budget flag and
-//! (in counterexample searches) the runs of the completed units.
+//! the ticket counter, the key of the earliest stop, a deadline flag and
+//! the runs of the completed units.
 //!
 //! Determinism: a failure is keyed by its place in the sequential order
 //! (top nodes before the unit they precede, units by number). Workers stop
 //! when a failure earlier than anything they could still find is known, and
 //! the earliest failure wins, so the counterexample and the reported run
 //! count are those of the sequential search.
+//!
+//! Run budgets are exact the same way. A node's position in sequential
+//! order is the top runs before it, plus the runs of every unit before its
+//! unit, plus its index in its unit. A worker knows the first and the last
+//! of these, and a lower bound of the middle one (every unit has at least
+//! one run; completed units tell their runs), exact once every earlier unit
+//! is complete. It never runs a node whose position is known to be past the
+//! budget `R`; reaching such a node that exists is a *cut*, keyed like a
+//! failure there, and proves that the bound has more than `R` runs. The
+//! earliest failure or cut decides: a failure at position `<= R` is the
+//! sequential counterexample, anything else is out of budget after `R`
+//! runs; with neither, every unit completed and the bound passed if its runs
+//! are `<= R`. Work past `R` is bounded: the lower bound a worker has of a
+//! node's position counts every run it made itself before that node, so no
+//! worker makes more than `R` runs, and the search at most `threads * R`
+//! (in practice about one unit in flight per worker past the `R`-th run).
 
 use super::{
     counterexample_here, BoundResult, Budget, Classes, Counterexample, Outcome, RunResult, Searcher,
@@ -71,6 +87,38 @@ impl Default for Parallel {
 /// worker alone with the last big unit; deeper ones repeat more of the top.
 const DEFAULT_SPLIT_DEPTH: usize = 8;
 
+/// Statistics gathered per run by a parallel search, beyond the run count.
+///
+/// `add` is called on the worker thread right after each run, so a tally
+/// may read what the run left in thread-local state. Every run of the bound
+/// is added to exactly one tally that reaches the result: the top runs from
+/// one worker that walked all of the top (every worker runs them), the
+/// runs of each unit from the worker that explored it.
+pub(crate) trait Tally: Default + Send {
+    /// Counts one run.
+    fn add(&mut self, r: &RunResult);
+    /// Adds the runs counted by another tally.
+    fn merge(&mut self, other: Self);
+}
+
+impl Tally for () {
+    fn add(&mut self, _: &RunResult) {}
+    fn merge(&mut self, _: ()) {}
+}
+
+/// The runs that returned true (for [`Classes::satisfying`]).
+#[derive(Default)]
+struct Satisfied(u64);
+
+impl Tally for Satisfied {
+    fn add(&mut self, r: &RunResult) {
+        self.0 += u64::from(r.is_true());
+    }
+    fn merge(&mut self, other: Self) {
+        self.0 += other.0;
+    }
+}
+
 /// What makes a worker stop at a run.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum StopAt {
@@ -82,49 +130,85 @@ enum StopAt {
 
 /// What the workers share.
 struct Shared {
+    /// The next unit to hand out.
     next_ticket: AtomicU64,
-    /// The key of the earliest failure found (`u64::MAX`: none).
+    /// The key of the earliest stop (failure or cut) found (`u64::MAX`:
+    /// none): no node from there on can change the result.
     best: AtomicU64,
-    out_of_budget: AtomicBool,
-    /// Runs made by all workers, added in batches (for `Budget::max_runs`).
-    runs: AtomicU64,
+    /// The deadline has passed: every worker stops.
+    out_of_time: AtomicBool,
+    /// The units completed so far.
     progress: Mutex<Progress>,
 }
 
-/// A failure found by a worker.
-struct Found<T> {
+/// Why a worker stopped at a node, other than the end of the search or
+/// the deadline.
+struct Stop<T> {
+    /// The node's place in sequential order (see [`top_key`], [`unit_key`]).
     key: u64,
-    /// Runs before it in sequential order that its worker knows of: the
-    /// top runs up to it (a top failure) or inside its unit up to it.
+    /// Runs before the node in sequential order that its worker knows of:
+    /// the top runs up to it (a top node) or inside its unit up to it.
     runs_in_part: u64,
-    /// For a failure inside a unit: the top runs before that unit.
+    /// For a node inside a unit: the top runs before that unit.
     top_before: u64,
-    found: FoundKind<T>,
+    /// What stopped it.
+    kind: StopKind<T>,
 }
 
-enum FoundKind<T> {
+/// What stopped a worker.
+enum StopKind<T> {
+    /// A failing run (included in `runs_in_part`).
+    Found(Found<T>),
+    /// The budget: the node (not run, not in `runs_in_part`) exists and its
+    /// position is past `max_runs`.
+    Cut,
+}
+
+/// A failing run, described.
+enum Found<T> {
+    /// A failure in a counterexample search (a panic included).
     Counterexample(Counterexample<T>),
     /// A panic in a whole search: the message to re-raise.
     Panic(String),
 }
 
 /// What one worker did.
-struct Report<T> {
-    /// Runs of the top of the tree (the same in every worker that walked
-    /// all of it).
+struct Report<T, Tl> {
+    /// Runs of the top of the tree this worker made.
     top_runs: u64,
-    top_satisfied: u64,
-    /// Runs and satisfied runs of the units this worker explored fully.
+    /// Their tally.
+    top: Tl,
+    /// Whether it walked all of the top (then `top_runs` is the same in
+    /// every such worker).
+    top_whole: bool,
+    /// Runs of the units this worker explored fully.
     unit_runs: u64,
-    unit_satisfied: u64,
-    found: Option<Found<T>>,
+    /// Their tally.
+    units: Tl,
+    /// Runs in a unit it left unfinished.
+    partial_runs: u64,
+    /// Why it stopped before the end of the search, if it did.
+    stop: Option<Stop<T>>,
 }
 
-/// Which units are complete, and their runs (counterexample searches
-/// only: the run count of the first counterexample needs the runs of every
-/// unit before it). Units complete roughly in order, so everything below the
-/// first incomplete unit is one sum, and only the few completed above it
-/// are kept one by one: memory does not grow with the number of units.
+/// The result of a bound, before it is dressed as a counterexample search
+/// or a whole search.
+enum Verdict<T> {
+    /// Every run made, none failed; the runs.
+    Passed(u64),
+    /// The first failure in sequential order and its position (only the
+    /// runs made, when a deadline cut the search before it was known).
+    Found(Found<T>, u64),
+    /// The budget ran out after this many runs.
+    OutOfBudget(u64),
+}
+
+/// Which units are complete, and their runs: the run count of the first
+/// counterexample needs the runs of every unit before it, and exact budgets
+/// need the position where each unit starts. Units complete roughly in
+/// order, so everything below the first incomplete unit is one sum, and
+/// only the few completed above it are kept one by one: memory does not
+/// grow with the number of units.
 #[derive(Default)]
 struct Progress {
     /// Units `0..complete_below` are complete ...
@@ -152,7 +236,7 @@ impl Progress {
     /// The runs of units `0..unit`, if they are all complete.
     fn runs_before(&self, unit: u64) -> Option<u64> {
         if unit <= self.complete_below {
-            // Only reached for the unit of the earliest failure, which is
+            // Only reached for the unit of the earliest stop, which is
             // never complete, or a top node before it: `unit` is at most
             // the first incomplete unit.
             return (unit == self.complete_below).then_some(self.runs_below);
@@ -162,6 +246,21 @@ impl Progress {
             runs += self.above.get(&u)?;
         }
         Some(runs)
+    }
+
+    /// A lower bound of the runs of units `0..unit` (that exist): one per
+    /// unit not known to be complete; exact when they all are.
+    fn runs_before_at_least(&self, unit: u64) -> u64 {
+        if unit < self.complete_below {
+            // The sum below cannot be split: one run per unit.
+            return unit;
+        }
+        let extra: u64 = self
+            .above
+            .range(self.complete_below..unit)
+            .map(|(_, r)| r - 1)
+            .sum();
+        self.runs_below + (unit - self.complete_below) + extra
     }
 }
 
@@ -175,6 +274,10 @@ fn top_key(seen: u64) -> u64 {
 fn unit_key(unit: u64) -> u64 {
     2 * unit + 1
 }
+
+/// How many runs a worker makes between looks at the clock and at the
+/// other workers' progress (both cost more than a small run).
+const CHECK_EVERY: u64 = 64;
 
 impl Parallel {
     /// `threads` workers (at least one), units at the default depth.
@@ -209,9 +312,12 @@ impl Parallel {
     }
 
     /// [`Parallel::classes`] within a budget: `None` if it ran out first.
+    /// With `max_runs` only, `Some` exactly when the bound has at most
+    /// `max_runs` runs.
     ///
     /// # Panics
-    /// As [`Parallel::classes`].
+    /// As [`Parallel::classes`] (with `max_runs`, for a panic among the
+    /// first `max_runs` runs only).
     pub fn classes_within<T, O, P>(&self, pred: P, bound: usize, budget: Budget) -> Option<Classes>
     where
         T: Enumerable + Send,
@@ -239,7 +345,7 @@ impl Parallel {
     /// first.
     ///
     /// # Panics
-    /// As [`Parallel::classes`].
+    /// As [`Parallel::classes_within`].
     pub fn classes_cool_within<T, F>(
         &self,
         pred: F,
@@ -255,40 +361,56 @@ impl Parallel {
         self.whole(&step, bound, budget)
     }
 
-    /// [`super::ctrex_within`] on `threads` threads: the same counterexample
-    /// and run count as the sequential search when one is found within the
-    /// budget. `Budget::max_runs` is approximate here (workers add their
-    /// runs in batches of 64). When the budget runs out after a
-    /// counterexample was found but before every earlier part of the search
-    /// was, that counterexample is returned (still of size `<= bound`, but
-    /// perhaps not the first in sequential order), with the runs made.
+    /// [`super::ctrex_within`] on `threads` threads. Without a deadline the
+    /// result is exactly the sequential one (variant, counterexample, run
+    /// counts), `Budget::max_runs` included, whatever the threads and their
+    /// timing. A deadline cuts wherever the workers are: a counterexample
+    /// found before it is returned even when an earlier part of the search
+    /// was not finished (it is still of size `<= bound`, but perhaps not the
+    /// first in sequential order, and its run count is the runs made).
     pub fn ctrex_within<T, O, P>(&self, prop: &P, bound: usize, budget: Budget) -> BoundResult<T>
     where
         T: Enumerable + Send,
         O: Outcome,
         P: Fn(Lazy<'_, T>) -> O + Sync,
     {
+        self.ctrex_within_tally::<T, (), O, P>(prop, bound, budget)
+            .0
+    }
+
+    /// [`Parallel::ctrex_within`] with a tally of the runs. When the bound
+    /// passes, the tally counts each of its runs once. Otherwise it counts
+    /// what happened to complete: the top runs one worker made and the
+    /// units explored fully, which may include runs after the
+    /// counterexample or past the budget and miss some before.
+    pub(crate) fn ctrex_within_tally<T, Tl, O, P>(
+        &self,
+        prop: &P,
+        bound: usize,
+        budget: Budget,
+    ) -> (BoundResult<T>, Tl)
+    where
+        T: Enumerable + Send,
+        Tl: Tally,
+        O: Outcome,
+        P: Fn(Lazy<'_, T>) -> O + Sync,
+    {
         let step = |s: &mut Searcher<T>| s.step(prop);
-        let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
-        let (reports, shared) = self.drive(&step, &describe, StopAt::Failure, bound, budget);
-        let total: u64 = reports.first().map_or(0, |r| r.top_runs)
-            + reports.iter().map(|r| r.unit_runs).sum::<u64>();
-        let complete = !shared.out_of_budget.load(Ordering::Relaxed);
-        let first = earliest(reports, &shared.progress.lock().expect("no worker panics"));
-        match first {
-            Some((found, runs_before)) => match found.found {
-                FoundKind::Counterexample(mut c) => {
-                    c.runs = match runs_before {
-                        Some(before) => before + found.runs_in_part,
-                        None => shared.runs.load(Ordering::Relaxed),
-                    };
-                    BoundResult::Failed(c)
-                }
-                FoundKind::Panic(m) => panic!("{m}"),
-            },
-            None if complete => BoundResult::Passed(total),
-            None => BoundResult::OutOfBudget(shared.runs.load(Ordering::Relaxed)),
-        }
+        // A panic is a counterexample in a counterexample search.
+        let describe = |s: &mut Searcher<T>, r: RunResult| {
+            Found::Counterexample(counterexample_here(s, prop, r))
+        };
+        let (verdict, tally) = self.drive(&step, &describe, StopAt::Failure, bound, budget);
+        let result = match verdict {
+            Verdict::Passed(runs) => BoundResult::Passed(runs),
+            Verdict::Found(Found::Counterexample(mut c), runs) => {
+                c.runs = runs;
+                BoundResult::Failed(c)
+            }
+            Verdict::Found(Found::Panic(m), _) => panic!("{m}"),
+            Verdict::OutOfBudget(runs) => BoundResult::OutOfBudget(runs),
+        };
+        (result, tally)
     }
 
     /// [`super::ctrex`] on `threads` threads: the first counterexample of
@@ -339,81 +461,62 @@ impl Parallel {
         bound: usize,
         budget: Budget,
     ) -> Option<Classes> {
-        let describe = |s: &mut Searcher<T>, r: RunResult| -> FoundKind<T> {
+        let describe = |s: &mut Searcher<T>, r: RunResult| -> Found<T> {
             let RunResult::Panicked(m) = r else {
                 unreachable!("whole searches stop at panics only")
             };
             let tree = s.engine.current_tree();
             let shown = crate::report::show_tree(&s.engine.grammar, &tree);
-            FoundKind::Panic(format!(
+            Found::Panic(format!(
                 "neatcheck: the predicate panicked on input {shown}: {m}"
             ))
         };
-        let (reports, shared) = self.drive_kind(step, &describe, StopAt::Panic, bound, budget);
-        let mut classes = Classes {
-            runs: reports.first().map_or(0, |r| r.top_runs),
-            satisfying: reports.first().map_or(0, |r| r.top_satisfied),
-        };
-        for r in &reports {
-            classes.runs += r.unit_runs;
-            classes.satisfying += r.unit_satisfied;
-        }
-        if let Some((found, _)) = earliest(reports, &Progress::default()) {
-            if let FoundKind::Panic(m) = found.found {
-                panic!("{m}");
+        let (verdict, satisfied): (_, Satisfied) =
+            self.drive(step, &describe, StopAt::Panic, bound, budget);
+        match verdict {
+            Verdict::Passed(runs) => Some(Classes {
+                runs,
+                satisfying: satisfied.0,
+            }),
+            Verdict::Found(Found::Panic(m), _) => panic!("{m}"),
+            Verdict::Found(Found::Counterexample(_), _) => {
+                unreachable!("whole searches describe panics only")
             }
+            Verdict::OutOfBudget(_) => None,
         }
-        (!shared.out_of_budget.load(Ordering::Relaxed)).then_some(classes)
     }
 
-    /// Runs the workers for a counterexample search.
+    /// Runs `threads` workers to the end and decides the bound from their
+    /// reports.
     #[allow(clippy::type_complexity)]
-    fn drive<T: Enumerable + Send>(
+    fn drive<T: Enumerable + Send, Tl: Tally>(
         &self,
         step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Counterexample<T> + Sync),
+        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Found<T> + Sync),
         stop_at: StopAt,
         bound: usize,
         budget: Budget,
-    ) -> (Vec<Report<T>>, Shared) {
-        // A panic is a counterexample in a counterexample search.
-        let describe =
-            |s: &mut Searcher<T>, r: RunResult| FoundKind::Counterexample(describe(s, r));
-        self.drive_kind(step, &describe, stop_at, bound, budget)
-    }
-
-    /// Runs `threads` workers to the end and collects their reports.
-    #[allow(clippy::type_complexity)]
-    fn drive_kind<T: Enumerable + Send>(
-        &self,
-        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> FoundKind<T> + Sync),
-        stop_at: StopAt,
-        bound: usize,
-        budget: Budget,
-    ) -> (Vec<Report<T>>, Shared) {
+    ) -> (Verdict<T>, Tl) {
         let shared = Shared {
             next_ticket: AtomicU64::new(0),
             best: AtomicU64::new(u64::MAX),
-            out_of_budget: AtomicBool::new(false),
-            runs: AtomicU64::new(0),
+            out_of_time: AtomicBool::new(false),
             progress: Mutex::default(),
         };
         let reports = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads)
                 .map(|_| {
                     let shared = &shared;
-                    scope.spawn(move || {
-                        worker(
-                            step,
-                            describe,
-                            stop_at,
-                            bound,
-                            budget,
-                            self.split_depth,
-                            shared,
-                        )
-                    })
+                    let job = Job {
+                        step,
+                        describe,
+                        stop_at,
+                        bound,
+                        budget,
+                        split_depth: self.split_depth,
+                        shared,
+                    };
+                    scope.spawn(move || job.work())
                 })
                 .collect();
             workers
@@ -424,161 +527,401 @@ impl Parallel {
                 })
                 .collect::<Vec<_>>()
         });
-        (reports, shared)
+        let progress = shared.progress.into_inner().expect("no worker panics");
+        let out_of_time = shared.out_of_time.into_inner();
+        decide(reports, &progress, out_of_time, budget.max_runs)
     }
 }
 
-/// The earliest failure of all workers, with the runs made before it in
-/// sequential order (`None` when some earlier unit was not finished).
-fn earliest<T>(reports: Vec<Report<T>>, progress: &Progress) -> Option<(Found<T>, Option<u64>)> {
-    let found = reports
-        .into_iter()
-        .filter_map(|r| r.found)
-        .min_by_key(|f| f.key)?;
-    // Inside unit `key / 2`, or a top node before unit `key / 2`.
-    let before = progress
-        .runs_before(found.key / 2)
-        .map(|units| units + found.top_before);
-    Some((found, before))
+/// The verdict of a bound from the workers' reports, and the tally of the
+/// runs counted.
+fn decide<T, Tl: Tally>(
+    mut reports: Vec<Report<T, Tl>>,
+    progress: &Progress,
+    out_of_time: bool,
+    max_runs: Option<u64>,
+) -> (Verdict<T>, Tl) {
+    // Runs made, the top counted once (for verdicts cut by the deadline).
+    let top_runs = reports.iter().map(|r| r.top_runs).max().unwrap_or(0);
+    let made = top_runs
+        + reports
+            .iter()
+            .map(|r| r.unit_runs + r.partial_runs)
+            .sum::<u64>();
+    let made = max_runs.map_or(made, |m| made.min(m));
+    // A failure comes before a cut at the same key: a cut is never before
+    // a failure its worker ran, and a failure after the cut is past the
+    // budget, which its position shows.
+    let earliest = reports
+        .iter_mut()
+        .filter_map(|r| r.stop.take())
+        .min_by_key(|s| (s.key, matches!(s.kind, StopKind::Cut)));
+    // The top from a worker that walked all of it (any, when none did).
+    let top = reports
+        .iter()
+        .position(|r| r.top_whole)
+        .or_else(|| (0..reports.len()).max_by_key(|&i| reports[i].top_runs));
+    let mut tally = Tl::default();
+    let mut total = 0;
+    for (i, r) in reports.into_iter().enumerate() {
+        if Some(i) == top {
+            total += r.top_runs;
+            tally.merge(r.top);
+        }
+        total += r.unit_runs;
+        tally.merge(r.units);
+    }
+    let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
+    let verdict = match earliest {
+        // Everything before the stop was run: exact.
+        Some(stop) => match (progress.runs_before(stop.key / 2), stop.kind) {
+            (Some(units), StopKind::Found(f)) => {
+                let at = units + stop.top_before + stop.runs_in_part;
+                if within(at) {
+                    Verdict::Found(f, at)
+                } else {
+                    Verdict::OutOfBudget(max_runs.expect("only a budget is exceeded"))
+                }
+            }
+            (Some(_), StopKind::Cut) => {
+                Verdict::OutOfBudget(max_runs.expect("only a run budget cuts"))
+            }
+            // Some earlier unit was not finished: only the deadline stops
+            // workers before that.
+            (None, StopKind::Found(f)) => Verdict::Found(f, made),
+            (None, StopKind::Cut) => Verdict::OutOfBudget(made),
+        },
+        None if out_of_time => Verdict::OutOfBudget(made),
+        None if within(total) => Verdict::Passed(total),
+        None => Verdict::OutOfBudget(max_runs.expect("only a budget is exceeded")),
+    };
+    (verdict, tally)
 }
 
-/// One worker: walks the top of the tree, explores the units it holds
-/// tickets for.
-#[allow(clippy::too_many_arguments)]
-fn worker<T: Enumerable>(
-    step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-    describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> FoundKind<T> + Sync),
+/// What a worker needs: the same for every worker.
+struct Job<'a, T> {
+    /// Runs the next node (the predicate, and the engine after it).
+    step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    /// Describes a failing run while the searcher is still on it.
+    describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> Found<T> + Sync),
+    /// Which runs are failures.
     stop_at: StopAt,
+    /// The largest size searched.
     bound: usize,
+    /// The limits of the whole search (not of one worker).
     budget: Budget,
+    /// The depth of the units.
     split_depth: usize,
-    shared: &Shared,
-) -> Report<T> {
-    let mut s = Searcher::<T>::new(bound);
-    let mut report = Report {
-        top_runs: 0,
-        top_satisfied: 0,
-        unit_runs: 0,
-        unit_satisfied: 0,
-        found: None,
-    };
-    let take_ticket = || shared.next_ticket.fetch_add(1, Ordering::Relaxed);
-    let mut ticket = take_ticket();
-    // Units met so far; the unit being explored.
-    let mut seen: u64 = 0;
-    let mut current: Option<Unit> = None;
-    let complete = |report: &mut Report<T>, done: Unit| {
-        report.unit_runs += done.runs;
-        report.unit_satisfied += done.satisfied;
-        if stop_at == StopAt::Failure {
-            let mut progress = shared.progress.lock().expect("no worker panics");
-            progress.complete(done.unit, done.runs);
-        }
-    };
-    let mut unbatched_runs: u64 = 0;
-    let mut exhausted = false;
-    loop {
-        if !s.engine.advance() {
-            exhausted = true;
-            break;
-        }
-        let depth = s.engine.depth();
-        if depth <= split_depth {
-            // Leaving the unit being explored (if any): it is complete.
-            if let Some(done) = current.take() {
-                complete(&mut report, done);
-                ticket = take_ticket();
-            }
-        }
-        let key = if depth == split_depth {
-            let unit = seen;
-            seen += 1;
-            if unit != ticket {
-                s.engine.skip();
-                continue;
-            }
-            current = Some(Unit {
-                unit,
-                runs: 0,
-                satisfied: 0,
-                top_before: report.top_runs,
-            });
-            unit_key(unit)
-        } else if depth < split_depth {
-            top_key(seen)
-        } else {
-            unit_key(current.as_ref().expect("inside a unit").unit)
-        };
-        // An earlier failure is known: nothing here can come first.
-        if shared.best.load(Ordering::Relaxed) <= key {
-            break;
-        }
-        unbatched_runs += 1;
-        if unbatched_runs == 64 {
-            let runs = shared.runs.fetch_add(64, Ordering::Relaxed) + 64;
-            unbatched_runs = 0;
-            let over_runs = budget.max_runs.is_some_and(|m| runs >= m);
-            let over_time = budget.deadline.is_some_and(|d| Instant::now() >= d);
-            if over_runs || over_time {
-                shared.out_of_budget.store(true, Ordering::Relaxed);
-            }
-        }
-        if shared.out_of_budget.load(Ordering::Relaxed) {
-            break;
-        }
-        let r = step(&mut s).expect("a pending node runs");
-        let satisfied = u64::from(r.is_true());
-        match &mut current {
-            Some(u) if depth >= split_depth => {
-                u.runs += 1;
-                u.satisfied += satisfied;
-            }
-            _ => {
-                report.top_runs += 1;
-                report.top_satisfied += satisfied;
-            }
-        }
-        let stops = matches!(
-            (&r, stop_at),
-            (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
-        );
-        if stops {
-            let (runs_in_part, top_before) = match &current {
-                Some(u) if depth >= split_depth => (u.runs, u.top_before),
-                _ => (report.top_runs, 0),
-            };
-            shared.best.fetch_min(key, Ordering::Relaxed);
-            report.found = Some(Found {
-                key,
-                runs_in_part,
-                top_before,
-                found: describe(&mut s, r),
-            });
-            current = None;
-            break;
-        }
-    }
-    shared.runs.fetch_add(unbatched_runs, Ordering::Relaxed);
-    // A unit is complete only when the search ended after it (not when the
-    // worker stopped inside it).
-    if let (true, Some(done)) = (exhausted, current) {
-        complete(&mut report, done);
-    }
-    report
+    /// What the workers share.
+    shared: &'a Shared,
 }
 
 /// The unit a worker is exploring.
-struct Unit {
+struct Unit<Tl> {
+    /// Its number.
     unit: u64,
+    /// Runs made in it so far.
     runs: u64,
-    satisfied: u64,
+    /// Their tally.
+    tally: Tl,
     /// The top runs before it.
     top_before: u64,
+    /// A lower bound of the runs before it in sequential order (exact once
+    /// every earlier unit is complete).
+    start_at_least: u64,
+}
+
+impl<T: Enumerable> Job<'_, T> {
+    /// One worker: walks the top of the tree, explores the units it holds
+    /// tickets for, stops at the first failure, cut, or stop known to come
+    /// before everything it could still do.
+    fn work<Tl: Tally>(self) -> Report<T, Tl> {
+        let shared = self.shared;
+        let split_depth = self.split_depth;
+        let mut s = Searcher::<T>::new(self.bound);
+        let mut report = Report {
+            top_runs: 0,
+            top: Tl::default(),
+            top_whole: false,
+            unit_runs: 0,
+            units: Tl::default(),
+            partial_runs: 0,
+            stop: None,
+        };
+        let take_ticket = || shared.next_ticket.fetch_add(1, Ordering::Relaxed);
+        let mut ticket = take_ticket();
+        // Units met so far; the unit being explored.
+        let mut seen: u64 = 0;
+        let mut current: Option<Unit<Tl>> = None;
+        // A lower bound of the runs of units `0..seen`.
+        let mut units_at_least: u64 = 0;
+        let mut since_check: u64 = 0;
+        loop {
+            if shared.out_of_time.load(Ordering::Relaxed) {
+                break;
+            }
+            if !s.engine.advance() {
+                report.top_whole = true;
+                // The search ended after the unit being explored.
+                if let Some(done) = current.take() {
+                    self.complete(&mut report, done);
+                }
+                break;
+            }
+            let depth = s.engine.depth();
+            if depth <= split_depth {
+                // Leaving the unit being explored (if any): it is complete.
+                if let Some(done) = current.take() {
+                    units_at_least += done.runs - 1;
+                    self.complete(&mut report, done);
+                    ticket = take_ticket();
+                }
+            }
+            let key = if depth == split_depth {
+                let unit = seen;
+                seen += 1;
+                let start_at_least = report.top_runs + units_at_least;
+                // Every unit has a run: its root.
+                units_at_least += 1;
+                if unit != ticket {
+                    s.engine.skip();
+                    continue;
+                }
+                current = Some(Unit {
+                    unit,
+                    runs: 0,
+                    tally: Tl::default(),
+                    top_before: report.top_runs,
+                    start_at_least,
+                });
+                // A new unit learns where the others are before it starts.
+                since_check = CHECK_EVERY;
+                unit_key(unit)
+            } else if depth < split_depth {
+                top_key(seen)
+            } else {
+                unit_key(current.as_ref().expect("inside a unit").unit)
+            };
+            // An earlier stop is known: nothing here can come first.
+            if shared.best.load(Ordering::Relaxed) <= key {
+                break;
+            }
+            if since_check >= CHECK_EVERY {
+                since_check = 0;
+                if self.budget.deadline.is_some_and(|d| Instant::now() >= d) {
+                    shared.out_of_time.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if self.budget.max_runs.is_some() {
+                    let progress = shared.progress.lock().expect("no worker panics");
+                    units_at_least = units_at_least.max(progress.runs_before_at_least(seen));
+                    if let Some(u) = &mut current {
+                        let before = u.top_before + progress.runs_before_at_least(u.unit);
+                        u.start_at_least = u.start_at_least.max(before);
+                    }
+                }
+            }
+            if let Some(max_runs) = self.budget.max_runs {
+                // The position of this node in sequential order, at least.
+                let at_least = match &current {
+                    Some(u) => u.start_at_least + u.runs + 1,
+                    None => report.top_runs + units_at_least + 1,
+                };
+                if at_least > max_runs {
+                    self.stop(&mut report, &current, key, StopKind::Cut);
+                    break;
+                }
+            }
+            let r = (self.step)(&mut s).expect("a pending node runs");
+            since_check += 1;
+            match &mut current {
+                Some(u) => {
+                    u.runs += 1;
+                    u.tally.add(&r);
+                }
+                None => {
+                    report.top_runs += 1;
+                    report.top.add(&r);
+                }
+            }
+            let stops = matches!(
+                (&r, self.stop_at),
+                (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
+            );
+            if stops {
+                let found = (self.describe)(&mut s, r);
+                self.stop(&mut report, &current, key, StopKind::Found(found));
+                break;
+            }
+        }
+        // A unit left unfinished does not count.
+        if let Some(u) = current {
+            report.partial_runs += u.runs;
+        }
+        report
+    }
+
+    /// Records a unit explored fully.
+    fn complete<Tl: Tally>(&self, report: &mut Report<T, Tl>, done: Unit<Tl>) {
+        report.unit_runs += done.runs;
+        report.units.merge(done.tally);
+        let mut progress = self.shared.progress.lock().expect("no worker panics");
+        progress.complete(done.unit, done.runs);
+    }
+
+    /// Records why the worker stops at the node with key `key`, and tells
+    /// the others that nothing from there on is needed.
+    fn stop<Tl>(
+        &self,
+        report: &mut Report<T, Tl>,
+        current: &Option<Unit<Tl>>,
+        key: u64,
+        kind: StopKind<T>,
+    ) {
+        let (runs_in_part, top_before) = match current {
+            Some(u) => (u.runs, u.top_before),
+            None => (report.top_runs, 0),
+        };
+        self.shared.best.fetch_min(key, Ordering::Relaxed);
+        report.stop = Some(Stop {
+            key,
+            runs_in_part,
+            top_before,
+            kind,
+        });
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Progress;
+    use super::{Parallel, Progress, Tally};
+    use crate::lazy::Lazy;
+    use crate::search::{self, BoundResult, Budget, RunResult, Searcher};
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    thread_local! {
+        /// The length of the list the predicate saw last, as a check leaves
+        /// labels in thread-local state for its tally.
+        static LAST_LEN: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Runs, trues, falses, and the lengths the runs left behind.
+    #[derive(Default, Debug, PartialEq, Eq)]
+    struct Counts {
+        runs: u64,
+        trues: u64,
+        falses: u64,
+        lengths: u64,
+    }
+
+    impl Tally for Counts {
+        fn add(&mut self, r: &RunResult) {
+            self.runs += 1;
+            match r {
+                RunResult::True => self.trues += 1,
+                _ => self.falses += 1,
+            }
+            self.lengths += LAST_LEN.with(Cell::get);
+        }
+        fn merge(&mut self, other: Self) {
+            self.runs += other.runs;
+            self.trues += other.trues;
+            self.falses += other.falses;
+            self.lengths += other.lengths;
+        }
+    }
+
+    /// Fewer than three trues; records how far it read.
+    fn few_trues(xs: Lazy<'_, Vec<bool>>) -> bool {
+        let mut len = 0;
+        let mut trues = 0;
+        for b in xs.iter() {
+            len += 1;
+            trues += u64::from(b.get());
+            if trues == 3 {
+                break;
+            }
+        }
+        LAST_LEN.with(|l| l.set(len));
+        trues < 3
+    }
+
+    #[test]
+    fn a_tally_counts_every_run_of_a_passing_bound_once() {
+        let always = |xs: Lazy<'_, Vec<bool>>| {
+            few_trues(xs);
+            true
+        };
+        // The same tally made by hand, in sequential order.
+        let mut expected = Counts::default();
+        let mut s = Searcher::<Vec<bool>>::new(12);
+        while let Some(r) = s.step(always) {
+            expected.add(&r);
+        }
+        assert!(expected.lengths > expected.runs, "the lengths are counted");
+        for threads in 1..=4 {
+            for depth in [1, 2, 3, 8] {
+                let par = Parallel::new(threads).with_split_depth(depth);
+                let (result, counts): (_, Counts) =
+                    par.ctrex_within_tally(&always, 12, Budget::unlimited());
+                assert!(matches!(result, BoundResult::Passed(r) if r == expected.runs));
+                assert_eq!(counts, expected, "{par:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn classes_are_a_tally_of_satisfied_runs() {
+        let expected = search::classes(few_trues, 12);
+        assert!(expected.satisfying > 0 && expected.satisfying < expected.runs);
+        for threads in 1..=3 {
+            let par = Parallel::new(threads).with_split_depth(2);
+            assert_eq!(par.classes(few_trues, 12), expected);
+        }
+    }
+
+    #[test]
+    fn no_worker_makes_more_runs_than_the_budget() {
+        let calls = AtomicU64::new(0);
+        let counted = |xs: Lazy<'_, Vec<bool>>| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            xs.iter().filter(|b| b.get()).count() < 1000
+        };
+        for max_runs in [0, 1, 5, 100, 1000] {
+            for threads in 1..=4 {
+                for depth in [1, 2, 8] {
+                    calls.store(0, Ordering::Relaxed);
+                    let budget = Budget {
+                        deadline: None,
+                        max_runs: Some(max_runs),
+                    };
+                    let par = Parallel::new(threads).with_split_depth(depth);
+                    let result = par.ctrex_within(&counted, 30, budget);
+                    assert!(matches!(result, BoundResult::OutOfBudget(r) if r == max_runs));
+                    let made = calls.load(Ordering::Relaxed);
+                    assert!(made <= threads as u64 * max_runs, "{made} runs, {par:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn progress_bounds_the_runs_of_units_not_yet_complete() {
+        let mut p = Progress::default();
+        assert_eq!(p.runs_before_at_least(3), 3, "one run per unit");
+        p.complete(1, 10);
+        p.complete(3, 1000);
+        // Unit 0 and 2 unknown: one run each.
+        assert_eq!(p.runs_before_at_least(1), 1);
+        assert_eq!(p.runs_before_at_least(2), 1 + 10);
+        assert_eq!(p.runs_before_at_least(4), 1 + 10 + 1 + 1000);
+        p.complete(0, 5);
+        assert_eq!(p.runs_before_at_least(2), 15, "exact: all complete");
+        assert_eq!(p.runs_before(2), Some(15));
+        // Below the first incomplete unit the sum cannot be split.
+        assert_eq!(p.runs_before_at_least(1), 1);
+    }
 
     #[test]
     fn progress_sums_the_units_before_one_whatever_the_order_they_end_in() {
