@@ -691,7 +691,7 @@ mod tests {
         if std::env::var_os(CHILD_VAR).is_none() {
             return;
         }
-        let limit = env_run_timeout().expect("set by the parent");
+        let limit = crate::check::parse_duration(&std::env::var("NEATCHECK_RUN_TIMEOUT").expect("set by the parent")).expect("a duration");
         let dog = start_for::<Vec<u8>>(
             limit,
             format!("property `hanging_child` at {}:{}", file!(), line!()),

@@ -13,7 +13,8 @@ use super::random::RandomCases;
 use crate::grammar::{grammar_of, Grammar, Tree};
 use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
-use crate::search::{RunResult, Searcher};
+use crate::search::parallel::Tally as _;
+use crate::search::{BoundResult, RunResult, Searcher};
 use crate::watchdog::Watchdog;
 use crate::Enumerable;
 use std::collections::BTreeMap;
@@ -65,9 +66,9 @@ pub(crate) struct Tally {
     pub labels: BTreeMap<String, u64>,
 }
 
-impl Tally {
+impl crate::search::parallel::Tally for Tally {
     /// Counts a run just made on this thread (and takes its labels).
-    pub(crate) fn add(&mut self, r: &RunResult) {
+    fn add(&mut self, r: &RunResult) {
         self.runs += 1;
         let run_labels = labels::take();
         if matches!(r, RunResult::Discarded) {
@@ -82,7 +83,7 @@ impl Tally {
         }
     }
 
-    pub(crate) fn merge(&mut self, other: Tally) {
+    fn merge(&mut self, other: Tally) {
         self.runs += other.runs;
         self.discarded += other.discarded;
         for (k, v) in other.labels {
@@ -188,7 +189,7 @@ fn run_tree<T: Enumerable>(
 
 /// The whole check. `Err` carries the counterexample with its summary;
 /// problems that make a pass meaningless are in `Summary::problems`.
-pub(crate) fn drive<T: Enumerable + Debug>(
+pub(crate) fn drive<T: Enumerable + Debug + Send>(
     config: &Config,
     subject: &Subject<'_, T>,
     origin: &Origin,
@@ -332,16 +333,53 @@ pub(crate) fn drive<T: Enumerable + Debug>(
     Ok(summary)
 }
 
-/// One bound of the exhaustive phase, on the configured threads.
-fn exhaust_bound<T: Enumerable>(
+/// One bound of the exhaustive phase, on the configured threads: the same
+/// runs, verdict and counterexample whatever their number.
+fn exhaust_bound<T: Enumerable + Send>(
     config: &Config,
     subject: &Subject<'_, T>,
     bound: usize,
     budget: u64,
     deadline: Option<Instant>,
 ) -> (BoundEnd<T>, Tally) {
-    let _ = config.threads;
-    search_bound(subject, bound, budget, deadline)
+    if config.threads <= 1 {
+        return search_bound(subject, bound, budget, deadline);
+    }
+    // Worker threads are fresh: they need the quiet panic hook and labels.
+    let step = |s: &mut Searcher<T>| {
+        std::mem::forget(Quiet::new());
+        labels::activate();
+        (subject.step)(s)
+    };
+    let describe = |s: &mut Searcher<T>, r: RunResult| describe(s, subject, r, 0);
+    let budget = crate::search::Budget {
+        deadline,
+        max_runs: Some(budget),
+    };
+    let (result, tally) = crate::search::Parallel::new(config.threads).bound_for_check(
+        &step,
+        &describe,
+        bound,
+        budget,
+        subject.watchdog,
+    );
+    // The run counts are exact in every case; the other counts of a bound
+    // that did not pass are those of the units that completed.
+    let mut tally: Tally = tally;
+    let end = match result {
+        BoundResult::Passed(_) => BoundEnd::Passed,
+        BoundResult::Failed(c) => {
+            tally.runs = c.runs;
+            BoundEnd::Failed(Box::new(c))
+        }
+        BoundResult::OutOfBudget(runs) => {
+            tally.runs = runs;
+            BoundEnd::Cut {
+                by_runs: deadline.is_none_or(|d| Instant::now() < d),
+            }
+        }
+    };
+    (end, tally)
 }
 
 /// Shrinks a random failure through the space, then searches the sizes

@@ -30,6 +30,17 @@ pub(crate) fn take() -> Vec<String> {
     LABELS.with(|l| l.borrow_mut().as_mut().map(std::mem::take).unwrap_or_default())
 }
 
+/// Collects labels on this thread from now on (worker threads of a
+/// parallel search, which end with the search).
+pub(crate) fn activate() {
+    LABELS.with(|l| {
+        let mut l = l.borrow_mut();
+        if l.is_none() {
+            *l = Some(vec![]);
+        }
+    });
+}
+
 /// While alive, labels are collected on this thread.
 pub(crate) struct Scope {
     was: Option<Vec<String>>,

@@ -130,7 +130,7 @@ plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4);
 /// panicking and without the regression file (for embedding neatcheck and
 /// for testing it). Problems that would fail a [`check`] are listed in
 /// [`Summary::problems`].
-pub fn run_check<T: Enumerable + Debug, M>(
+pub fn run_check<T: Enumerable + Debug + Send, M>(
     config: &Config,
     prop: impl Property<T, M> + Sync,
 ) -> Result<Summary, Box<Counterexample<T>>> {
@@ -139,7 +139,7 @@ pub fn run_check<T: Enumerable + Debug, M>(
 
 /// [`run_check`] for a property returning a [`Cool`] formula (evaluated
 /// with the configured conjunction strategy).
-pub fn run_check_cool<T: Enumerable + Debug, F>(
+pub fn run_check_cool<T: Enumerable + Debug + Send, F>(
     config: &Config,
     prop: F,
 ) -> Result<Summary, Box<Counterexample<T>>>
@@ -149,7 +149,7 @@ where
     run_cool(config, &prop, &Origin::default())
 }
 
-fn run_property<T: Enumerable + Debug, M>(
+fn run_property<T: Enumerable + Debug + Send, M>(
     config: &Config,
     prop: &(impl Property<T, M> + Sync),
     origin: &Origin,
@@ -169,7 +169,7 @@ fn run_property<T: Enumerable + Debug, M>(
     drive(config, &subject, origin, &mut |_| {})
 }
 
-fn run_cool<T: Enumerable + Debug, F>(
+fn run_cool<T: Enumerable + Debug + Send, F>(
     config: &Config,
     prop: &F,
     origin: &Origin,
@@ -195,7 +195,7 @@ where
 
 /// Iterative deepening for `search::test_for`: the driver with a time
 /// budget, printing one line per bound.
-pub(crate) fn deepen_for<T: Enumerable + Debug>(
+pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
     step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
     threads: usize,
@@ -440,13 +440,13 @@ fn finish<T: Debug>(
 /// neatcheck::check(|x: u8, y: u8| x.max(y) >= x);
 /// ```
 #[track_caller]
-pub fn check<T: Enumerable + Debug, M>(prop: impl Property<T, M> + Sync) -> Summary {
+pub fn check<T: Enumerable + Debug + Send, M>(prop: impl Property<T, M> + Sync) -> Summary {
     check_with(Config::default(), prop)
 }
 
 /// [`check`] with a configuration (environment variables still override it).
 #[track_caller]
-pub fn check_with<T: Enumerable + Debug, M>(
+pub fn check_with<T: Enumerable + Debug + Send, M>(
     config: Config,
     prop: impl Property<T, M> + Sync,
 ) -> Summary {
@@ -459,7 +459,7 @@ pub fn check_with<T: Enumerable + Debug, M>(
 
 /// [`check`] for a property returning a [`Cool`] formula.
 #[track_caller]
-pub fn check_cool<T: Enumerable + Debug, F>(prop: F) -> Summary
+pub fn check_cool<T: Enumerable + Debug + Send, F>(prop: F) -> Summary
 where
     F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
 {
@@ -469,7 +469,7 @@ where
 /// [`check_cool`] with a configuration (environment variables still
 /// override it).
 #[track_caller]
-pub fn check_cool_with<T: Enumerable + Debug, F>(config: Config, prop: F) -> Summary
+pub fn check_cool_with<T: Enumerable + Debug + Send, F>(config: Config, prop: F) -> Summary
 where
     F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
 {
@@ -484,7 +484,7 @@ where
 /// satisfies `pred`, panics otherwise. Returns the smallest witness found
 /// by the exhaustive phase (or a shrunk one from the random phase).
 #[track_caller]
-pub fn exists<T: Enumerable + Debug, M>(pred: impl Property<T, M> + Sync) -> T {
+pub fn exists<T: Enumerable + Debug + Send, M>(pred: impl Property<T, M> + Sync) -> T {
     let config = Config::from_env();
     let negated = |x: Lazy<'_, T>| match pred.run_lazy(x) {
         RunResult::True => RunResult::False(Some("satisfied".into())),

@@ -8,7 +8,7 @@
 pub(crate) mod engine;
 
 pub use crate::outcome::Counterexample;
-mod parallel;
+pub(crate) mod parallel;
 
 pub use parallel::Parallel;
 
@@ -583,7 +583,7 @@ fn counterexample_here<T: 'static, O: Outcome>(
 /// (the first one found is size-minimal). Prints, per bound, the worst-case
 /// number of runs (values of size `<= bound`) and the runs made. Never
 /// returns if the property holds over an infinite type: see [`test_for`].
-pub fn test<T: Enumerable + fmt::Debug, O: Outcome>(
+pub fn test<T: Enumerable + fmt::Debug + Send, O: Outcome>(
     prop: impl Fn(Lazy<'_, T>) -> O + Sync,
 ) -> Counterexample<T> {
     loop {
@@ -597,7 +597,7 @@ pub fn test<T: Enumerable + fmt::Debug, O: Outcome>(
 /// was found in time (or every value of a finite type passed). Prints one
 /// line per bound to standard output. The same driver as
 /// [`crate::check`], with the time budget as its only limit.
-pub fn test_for<T: Enumerable + fmt::Debug, O: Outcome>(
+pub fn test_for<T: Enumerable + fmt::Debug + Send, O: Outcome>(
     prop: impl Fn(Lazy<'_, T>) -> O + Sync,
     budget: Duration,
 ) -> Option<Counterexample<T>> {
@@ -605,7 +605,7 @@ pub fn test_for<T: Enumerable + fmt::Debug, O: Outcome>(
 }
 
 /// [`test_for`] on `threads` threads.
-pub(crate) fn deepen_on<T: Enumerable + fmt::Debug, O: Outcome>(
+pub(crate) fn deepen_on<T: Enumerable + fmt::Debug + Send, O: Outcome>(
     prop: &(impl Fn(Lazy<'_, T>) -> O + Sync),
     threads: usize,
     budget: Duration,

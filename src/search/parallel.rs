@@ -400,7 +400,32 @@ impl Parallel {
         let describe = |s: &mut Searcher<T>, r: RunResult| {
             Found::Counterexample(counterexample_here(s, prop, r))
         };
-        let (verdict, tally) = self.drive(&step, &describe, StopAt::Failure, bound, budget);
+        let (verdict, tally) = self.drive(&step, &describe, StopAt::Failure, bound, budget, None);
+        let result = match verdict {
+            Verdict::Passed(runs) => BoundResult::Passed(runs),
+            Verdict::Found(Found::Counterexample(mut c), runs) => {
+                c.runs = runs;
+                BoundResult::Failed(c)
+            }
+            Verdict::Found(Found::Panic(m), _) => panic!("{m}"),
+            Verdict::OutOfBudget(runs) => BoundResult::OutOfBudget(runs),
+        };
+        (result, tally)
+    }
+
+    /// One bound of a check's exhaustive phase: [`Parallel::ctrex_within`]
+    /// over the check's own steps, failure records and watchdog.
+    pub(crate) fn bound_for_check<T: Enumerable + Send, Tl: Tally>(
+        &self,
+        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Counterexample<T> + Sync),
+        bound: usize,
+        budget: Budget,
+        watchdog: Option<&crate::watchdog::Watchdog>,
+    ) -> (BoundResult<T>, Tl) {
+        let describe = |s: &mut Searcher<T>, r: RunResult| Found::Counterexample(describe(s, r));
+        let (verdict, tally) =
+            self.drive(step, &describe, StopAt::Failure, bound, budget, watchdog);
         let result = match verdict {
             Verdict::Passed(runs) => BoundResult::Passed(runs),
             Verdict::Found(Found::Counterexample(mut c), runs) => {
@@ -472,7 +497,7 @@ impl Parallel {
             ))
         };
         let (verdict, satisfied): (_, Satisfied) =
-            self.drive(step, &describe, StopAt::Panic, bound, budget);
+            self.drive(step, &describe, StopAt::Panic, bound, budget, None);
         match verdict {
             Verdict::Passed(runs) => Some(Classes {
                 runs,
@@ -489,6 +514,7 @@ impl Parallel {
     /// Runs `threads` workers to the end and decides the bound from their
     /// reports.
     #[allow(clippy::type_complexity)]
+    #[allow(clippy::too_many_arguments)]
     fn drive<T: Enumerable + Send, Tl: Tally>(
         &self,
         step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
@@ -496,6 +522,7 @@ impl Parallel {
         stop_at: StopAt,
         bound: usize,
         budget: Budget,
+        watchdog: Option<&crate::watchdog::Watchdog>,
     ) -> (Verdict<T>, Tl) {
         let shared = Shared {
             next_ticket: AtomicU64::new(0),
@@ -515,6 +542,7 @@ impl Parallel {
                         budget,
                         split_depth: self.split_depth,
                         shared,
+                        watchdog,
                     };
                     scope.spawn(move || job.work())
                 })
@@ -614,6 +642,8 @@ struct Job<'a, T> {
     split_depth: usize,
     /// What the workers share.
     shared: &'a Shared,
+    /// The per-run watchdog each worker's searcher reports to.
+    watchdog: Option<&'a crate::watchdog::Watchdog>,
 }
 
 /// The unit a worker is exploring.
@@ -639,6 +669,9 @@ impl<T: Enumerable> Job<'_, T> {
         let shared = self.shared;
         let split_depth = self.split_depth;
         let mut s = Searcher::<T>::new(self.bound);
+        if let Some(dog) = self.watchdog {
+            s.watch(dog.slot());
+        }
         let mut report = Report {
             top_runs: 0,
             top: Tl::default(),
