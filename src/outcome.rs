@@ -142,7 +142,8 @@ impl<T: fmt::Debug> fmt::Debug for Counterexample<T> {
 }
 
 impl fmt::Display for Summary {
-    /// The coverage line: how far the search went.
+    /// The coverage line: how far the search went (no times, so that a
+    /// report is the same on every machine; [`Summary::elapsed`] has it).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.exhausted {
             Some(e) => write!(
@@ -176,7 +177,6 @@ impl fmt::Display for Summary {
         if self.replayed > 0 {
             write!(f, "; {} saved inputs replayed", self.replayed)?;
         }
-        write!(f, "; {:.3}s", self.elapsed.as_secs_f64())?;
         if !self.labels.is_empty() && self.labelled_runs > 0 {
             for (label, n) in &self.labels {
                 write!(

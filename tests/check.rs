@@ -225,7 +225,8 @@ fn environment_variables_change_what_is_run() {
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr.contains("env_probe passed: exhaustive to size 4: 8 runs (3 at size 4, covering all 3 values"),
+        stderr.contains("neatcheck: env_probe passed in ")
+            && stderr.contains("exhaustive to size 4: 8 runs (3 at size 4, covering all 3 values"),
         "{stderr}"
     );
     let (code, stderr) = child(

@@ -405,8 +405,9 @@ fn finish<T: Debug>(
             }
             if config.verbose {
                 eprintln!(
-                    "neatcheck: {} passed: {summary}",
-                    origin.test.as_deref().unwrap_or("property")
+                    "neatcheck: {} passed in {:.3}s: {summary}",
+                    origin.test.as_deref().unwrap_or("property"),
+                    summary.elapsed.as_secs_f64()
                 );
             }
             summary
