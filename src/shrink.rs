@@ -36,7 +36,6 @@
 //! Nothing here recurses over the depth of a tree: walks use explicit stacks
 //! and a position is replaced by rebuilding the spine above it.
 
-
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use std::cmp::Ordering;
 use std::ops::ControlFlow;

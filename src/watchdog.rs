@@ -46,7 +46,6 @@
 //! }
 //! ```
 
-
 use crate::grammar::{Grammar, Tree};
 use crate::lazy::Node;
 use crate::Enumerable;
@@ -473,13 +472,19 @@ pub(crate) fn describe<T: Enumerable + Debug>(header: &str, fired: &Fired) -> St
         let tree = tree_of_copy(&g, &fired.nodes)
             .ok_or_else(|| "the value under the run does not fit the grammar".to_string())?;
         let shown = crate::report::show_tree(&g, &tree);
+        let key = crate::replay::key_of(&g, &tree);
         let value: T = crate::grammar::downcast(g.build_root(&tree), "the watchdog");
-        Ok((format!("{value:?}"), shown))
+        Ok((format!("{value:?}"), shown, key))
     }));
     match shown {
-        Ok(Ok((debug, constructors))) => {
+        Ok(Ok((debug, constructors, key))) => {
             let _ = writeln!(s, "  input (size {}): {debug}", fired.size);
             let _ = writeln!(s, "  as constructors:  {constructors}");
+            let _ = writeln!(
+                s,
+                "  replay: NEATCHECK_REPLAY={key} (runs just this input, with no per-run limit \
+                 if NEATCHECK_RUN_TIMEOUT=0)"
+            );
         }
         Ok(Err(why)) => {
             let _ = writeln!(
@@ -691,7 +696,10 @@ mod tests {
         if std::env::var_os(CHILD_VAR).is_none() {
             return;
         }
-        let limit = crate::check::parse_duration(&std::env::var("NEATCHECK_RUN_TIMEOUT").expect("set by the parent")).expect("a duration");
+        let limit = crate::check::parse_duration(
+            &std::env::var("NEATCHECK_RUN_TIMEOUT").expect("set by the parent"),
+        )
+        .expect("a duration");
         let dog = start_for::<Vec<u8>>(
             limit,
             format!("property `hanging_child` at {}:{}", file!(), line!()),

@@ -136,20 +136,23 @@ fn max_size_limits_the_exhaustive_phase() {
 
 #[test]
 fn the_run_budget_stops_the_exhaustive_phase_exactly() {
-    let s = run_check(&Config::default().runs(10), |xs: Vec<bool>| {
-        xs.len() < 1000
-    })
-    .unwrap();
+    let s = run_check(&Config::default().runs(10), |xs: Vec<bool>| xs.len() < 1000).unwrap();
     // Bounds 0..=4 take 0 + 1 + 1 + 3 + 3 runs; bound 5 is cut after 2.
     assert_eq!(s.stopped, Stop::Runs(5));
     assert_eq!(s.exhausted, Some(4));
     assert_eq!(s.runs, 10);
-    assert!(s.to_string().contains("the run budget stopped size 5"), "{s}");
+    assert!(
+        s.to_string().contains("the run budget stopped size 5"),
+        "{s}"
+    );
 }
 
 #[test]
 fn a_finite_type_is_searched_whole_and_not_sampled() {
-    let s = run_check(&Config::default(), |x: u8, b: bool| x as u16 + b as u16 <= 256).unwrap();
+    let s = run_check(&Config::default(), |x: u8, b: bool| {
+        x as u16 + b as u16 <= 256
+    })
+    .unwrap();
     assert_eq!(s.stopped, Stop::AllValues);
     assert_eq!(s.exhausted, Some(9));
     assert_eq!(s.runs_last_bound, 512);
@@ -184,7 +187,9 @@ fn labels_count_each_run_once_over_the_last_bound_and_the_random_cases() {
         s.labelled_runs
     );
     assert!(s.to_string().contains("% starts true"));
-    assert!(s.to_string().contains("runs discarded (precondition false)"));
+    assert!(s
+        .to_string()
+        .contains("runs discarded (precondition false)"));
 }
 
 #[test]
@@ -209,19 +214,32 @@ fn exists_finds_the_smallest_witness() {
 fn child(probe: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
     let exe = std::env::current_exe().unwrap();
     let out = std::process::Command::new(&exe)
-        .args(["--exact", probe, "--nocapture", "--ignored", "--test-threads=1"])
-        .envs(env.iter().copied())
+        .args([
+            "--exact",
+            probe,
+            "--nocapture",
+            "--ignored",
+            "--test-threads=1",
+        ])
         .env("NEATCHECK_REGRESSIONS", "0")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn environment_variables_change_what_is_run() {
     let (code, stderr) = child(
         "env_probe",
-        &[("NEATCHECK_SIZE", "4"), ("NEATCHECK_VERBOSE", "1"), ("NEATCHECK_SAMPLES", "0")],
+        &[
+            ("NEATCHECK_SIZE", "4"),
+            ("NEATCHECK_VERBOSE", "1"),
+            ("NEATCHECK_SAMPLES", "0"),
+        ],
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
@@ -231,7 +249,11 @@ fn environment_variables_change_what_is_run() {
     );
     let (code, stderr) = child(
         "env_probe",
-        &[("NEATCHECK_SAMPLES", "7"), ("NEATCHECK_VERBOSE", "1"), ("NEATCHECK_RUNS", "100")],
+        &[
+            ("NEATCHECK_SAMPLES", "7"),
+            ("NEATCHECK_VERBOSE", "1"),
+            ("NEATCHECK_RUNS", "100"),
+        ],
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
@@ -258,8 +280,14 @@ fn a_check_that_tests_nothing_fails_and_says_why() {
     ] {
         let (code, stderr) = child("env_probe", &env);
         assert_eq!(code, Some(101), "{env:?}: {stderr}");
-        assert!(stderr.contains("neatcheck: the check is not meaningful (tests/check.rs:"), "{stderr}");
-        assert!(stderr.contains(why), "{env:?}: {why:?} missing from {stderr}");
+        assert!(
+            stderr.contains("neatcheck: the check is not meaningful (tests/check.rs:"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(why),
+            "{env:?}: {why:?} missing from {stderr}"
+        );
     }
 }
 
@@ -297,17 +325,23 @@ fn health_checks_name_what_to_change() {
     })
     .unwrap();
     assert!(
-        s.problems.iter().any(|p| p.contains("no input met the precondition")
-            || p.contains("the precondition almost never holds")),
+        s.problems
+            .iter()
+            .any(|p| p.contains("no input met the precondition")
+                || p.contains("the precondition almost never holds")),
         "{:?}",
         s.problems
     );
 
-    let rare = run_check(&Config::default(), |x: u16, y: u16| implies(x == 7777 && y == 1, || true))
-        .unwrap();
+    let rare = run_check(&Config::default(), |x: u16, y: u16| {
+        implies(x == 7777 && y == 1, || true)
+    })
+    .unwrap();
     assert!(
-        rare.problems.iter().any(|p| p.contains("the precondition almost never holds")
-            || p.contains("no input met the precondition")),
+        rare.problems
+            .iter()
+            .any(|p| p.contains("the precondition almost never holds")
+                || p.contains("no input met the precondition")),
         "{:?}",
         rare.problems
     );
@@ -324,9 +358,15 @@ fn a_panic_message_is_printed_once_and_located_in_the_test() {
     let (code, stderr) = child("panicking_probe", &[]);
     assert_eq!(code, Some(101), "{stderr}");
     assert_eq!(stderr.matches("boom at").count(), 1, "{stderr}");
-    assert!(stderr.contains("the property panicked at tests/check.rs:"), "{stderr}");
+    assert!(
+        stderr.contains("the property panicked at tests/check.rs:"),
+        "{stderr}"
+    );
     // The failure itself points at the check call, in this file.
-    assert!(stderr.contains("neatcheck: property failed (tests/check.rs:"), "{stderr}");
+    assert!(
+        stderr.contains("neatcheck: property failed (tests/check.rs:"),
+        "{stderr}"
+    );
     assert!(stderr.contains("-- --exact panicking_probe"), "{stderr}");
 }
 
@@ -346,6 +386,121 @@ fn a_property_that_never_returns_fails_with_the_input_that_hangs() {
     assert_eq!(code, Some(101), "{stderr}");
     assert!(stderr.contains("took longer than 300ms"), "{stderr}");
     assert!(stderr.contains("input (size 3): [0, 0]"), "{stderr}");
+    assert!(
+        stderr.contains("replay: NEATCHECK_REPLAY=v1.3."),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_replay_key_runs_exactly_the_reported_input() {
+    let (code, stderr) = child("replay_probe", &[]);
+    assert_eq!(code, Some(101), "{stderr}");
+    let key = stderr
+        .split("NEATCHECK_REPLAY=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no replay line in {stderr}"))
+        .to_string();
+    assert!(
+        stderr.contains("cargo test --test check -- --exact replay_probe"),
+        "{stderr}"
+    );
+    let (code, replayed) = child("replay_probe", &[("NEATCHECK_REPLAY", &key)]);
+    assert_eq!(code, Some(101), "{replayed}");
+    assert!(
+        replayed.contains("replayed from NEATCHECK_REPLAY"),
+        "{replayed}"
+    );
+    assert!(
+        replayed.contains("counterexample (size 6): [0, 7]"),
+        "{replayed}"
+    );
+    assert!(replayed.contains("1 saved inputs replayed"), "{replayed}");
+    // A key of another type is refused with a clear message.
+    let (code, wrong) = child("env_probe", &[("NEATCHECK_REPLAY", &key)]);
+    assert_eq!(code, Some(101), "{wrong}");
+    assert!(
+        wrong.contains(&format!("NEATCHECK_REPLAY={key}")),
+        "{wrong}"
+    );
+}
+
+#[test]
+#[ignore = "run by a_replay_key_runs_exactly_the_reported_input"]
+fn replay_probe() {
+    neatcheck::check(|xs: Vec<u8>| xs.iter().map(|&x| x as u32).sum::<u32>() != 7 || xs.len() != 2);
+}
+
+#[test]
+fn failures_are_saved_and_replayed_first() {
+    let dir =
+        std::env::temp_dir().join(format!("neatcheck-regressions-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // The crate's layout: the file is named after the test's source file.
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    std::fs::write(dir.join("tests/check.rs"), "").unwrap();
+    let dir_s = dir.to_str().unwrap();
+    let env = [
+        ("CARGO_MANIFEST_DIR", dir_s),
+        ("NEATCHECK_REGRESSIONS", "1"),
+    ];
+    let (code, first) = child("replay_probe", &env);
+    assert_eq!(code, Some(101), "{first}");
+    assert!(first.contains("saved in "), "{first}");
+    let file = std::fs::read_to_string(dir.join("neatcheck-regressions/tests/check.txt")).unwrap();
+    assert!(file.contains("replay_probe v1."), "{file}");
+    let (code, second) = child("replay_probe", &env);
+    assert_eq!(code, Some(101), "{second}");
+    assert!(
+        second.contains("replayed from the regression file"),
+        "{second}"
+    );
+    assert!(
+        second.contains("counterexample (size 6): [0, 7]"),
+        "{second}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn threads_give_the_sequential_verdict_and_counterexample() {
+    let prop = |x: Lazy<u8>, xs: Lazy<Vec<u8>>| {
+        implies(is_sorted(xs), || {
+            let x = x.get();
+            let xs = xs.force();
+            insert_dropping_duplicates(x, &xs).len() == xs.len() + 1
+        })
+    };
+    let one = run_check(&Config::default(), prop).unwrap_err();
+    let two = run_check(&Config::default().threads(2), prop).unwrap_err();
+    assert_eq!(
+        (&two.value, two.size, two.runs, &two.key),
+        (&one.value, one.size, one.runs, &one.key)
+    );
+    assert_eq!(two.summary.runs, one.summary.runs);
+    // A bug past the run budget: the same cut, the same random case.
+    let late = |xs: Lazy<Vec<bool>>| xs.len() < 9;
+    for budget in [1_000, 5_000] {
+        let one = run_check(&Config::default().runs(budget), late).unwrap_err();
+        let two = run_check(&Config::default().runs(budget).threads(2), late).unwrap_err();
+        assert_eq!((&two.value, &two.found), (&one.value, &one.found));
+        assert_eq!(two.summary.runs, one.summary.runs);
+        assert_eq!(two.summary.stopped, one.summary.stopped);
+    }
+    // A passing check: the same coverage and labels.
+    let pass = |xs: Lazy<Vec<bool>>| {
+        neatcheck::collect(xs.is_empty());
+        xs.len() < 1000
+    };
+    let config = Config::default().runs(20_000).samples(100, 60);
+    let one = run_check(&config, pass).unwrap();
+    let two = run_check(&config.clone().threads(3), pass).unwrap();
+    assert_eq!(
+        (two.runs, two.exhausted, two.stopped),
+        (one.runs, one.exhausted, one.stopped)
+    );
+    assert_eq!(two.labels, one.labels);
 }
 
 #[test]
@@ -381,7 +536,10 @@ fn the_verdict_does_not_depend_on_load() {
         r
     });
     for c in loaded {
-        assert_eq!((&c.value, c.size, c.runs, &c.key), (&idle.value, idle.size, idle.runs, &idle.key));
+        assert_eq!(
+            (&c.value, c.size, c.runs, &c.key),
+            (&idle.value, idle.size, idle.runs, &idle.key)
+        );
         assert_eq!(c.summary.runs, idle.summary.runs);
     }
     assert_eq!(idle.value, vec![false; 7]);
@@ -406,15 +564,27 @@ fn the_random_phase_finds_and_shrinks_bugs_past_the_small_scope() {
     let f = run_check(&Config::default(), |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
     assert!(matches!(f.found, Found::Random { .. }), "{:?}", f.found);
     assert_eq!(f.value, vec![false; 21]);
-    assert!(f.report().contains("found by the random phase"), "{}", f.report());
+    assert!(
+        f.report().contains("found by the random phase"),
+        "{}",
+        f.report()
+    );
     // Deterministic: the same seed gives the same case.
     let g = run_check(&Config::default(), |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
     assert_eq!((g.size, &g.value, &g.found), (f.size, &f.value, &f.found));
     // Edge values: the exhaustive phase cannot reach 2^40.
     let f = run_check(&Config::default(), |x: u64| x < 1 << 40).unwrap_err();
     assert_eq!(f.value, 1 << 40);
-    let f = run_check(&Config::default(), |a: u32, b: u32| a.checked_add(b).is_some()).unwrap_err();
-    assert_eq!(f.value.0 as u64 + f.value.1 as u64, 1 << 32, "{:?}", f.value);
+    let f = run_check(&Config::default(), |a: u32, b: u32| {
+        a.checked_add(b).is_some()
+    })
+    .unwrap_err();
+    assert_eq!(
+        f.value.0 as u64 + f.value.1 as u64,
+        1 << 32,
+        "{:?}",
+        f.value
+    );
 }
 
 #[test]
@@ -426,7 +596,11 @@ fn a_random_failure_is_confirmed_minimal_when_the_sizes_below_are_cheap() {
     let f = run_check(&config, |xs: Lazy<Vec<()>>| xs.len() <= 11).unwrap_err();
     assert_eq!(f.value.len(), 12);
     assert!(f.is_minimal(), "{:?}", f.found);
-    assert!(f.report().contains("minimal: every smaller input passed"), "{}", f.report());
+    assert!(
+        f.report().contains("minimal: every smaller input passed"),
+        "{}",
+        f.report()
+    );
 }
 
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq)]

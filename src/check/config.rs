@@ -165,8 +165,7 @@ impl Config {
                 Some(parse_duration(&v).unwrap_or_else(|e| invalid("NEATCHECK_TIME", &v, &e)));
         }
         if let Some(v) = env_var("NEATCHECK_RUN_TIMEOUT") {
-            let t =
-                parse_duration(&v).unwrap_or_else(|e| invalid("NEATCHECK_RUN_TIMEOUT", &v, &e));
+            let t = parse_duration(&v).unwrap_or_else(|e| invalid("NEATCHECK_RUN_TIMEOUT", &v, &e));
             self.run_timeout = (!t.is_zero()).then_some(t);
         }
         if let Some(v) = env_var("NEATCHECK_VERBOSE") {

@@ -53,9 +53,19 @@ pub(crate) struct Origin {
 
 /// What the driver tells an observer after each bound (`test_for` prints it).
 pub(crate) enum BoundEvent<'a> {
-    Passed { bound: usize, runs: u64 },
-    Failed { bound: usize, runs: u64, pattern: &'a str },
-    Cut { bound: usize, runs: u64 },
+    Passed {
+        bound: usize,
+        runs: u64,
+    },
+    Failed {
+        bound: usize,
+        runs: u64,
+        pattern: &'a str,
+    },
+    Cut {
+        bound: usize,
+        runs: u64,
+    },
 }
 
 /// Per-run statistics of a stretch of the search.
@@ -97,7 +107,9 @@ pub(crate) enum BoundEnd<T> {
     Passed,
     Failed(Box<Counterexample<T>>),
     /// The run budget (`true`) or the time limit (`false`) ran out.
-    Cut { by_runs: bool },
+    Cut {
+        by_runs: bool,
+    },
 }
 
 /// Searches one bound sequentially within `max_runs` runs (exact: runs in
@@ -198,6 +210,12 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     let start = Instant::now();
     let deadline = config.time.map(|t| start + t);
     let g = grammar_of::<T>();
+    // A bad replay key is the user's error: reported before panics are
+    // silenced for the runs.
+    let replay = config.replay.as_ref().map(|key| {
+        crate::replay::tree_of_key(&g, key)
+            .unwrap_or_else(|e| panic!("neatcheck: NEATCHECK_REPLAY={key}: {e}"))
+    });
     let _quiet = Quiet::new();
     let _labels = labels::Scope::new();
     let mut summary = Summary {
@@ -216,9 +234,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
         return Ok(summary);
     }
 
-    if let Some(key) = &config.replay {
-        let tree = crate::replay::tree_of_key(&g, key)
-            .unwrap_or_else(|e| panic!("neatcheck: NEATCHECK_REPLAY={key}: {e}"));
+    if let Some(tree) = replay {
         summary.replayed = 1;
         summary.stopped = Stop::Replay;
         let (_, failure) = run_tree(subject, &tree);

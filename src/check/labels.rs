@@ -27,7 +27,12 @@ pub fn collect<V: Debug>(value: V) {
 
 /// The labels of the run just made on this thread.
 pub(crate) fn take() -> Vec<String> {
-    LABELS.with(|l| l.borrow_mut().as_mut().map(std::mem::take).unwrap_or_default())
+    LABELS.with(|l| {
+        l.borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
 }
 
 /// Collects labels on this thread from now on (worker threads of a

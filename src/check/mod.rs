@@ -229,7 +229,9 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
         trace,
         watchdog: None,
     };
-    drive(&config, &subject, &Origin::default(), &mut print).err().map(|c| *c)
+    drive(&config, &subject, &Origin::default(), &mut print)
+        .err()
+        .map(|c| *c)
 }
 
 /// The per-run watchdog of a check, if it has a per-run limit.
@@ -240,7 +242,10 @@ fn start_watchdog<T: Enumerable + Debug>(
     let limit = config.run_timeout?;
     let header = format!(
         "property {}{}",
-        origin.test.as_deref().map_or(String::new(), |t| format!("`{t}` ")),
+        origin
+            .test
+            .as_deref()
+            .map_or(String::new(), |t| format!("`{t}` ")),
         origin.file.map_or(String::new(), |f| format!("in {f}"))
     );
     Some(crate::watchdog::start_for::<T>(limit, header))

@@ -169,12 +169,7 @@ pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
         }
         let half = &count >> 1u32;
         let one = BigUint::from(1u32);
-        let mut offsets = vec![
-            BigUint::zero(),
-            one.clone(),
-            &count - &one,
-            half.clone(),
-        ];
+        let mut offsets = vec![BigUint::zero(), one.clone(), &count - &one, half.clone()];
         if half > BigUint::zero() {
             offsets.push(&half - &one);
         }
@@ -217,7 +212,17 @@ mod tests {
     #[test]
     fn unsigned_edges_are_powers_of_two_their_neighbours_and_max() {
         let e = edge_values::<u64>();
-        for v in [0, 1, 2, 3, 1 << 40, (1 << 40) - 1, (1 << 40) + 1, u64::MAX, u64::MAX - 1] {
+        for v in [
+            0,
+            1,
+            2,
+            3,
+            1 << 40,
+            (1 << 40) - 1,
+            (1 << 40) + 1,
+            u64::MAX,
+            u64::MAX - 1,
+        ] {
             assert!(e.contains(&v), "{v} missing");
         }
         let e = edge_values::<u32>();

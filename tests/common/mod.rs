@@ -616,7 +616,9 @@ where
                 assert!(!expected, "run {i}: false on {value:?}, plain says true")
             }
             RunResult::Panicked(m) => panic!("run {i} panicked on {value:?}: {m}"),
-            RunResult::Discarded => panic!("run {i} discarded on {value:?}: plain predicates never discard"),
+            RunResult::Discarded => {
+                panic!("run {i} discarded on {value:?}: plain predicates never discard")
+            }
         }
     }
     assert!(s.step(&lazy).is_none(), "the search is not reproducible");
