@@ -39,14 +39,43 @@
 //! })
 //! .unwrap_err();
 //! assert_eq!(failure.value, (0, vec![0]));
+//! // Found by the exhaustive phase: every smaller input passed.
+//! assert!(failure.is_minimal());
+//! // The key re-runs exactly this input: NEATCHECK_REPLAY=<key>.
+//! assert!(failure.key.starts_with("v1.2."));
 //! ```
 //!
 //! In a test, write `neatcheck::check(|x: u8, xs: Vec<u8>| ...)` (plain
 //! values) or `neatcheck::check(|xs: Lazy<Vec<u8>>| ...)` (lazy handles):
-//! it panics with a report naming the smallest counterexample, the sizes
-//! searched before it and how to re-run it. The [`neatcheck!`] macro declares
-//! such tests; [`check::Config`] and the `NEATCHECK_*` environment variables
-//! set the size bound and the time budget.
+//! it panics with a report naming the smallest counterexample, how far the
+//! search went and how to re-run exactly that input. The [`neatcheck!`] macro
+//! declares such tests. A check is deterministic: its budgets are counted in
+//! runs, never in time (see [`mod@check`] for its phases and [`check::Config`]
+//! for the `NEATCHECK_*` environment variables).
+//!
+//! Bugs past the sizes the exhaustive phase reaches are found by the random
+//! phase, then shrunk:
+//!
+//! ```
+//! use neatcheck::check::{run_check, Config, Found};
+//!
+//! let failure = run_check(&Config::default(), |x: u64| x < 1 << 40).unwrap_err();
+//! assert_eq!(failure.value, 1 << 40);
+//! assert!(matches!(failure.found, Found::Random { .. }));
+//! ```
+//!
+//! A check that could not mean anything fails instead of passing:
+//!
+//! ```
+//! use neatcheck::check::{run_check, Config};
+//! use neatcheck::{implies, Lazy};
+//!
+//! let summary = run_check(&Config::default().max_size(6).samples(0, 0), |xs: Lazy<Vec<u8>>| {
+//!     implies(xs.len() > 10, || true)
+//! })
+//! .unwrap();
+//! assert!(summary.problems[0].contains("no input met the precondition"));
+//! ```
 //!
 //! ## Your own types
 //!

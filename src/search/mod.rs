@@ -596,7 +596,7 @@ pub fn test<T: Enumerable + fmt::Debug + Send, O: Outcome>(
 /// Iterative deepening within a time budget; `None` if no counterexample
 /// was found in time (or every value of a finite type passed). Prints one
 /// line per bound to standard output. The same driver as
-/// [`crate::check`], with the time budget as its only limit.
+/// [`crate::check()`], with the time budget as its only limit.
 pub fn test_for<T: Enumerable + fmt::Debug + Send, O: Outcome>(
     prop: impl Fn(Lazy<'_, T>) -> O + Sync,
     budget: Duration,
