@@ -333,7 +333,8 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
             if r.is_failure() {
                 summary.discarded += tally.discarded;
                 let c = describe(&mut s, subject, r, summary.random);
-                let c = shrink_and_confirm(config, subject, &g, c, &case.tree, &mut summary);
+                let c =
+                    shrink_and_confirm(config, subject, &g, c, &case.tree, &mut summary, deadline);
                 return fail(c, &summary);
             }
         }
@@ -363,7 +364,7 @@ fn exhaust_bound<T: Enumerable + Send>(
     }
     // Worker threads are fresh: they need the quiet panic hook and labels.
     let step = |s: &mut Searcher<T>| {
-        std::mem::forget(Quiet::new());
+        quiet::silence_this_thread();
         labels::activate();
         (subject.step)(s)
     };
@@ -407,12 +408,17 @@ fn shrink_and_confirm<T: Enumerable>(
     g: &Grammar,
     first: Counterexample<T>,
     tree: &Tree,
-    summary: &mut Summary,
+    summary: &Summary,
+    deadline: Option<Instant>,
 ) -> Box<Counterexample<T>> {
     let sampled_size = first.size;
     let panicked = first.panicked;
     let mut s = subject.searcher(0);
     let mut fails = |t: &Tree| {
+        // Past the time ceiling no candidate is accepted: shrinking ends.
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return false;
+        }
         s.load(t);
         let r = (subject.step)(&mut s).expect("a loaded value runs");
         let _ = labels::take();
@@ -430,7 +436,7 @@ fn shrink_and_confirm<T: Enumerable>(
     let from = summary.exhausted.map_or(0, |e| e + 1);
     let mut used = 0;
     for bound in from..(c.size as usize) {
-        let (end, tally) = search_bound(subject, bound, config.runs.saturating_sub(used), None);
+        let (end, tally) = search_bound(subject, bound, config.runs.saturating_sub(used), deadline);
         used += tally.runs;
         match end {
             BoundEnd::Passed => passed_up_to = Some(bound),

@@ -48,6 +48,13 @@ impl Drop for Quiet {
     }
 }
 
+/// Silences panics on this thread for the rest of its life (the worker
+/// threads of a parallel exhaustive phase, which end with it).
+pub(crate) fn silence_this_thread() {
+    install();
+    QUIET.with(|q| q.set(true));
+}
+
 /// Where the last silenced panic on this thread happened (`file:line:col`).
 pub(crate) fn last_location() -> Option<String> {
     LOCATION.with(|l| l.borrow().clone())
