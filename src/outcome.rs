@@ -25,7 +25,8 @@ pub struct Summary {
     pub random: u64,
     /// The sizes of the random cases (smallest, largest), if any.
     pub random_sizes: Option<(usize, usize)>,
-    /// Random cases whose numbers were moved to edge values.
+    /// Random cases whose atoms (numbers, characters) were moved to edge
+    /// values or to uniform values of their whole type.
     pub random_edges: u64,
     /// Label counts: over the runs of the largest exhausted bound and the
     /// random cases (where the precondition held), each run counted once.
@@ -163,7 +164,7 @@ impl fmt::Display for Summary {
         if let Some((lo, hi)) = self.random_sizes {
             write!(
                 f,
-                "; {} random cases of sizes {lo}..={hi} ({} with edge values)",
+                "; {} random cases of sizes {lo}..={hi} ({} with edge or uniform atoms)",
                 self.random, self.random_edges
             )?;
         }

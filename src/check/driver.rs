@@ -9,7 +9,7 @@
 use super::config::Config;
 use super::labels;
 use super::quiet::{self, Quiet};
-use super::random::RandomCases;
+use super::random::{self, RandomCases};
 use crate::grammar::{grammar_of, Grammar, Tree};
 use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
@@ -326,7 +326,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
             let r = (subject.step)(&mut s).expect("a loaded value runs");
             tally.add(&r);
             summary.random += 1;
-            summary.random_edges += u64::from(case.with_edges);
+            summary.random_edges += u64::from(case.atoms != random::Atoms::BySize);
             let size = case.drawn_at;
             sizes = Some(sizes.map_or((size, size), |(lo, hi)| (lo.min(size), hi.max(size))));
             summary.random_sizes = sizes;

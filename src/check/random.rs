@@ -1,6 +1,10 @@
 //! The random phase of a check: uniform values of growing sizes (FEAT
-//! sampling), some of them with their numbers moved to edge values, to get
-//! past the sizes the exhaustive phase can reach.
+//! sampling), to get past the sizes the exhaustive phase can reach. A third
+//! of the cases have their atoms (numbers, characters) moved to edge values,
+//! and a third to values drawn uniformly from the atom's whole type: sampling
+//! by size makes small atoms far likelier than large ones (`0` has size 0,
+//! `'a'` size 7), so without these a bug at `u64::MAX` or one that needs the
+//! letters "ab" would stay out of reach.
 
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use crate::index::{sample_tree_in, SeedRng};
@@ -10,8 +14,17 @@ use rand::RngExt;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// One in this many random cases has its numbers moved to edge values.
-const EDGE_ONE_IN: u64 = 3;
+/// How a case's atoms are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Atoms {
+    /// As sampled: uniform by size.
+    BySize,
+    /// Each moved, with probability one half, to an edge value.
+    Edges,
+    /// Each moved, with probability one half, to a uniform value of its
+    /// whole type.
+    Uniform,
+}
 
 /// Draws the random cases of a check, in a fixed order for a given seed.
 pub(crate) struct RandomCases<'g> {
@@ -29,7 +42,7 @@ pub(crate) struct Case {
     pub tree: Tree,
     /// The size it was drawn at (edge values may change its size).
     pub drawn_at: usize,
-    pub with_edges: bool,
+    pub atoms: Atoms,
 }
 
 impl<'g> RandomCases<'g> {
@@ -66,16 +79,19 @@ impl<'g> RandomCases<'g> {
             let Some((tree, drawn_at)) = self.sample_near(target) else {
                 continue;
             };
-            let with_edges = self.rng.random_range(0..EDGE_ONE_IN) == 0 && has_leaves(&tree);
-            let tree = if with_edges {
-                self.with_edge_values(&tree)
-            } else {
-                tree
+            let atoms = match (has_leaves(&tree), self.rng.random_range(0..3u8)) {
+                (true, 1) => Atoms::Edges,
+                (true, 2) => Atoms::Uniform,
+                _ => Atoms::BySize,
+            };
+            let tree = match atoms {
+                Atoms::BySize => tree,
+                _ => self.with_moved_atoms(&tree, atoms),
             };
             return Some(Case {
                 tree,
                 drawn_at,
-                with_edges,
+                atoms,
             });
         }
         None
@@ -95,8 +111,8 @@ impl<'g> RandomCases<'g> {
     }
 
     /// The tree with each leaf moved, with probability one half, to one of
-    /// its family's edge values.
-    fn with_edge_values(&mut self, tree: &Tree) -> Tree {
+    /// its family's edge values or to a uniform value of the family.
+    fn with_moved_atoms(&mut self, tree: &Tree, atoms: Atoms) -> Tree {
         enum Task<'t> {
             Visit(&'t Tree),
             Finish(u32, usize),
@@ -109,7 +125,12 @@ impl<'g> RandomCases<'g> {
                     let mut index = *index;
                     if self.rng.random_range(0..2) == 0 {
                         let edges = self.edges_of(*sort);
-                        if !edges.is_empty() {
+                        if atoms == Atoms::Uniform {
+                            // The last edge is the largest index below 2^64.
+                            if let Some(&last) = edges.last() {
+                                index = self.rng.random_range(0..=last);
+                            }
+                        } else if !edges.is_empty() {
                             index = edges[self.rng.random_range(0..edges.len())];
                         }
                     }
@@ -246,7 +267,7 @@ mod tests {
         let draw = |seed| {
             let mut r = RandomCases::new(&g, seed, 5, 60, 50);
             std::iter::from_fn(|| r.next_case())
-                .map(|c| (c.tree, c.drawn_at))
+                .map(|c| (c.tree, c.drawn_at, c.atoms))
                 .collect::<Vec<_>>()
         };
         let a = draw(1);
@@ -254,5 +275,8 @@ mod tests {
         assert_eq!(a, draw(1));
         assert_ne!(a, draw(2));
         assert!(a.first().unwrap().1 < 10 && a.last().unwrap().1 >= 55);
+        for atoms in [Atoms::BySize, Atoms::Edges, Atoms::Uniform] {
+            assert!(a.iter().any(|c| c.2 == atoms), "no case with {atoms:?}");
+        }
     }
 }
