@@ -334,7 +334,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
                 summary.discarded += tally.discarded;
                 let c = describe(&mut s, subject, r, summary.random);
                 let c =
-                    shrink_and_confirm(config, subject, &g, c, &case.tree, &mut summary, deadline);
+                    shrink_and_confirm(config, subject, &g, c, &case.tree, &summary, deadline);
                 return fail(c, &summary);
             }
         }
