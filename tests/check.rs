@@ -257,7 +257,7 @@ fn environment_variables_change_what_is_run() {
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr.contains("the run budget stopped size 10; 7 random cases of sizes 11..=399"),
+        stderr.contains("the run budget stopped size 10; 7 random cases of sizes 11..=199"),
         "{stderr}"
     );
 }

@@ -333,8 +333,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
             if r.is_failure() {
                 summary.discarded += tally.discarded;
                 let c = describe(&mut s, subject, r, summary.random);
-                let c =
-                    shrink_and_confirm(config, subject, &g, c, &case.tree, &summary, deadline);
+                let c = shrink_and_confirm(config, subject, &g, c, &case.tree, &summary, deadline);
                 return fail(c, &summary);
             }
         }
