@@ -259,88 +259,53 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
         }
     }
 
-    // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
-    // smallest one.
     let min_size = g.min_size().expect("inhabited") as usize;
     let type_max = crate::index::max_size_in(&g);
     let last_bound = type_max.map_or(config.max_size, |m| m.min(config.max_size));
-    let mut cut = false;
-    for bound in 0..=last_bound {
-        let budget = config.runs.saturating_sub(summary.runs);
-        let (end, tally) = exhaust_bound(config, subject, bound, budget, deadline);
-        summary.runs += tally.runs;
-        summary.discarded += tally.discarded;
-        match end {
-            BoundEnd::Passed => {
-                observe(BoundEvent::Passed {
-                    bound,
-                    runs: tally.runs,
-                });
-                summary.exhausted = Some(bound);
-                summary.worst_case = g.count_up_to(bound).to_string();
-                summary.runs_last_bound = tally.runs;
-                summary.labelled_runs = tally.runs - tally.discarded;
-                summary.labels = tally.labels;
-            }
-            BoundEnd::Failed(c) => {
-                observe(BoundEvent::Failed {
-                    bound,
-                    runs: c.runs,
-                    pattern: &c.pattern,
-                });
-                return fail(c, &summary);
-            }
-            BoundEnd::Cut { by_runs } => {
-                observe(BoundEvent::Cut {
-                    bound,
-                    runs: tally.runs,
-                });
-                summary.stopped = if by_runs {
-                    Stop::Runs(bound)
-                } else {
-                    Stop::Time(bound)
-                };
-                cut = true;
-                break;
-            }
+    let last_sample = type_max.map_or(config.sample_max_size, |m| m.min(config.sample_max_size));
+    let whole_type = type_max.is_some_and(|m| m <= config.max_size);
+
+    // A short random probe first, over all sizes: a bug past the sizes the
+    // exhaustive phase will reach is then found in milliseconds, not after
+    // the whole exhaustive budget. What it finds is shrunk and the sizes
+    // below are searched exhaustively, so a smaller counterexample that the
+    // exhaustive phase would have found is still the one reported.
+    let probe = config.samples.min(PROBE_CASES);
+    if probe > 0 && !whole_type && min_size <= last_sample {
+        let cases = RandomCases::new(&g, config.seed ^ PROBE_SEED, min_size, last_sample, probe);
+        let phase = Phase {
+            config,
+            subject,
+            grammar: &g,
+            deadline,
+        };
+        if let Some(c) = phase.random(cases, &mut summary, observe) {
+            return fail(c, &summary);
         }
     }
-    if !cut && type_max.is_some_and(|m| m <= config.max_size) {
+
+    // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
+    // smallest one.
+    let phase = Phase {
+        config,
+        subject,
+        grammar: &g,
+        deadline,
+    };
+    if let Err(c) = phase.exhaust(0, last_bound, config.runs, &mut summary, observe) {
+        return fail(c, &summary);
+    }
+    if summary.stopped == Stop::MaxSize && whole_type {
         summary.stopped = Stop::AllValues;
     }
 
     // The random phase, past the sizes the exhaustive phase reached.
     let first = summary.exhausted.map_or(0, |e| e + 1).max(min_size);
-    let last = type_max.map_or(config.sample_max_size, |m| m.min(config.sample_max_size));
-    let time_left = deadline.is_none_or(|d| Instant::now() < d);
-    if config.samples > 0 && summary.stopped != Stop::AllValues && first <= last && time_left {
-        let mut cases = RandomCases::new(&g, config.seed, first, last, config.samples);
-        let mut s = subject.searcher(0);
-        let mut tally = Tally::default();
-        let mut sizes: Option<(usize, usize)> = None;
-        while let Some(case) = cases.next_case() {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            s.load(&case.tree);
-            let r = (subject.step)(&mut s).expect("a loaded value runs");
-            tally.add(&r);
-            summary.random += 1;
-            summary.random_edges += u64::from(case.atoms != random::Atoms::BySize);
-            let size = case.drawn_at;
-            sizes = Some(sizes.map_or((size, size), |(lo, hi)| (lo.min(size), hi.max(size))));
-            summary.random_sizes = sizes;
-            if r.is_failure() {
-                summary.discarded += tally.discarded;
-                let c = describe(&mut s, subject, r, summary.random);
-                let c = shrink_and_confirm(config, subject, &g, c, &case.tree, &summary, deadline);
-                return fail(c, &summary);
-            }
-        }
-        summary.discarded += tally.discarded;
-        summary.labelled_runs += tally.runs - tally.discarded;
-        for (k, v) in tally.labels {
-            *summary.labels.entry(k).or_default() += v;
+    let rest = config.samples - probe;
+    if rest > 0 && summary.stopped != Stop::AllValues && first <= last_sample {
+        let cases = RandomCases::new(&g, config.seed, first, last_sample, rest);
+        if let Some(c) = phase.random(cases, &mut summary, observe) {
+            return fail(c, &summary);
         }
     }
 
@@ -398,61 +363,164 @@ fn exhaust_bound<T: Enumerable + Send>(
     (end, tally)
 }
 
-/// Shrinks a random failure through the space, then searches the sizes
-/// between the exhaustive phase and the shrunk value (within the run
-/// budget) to confirm it is minimal or find a smaller one.
-fn shrink_and_confirm<T: Enumerable>(
-    config: &Config,
-    subject: &Subject<'_, T>,
-    g: &Grammar,
-    first: Counterexample<T>,
-    tree: &Tree,
-    summary: &Summary,
+/// Random cases of the probe before the exhaustive phase.
+const PROBE_CASES: u64 = 1000;
+/// Mixed into the seed of the probe, so its cases are not the first ones of
+/// the random phase.
+const PROBE_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// What the phases of one check share.
+struct Phase<'a, 's, T> {
+    config: &'a Config,
+    subject: &'a Subject<'s, T>,
+    grammar: &'a Grammar,
     deadline: Option<Instant>,
-) -> Box<Counterexample<T>> {
-    let sampled_size = first.size;
-    let panicked = first.panicked;
-    let mut s = subject.searcher(0);
-    let mut fails = |t: &Tree| {
-        // Past the time ceiling no candidate is accepted: shrinking ends.
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return false;
+}
+
+impl<T: Enumerable + Send> Phase<'_, '_, T> {
+    /// Exhausts bounds `from..=to` within `budget` runs, recording each in
+    /// the summary; a failure is a smallest one above the bounds exhausted
+    /// before `from`.
+    fn exhaust(
+        &self,
+        from: usize,
+        to: usize,
+        budget: u64,
+        summary: &mut Summary,
+        observe: &mut dyn FnMut(BoundEvent<'_>),
+    ) -> Result<(), Box<Counterexample<T>>> {
+        let mut used = 0;
+        summary.stopped = Stop::MaxSize;
+        for bound in from..=to {
+            let left = budget.saturating_sub(used);
+            let (end, tally) = exhaust_bound(self.config, self.subject, bound, left, self.deadline);
+            used += tally.runs;
+            summary.runs += tally.runs;
+            summary.discarded += tally.discarded;
+            match end {
+                BoundEnd::Passed => {
+                    observe(BoundEvent::Passed {
+                        bound,
+                        runs: tally.runs,
+                    });
+                    summary.exhausted = Some(bound);
+                    summary.worst_case = self.grammar.count_up_to(bound).to_string();
+                    summary.runs_last_bound = tally.runs;
+                    summary.labelled_runs = tally.runs - tally.discarded;
+                    summary.labels = tally.labels;
+                }
+                BoundEnd::Failed(c) => {
+                    observe(BoundEvent::Failed {
+                        bound,
+                        runs: c.runs,
+                        pattern: &c.pattern,
+                    });
+                    return Err(c);
+                }
+                BoundEnd::Cut { by_runs } => {
+                    observe(BoundEvent::Cut {
+                        bound,
+                        runs: tally.runs,
+                    });
+                    summary.stopped = if by_runs {
+                        Stop::Runs(bound)
+                    } else {
+                        Stop::Time(bound)
+                    };
+                    return Ok(());
+                }
+            }
         }
-        s.load(t);
-        let r = (subject.step)(&mut s).expect("a loaded value runs");
-        let _ = labels::take();
-        // A shrink keeps the kind of failure: a panic stays a panic.
-        r.is_failure() && matches!(r, RunResult::Panicked(_)) == panicked
-    };
-    let shrunk = crate::shrink::shrink(g, tree, &mut fails, SHRINK_ATTEMPTS);
-    debug_assert_eq!(shrunk.size, g.tree_size(&shrunk.tree));
-    let (_, c) = run_tree(subject, &shrunk.tree);
-    let mut c = c.unwrap_or(first);
-    c.runs = summary.random;
-    let mut passed_up_to = summary.exhausted;
-    // Confirm: the sizes above the exhaustive phase and below the shrunk
-    // value, with a fresh exhaustive budget.
-    let from = summary.exhausted.map_or(0, |e| e + 1);
-    let mut used = 0;
-    for bound in from..(c.size as usize) {
-        let (end, tally) = search_bound(subject, bound, config.runs.saturating_sub(used), deadline);
-        used += tally.runs;
-        match end {
-            BoundEnd::Passed => passed_up_to = Some(bound),
-            BoundEnd::Failed(smaller) => {
-                c = *smaller;
+        Ok(())
+    }
+
+    /// Runs random cases; a failure is shrunk and confirmed.
+    fn random(
+        &self,
+        mut cases: RandomCases<'_>,
+        summary: &mut Summary,
+        observe: &mut dyn FnMut(BoundEvent<'_>),
+    ) -> Option<Box<Counterexample<T>>> {
+        let mut s = self.subject.searcher(0);
+        let mut tally = Tally::default();
+        while let Some(case) = cases.next_case() {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            BoundEnd::Cut { .. } => break,
+            s.load(&case.tree);
+            let r = (self.subject.step)(&mut s).expect("a loaded value runs");
+            tally.add(&r);
+            summary.random += 1;
+            summary.random_edges += u64::from(case.atoms != random::Atoms::BySize);
+            let size = case.drawn_at;
+            summary.random_sizes = Some(
+                summary
+                    .random_sizes
+                    .map_or((size, size), |(lo, hi)| (lo.min(size), hi.max(size))),
+            );
+            if r.is_failure() {
+                summary.discarded += tally.discarded;
+                let c = describe(&mut s, self.subject, r, summary.random);
+                return Some(self.shrink_and_confirm(c, &case.tree, summary, observe));
+            }
         }
+        summary.discarded += tally.discarded;
+        summary.labelled_runs += tally.runs - tally.discarded;
+        for (k, v) in tally.labels {
+            *summary.labels.entry(k).or_default() += v;
+        }
+        None
     }
-    c.found = Found::Random {
-        sampled_size,
-        shrink_attempts: shrunk.attempts,
-        shrink_steps: shrunk.steps,
-        passed_up_to,
-    };
-    Box::new(c)
+
+    /// Shrinks a random failure through the space, then searches the sizes
+    /// from those exhausted up to the shrunk value's (with a fresh run
+    /// budget) to find the smallest counterexample, or to say how far below
+    /// the shrunk one every input passed.
+    fn shrink_and_confirm(
+        &self,
+        first: Counterexample<T>,
+        tree: &Tree,
+        summary: &mut Summary,
+        observe: &mut dyn FnMut(BoundEvent<'_>),
+    ) -> Box<Counterexample<T>> {
+        let (subject, deadline) = (self.subject, self.deadline);
+        let sampled_size = first.size;
+        let panicked = first.panicked;
+        let mut s = subject.searcher(0);
+        let mut fails = |t: &Tree| {
+            // Past the time ceiling no candidate is accepted: shrinking ends.
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
+            s.load(t);
+            let r = (subject.step)(&mut s).expect("a loaded value runs");
+            let _ = labels::take();
+            // A shrink keeps the kind of failure: a panic stays a panic.
+            r.is_failure() && matches!(r, RunResult::Panicked(_)) == panicked
+        };
+        let shrunk = crate::shrink::shrink(self.grammar, tree, &mut fails, SHRINK_ATTEMPTS);
+        debug_assert_eq!(shrunk.size, self.grammar.tree_size(&shrunk.tree));
+        let (_, c) = run_tree(subject, &shrunk.tree);
+        let mut c = Box::new(c.unwrap_or(first));
+        c.runs = summary.random;
+        // Up to the shrunk size itself: the exhaustive search then reports
+        // the first counterexample of the smallest failing size in search
+        // order, the same one it reports when it finds the bug on its own.
+        let from = summary.exhausted.map_or(0, |e| e + 1);
+        if from <= c.size as usize {
+            let to = c.size as usize;
+            if let Err(canonical) = self.exhaust(from, to, self.config.runs, summary, observe) {
+                return canonical;
+            }
+        }
+        c.found = Found::Random {
+            sampled_size,
+            shrink_attempts: shrunk.attempts,
+            shrink_steps: shrunk.steps,
+            passed_up_to: summary.exhausted,
+        };
+        c
+    }
 }
 
 /// Candidates the shrinker may try.

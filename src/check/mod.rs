@@ -8,15 +8,20 @@
 //!
 //! 1. inputs saved by earlier failures of the same test (the regression
 //!    file, `neatcheck-regressions/` beside the crate);
-//! 2. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
+//! 2. a **random probe** of 1 000 cases of all sizes (see 4), so that a bug
+//!    far past the small sizes fails in milliseconds;
+//! 3. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
 //!    search, until the size bound or the run budget; a counterexample found
 //!    here is a smallest one;
-//! 3. the **random phase**: uniform inputs of growing sizes past the
-//!    exhausted ones, a third of them with numbers moved to edge values
-//!    (0, ±1, powers of two and their neighbours, MIN, MAX); a failure found
-//!    here is shrunk through the type's description and the sizes below it
-//!    are searched to confirm it is minimal;
-//! 4. **health checks**: a check that ran nothing, found no input meeting its
+//! 4. the **random phase**: uniform inputs of growing sizes past the
+//!    exhausted ones, a third of them with atoms moved to edge values
+//!    (0, ±1, powers of two and their neighbours, MIN, MAX), a third with
+//!    atoms drawn uniformly from their whole type; a failure found here (or
+//!    by the probe) is shrunk through the type's description, then the sizes
+//!    up to the shrunk one are searched exhaustively, so the report is the
+//!    smallest counterexample in search order whenever the budget reaches
+//!    it, and otherwise says how far below every input passed;
+//! 5. **health checks**: a check that ran nothing, found no input meeting its
 //!    precondition, or could not even finish the smallest inputs fails with
 //!    a message saying what to change.
 //!
