@@ -667,3 +667,38 @@ fn forcing_deep_values_does_not_overflow_the_stack() {
         .join()
         .unwrap();
 }
+
+#[test]
+fn cool_properties_run_on_the_same_driver_with_every_strategy_and_threads() {
+    use neatcheck::check::run_check_cool;
+    use neatcheck::cool::{Cool, Strategy};
+    // "Sorted lists have no element above 200 or are short": false for
+    // [201]; the two conjuncts read different parts, so strategies may
+    // reorder them, and every one must report the same smallest input.
+    fn prop(xs: Lazy<'_, Vec<u8>>) -> Cool<'_> {
+        Cool::lazy(move || Cool::from(is_sorted(xs))).implies(Cool::lazy(move || {
+            Cool::from(xs.len() < 2) | Cool::from(xs.iter().all(|x| x.get() <= 200))
+        }))
+    }
+    let plain = run_check(&Config::default().samples(0, 0), |xs: Vec<u8>| {
+        !xs.windows(2).all(|w| w[0] <= w[1]) || xs.len() < 2 || xs.iter().all(|&x| x <= 200)
+    })
+    .unwrap_err();
+    for strategy in [
+        Strategy::D,
+        Strategy::O,
+        Strategy::F,
+        Strategy::OS,
+        Strategy::OF,
+        Strategy::OSF,
+    ] {
+        for threads in [1, 2] {
+            let config = Config::default().strategy(strategy).threads(threads);
+            let c = run_check_cool(&config, prop).unwrap_err();
+            assert_eq!(c.value, plain.value, "{strategy:?} on {threads} threads");
+            assert_eq!(c.size, plain.size);
+            assert!(c.is_minimal());
+        }
+    }
+    assert_eq!(plain.value, vec![0, 201]);
+}

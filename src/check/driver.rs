@@ -1,6 +1,7 @@
-//! The one driver: replay, regression file, exhaustive phase by iterative
-//! deepening (one thread or several), random phase with shrinking, and the
-//! health checks. Every check and `search::test_for` run through here.
+//! The one driver: replay, regression file, random probe, exhaustive phase
+//! by iterative deepening (one thread or several), random phase with
+//! shrinking, and the health checks. Every check and `search::test_for` run
+//! through here.
 //!
 //! Budgets are counted in runs, so the verdict and the counterexample are
 //! the same on any machine under any load; the only wall-clock limit is the
