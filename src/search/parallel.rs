@@ -158,14 +158,14 @@ struct Stop<T> {
 /// What stopped a worker.
 enum StopKind<T> {
     /// A failing run (included in `runs_in_part`).
-    Found(Found<T>),
+    Hit(Hit<T>),
     /// The budget: the node (not run, not in `runs_in_part`) exists and its
     /// position is past `max_runs`.
     Cut,
 }
 
 /// A failing run, described.
-enum Found<T> {
+enum Hit<T> {
     /// A failure in a counterexample search (a panic included).
     Counterexample(Counterexample<T>),
     /// A panic in a whole search: the message to re-raise.
@@ -193,12 +193,12 @@ struct Report<T, Tl> {
 
 /// The result of a bound, before it is dressed as a counterexample search
 /// or a whole search.
-enum Verdict<T> {
+enum Ending<T> {
     /// Every run made, none failed; the runs.
     Passed(u64),
     /// The first failure in sequential order and its position (only the
     /// runs made, when a deadline cut the search before it was known).
-    Found(Found<T>, u64),
+    Hit(Hit<T>, u64),
     /// The budget ran out after this many runs.
     OutOfBudget(u64),
 }
@@ -397,20 +397,8 @@ impl Parallel {
     {
         let step = |s: &mut Searcher<T>| s.step(prop);
         // A panic is a counterexample in a counterexample search.
-        let describe = |s: &mut Searcher<T>, r: RunResult| {
-            Found::Counterexample(counterexample_here(s, prop, r))
-        };
-        let (verdict, tally) = self.drive(&step, &describe, StopAt::Failure, bound, budget, None);
-        let result = match verdict {
-            Verdict::Passed(runs) => BoundResult::Passed(runs),
-            Verdict::Found(Found::Counterexample(mut c), runs) => {
-                c.runs = runs;
-                BoundResult::Failed(c)
-            }
-            Verdict::Found(Found::Panic(m), _) => panic!("{m}"),
-            Verdict::OutOfBudget(runs) => BoundResult::OutOfBudget(runs),
-        };
-        (result, tally)
+        let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
+        self.bound_for_check(&step, &describe, bound, budget, None)
     }
 
     /// One bound of a check's exhaustive phase: [`Parallel::ctrex_within`]
@@ -423,17 +411,17 @@ impl Parallel {
         budget: Budget,
         watchdog: Option<&crate::watchdog::Watchdog>,
     ) -> (BoundResult<T>, Tl) {
-        let describe = |s: &mut Searcher<T>, r: RunResult| Found::Counterexample(describe(s, r));
+        let describe = |s: &mut Searcher<T>, r: RunResult| Hit::Counterexample(describe(s, r));
         let (verdict, tally) =
             self.drive(step, &describe, StopAt::Failure, bound, budget, watchdog);
         let result = match verdict {
-            Verdict::Passed(runs) => BoundResult::Passed(runs),
-            Verdict::Found(Found::Counterexample(mut c), runs) => {
+            Ending::Passed(runs) => BoundResult::Passed(runs),
+            Ending::Hit(Hit::Counterexample(mut c), runs) => {
                 c.runs = runs;
                 BoundResult::Failed(c)
             }
-            Verdict::Found(Found::Panic(m), _) => panic!("{m}"),
-            Verdict::OutOfBudget(runs) => BoundResult::OutOfBudget(runs),
+            Ending::Hit(Hit::Panic(m), _) => panic!("{m}"),
+            Ending::OutOfBudget(runs) => BoundResult::OutOfBudget(runs),
         };
         (result, tally)
     }
@@ -486,28 +474,28 @@ impl Parallel {
         bound: usize,
         budget: Budget,
     ) -> Option<Classes> {
-        let describe = |s: &mut Searcher<T>, r: RunResult| -> Found<T> {
+        let describe = |s: &mut Searcher<T>, r: RunResult| -> Hit<T> {
             let RunResult::Panicked(m) = r else {
                 unreachable!("whole searches stop at panics only")
             };
             let tree = s.engine.current_tree();
             let shown = crate::report::show_tree(&s.engine.grammar, &tree);
-            Found::Panic(format!(
+            Hit::Panic(format!(
                 "neatcheck: the predicate panicked on input {shown}: {m}"
             ))
         };
         let (verdict, satisfied): (_, Satisfied) =
             self.drive(step, &describe, StopAt::Panic, bound, budget, None);
         match verdict {
-            Verdict::Passed(runs) => Some(Classes {
+            Ending::Passed(runs) => Some(Classes {
                 runs,
                 satisfying: satisfied.0,
             }),
-            Verdict::Found(Found::Panic(m), _) => panic!("{m}"),
-            Verdict::Found(Found::Counterexample(_), _) => {
+            Ending::Hit(Hit::Panic(m), _) => panic!("{m}"),
+            Ending::Hit(Hit::Counterexample(_), _) => {
                 unreachable!("whole searches describe panics only")
             }
-            Verdict::OutOfBudget(_) => None,
+            Ending::OutOfBudget(_) => None,
         }
     }
 
@@ -518,12 +506,12 @@ impl Parallel {
     fn drive<T: Enumerable + Send, Tl: Tally>(
         &self,
         step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Found<T> + Sync),
+        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Hit<T> + Sync),
         stop_at: StopAt,
         bound: usize,
         budget: Budget,
         watchdog: Option<&crate::watchdog::Watchdog>,
-    ) -> (Verdict<T>, Tl) {
+    ) -> (Ending<T>, Tl) {
         let shared = Shared {
             next_ticket: AtomicU64::new(0),
             best: AtomicU64::new(u64::MAX),
@@ -568,7 +556,7 @@ fn decide<T, Tl: Tally>(
     progress: &Progress,
     out_of_time: bool,
     max_runs: Option<u64>,
-) -> (Verdict<T>, Tl) {
+) -> (Ending<T>, Tl) {
     // Runs made, the top counted once (for verdicts cut by the deadline).
     let top_runs = reports.iter().map(|r| r.top_runs).max().unwrap_or(0);
     let made = top_runs
@@ -603,25 +591,25 @@ fn decide<T, Tl: Tally>(
     let verdict = match earliest {
         // Everything before the stop was run: exact.
         Some(stop) => match (progress.runs_before(stop.key / 2), stop.kind) {
-            (Some(units), StopKind::Found(f)) => {
+            (Some(units), StopKind::Hit(f)) => {
                 let at = units + stop.top_before + stop.runs_in_part;
                 if within(at) {
-                    Verdict::Found(f, at)
+                    Ending::Hit(f, at)
                 } else {
-                    Verdict::OutOfBudget(max_runs.expect("only a budget is exceeded"))
+                    Ending::OutOfBudget(max_runs.expect("only a budget is exceeded"))
                 }
             }
             (Some(_), StopKind::Cut) => {
-                Verdict::OutOfBudget(max_runs.expect("only a run budget cuts"))
+                Ending::OutOfBudget(max_runs.expect("only a run budget cuts"))
             }
             // Some earlier unit was not finished: only the deadline stops
             // workers before that.
-            (None, StopKind::Found(f)) => Verdict::Found(f, made),
-            (None, StopKind::Cut) => Verdict::OutOfBudget(made),
+            (None, StopKind::Hit(f)) => Ending::Hit(f, made),
+            (None, StopKind::Cut) => Ending::OutOfBudget(made),
         },
-        None if out_of_time => Verdict::OutOfBudget(made),
-        None if within(total) => Verdict::Passed(total),
-        None => Verdict::OutOfBudget(max_runs.expect("only a budget is exceeded")),
+        None if out_of_time => Ending::OutOfBudget(made),
+        None if within(total) => Ending::Passed(total),
+        None => Ending::OutOfBudget(max_runs.expect("only a budget is exceeded")),
     };
     (verdict, tally)
 }
@@ -631,7 +619,7 @@ struct Job<'a, T> {
     /// Runs the next node (the predicate, and the engine after it).
     step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     /// Describes a failing run while the searcher is still on it.
-    describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> Found<T> + Sync),
+    describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> Hit<T> + Sync),
     /// Which runs are failures.
     stop_at: StopAt,
     /// The largest size searched.
@@ -783,7 +771,7 @@ impl<T: Enumerable> Job<'_, T> {
             );
             if stops {
                 let found = (self.describe)(&mut s, r);
-                self.stop(&mut report, &current, key, StopKind::Found(found));
+                self.stop(&mut report, &current, key, StopKind::Hit(found));
                 break;
             }
         }
