@@ -165,13 +165,7 @@ fn run_property<T: Enumerable + Debug + Send, M>(
             let _ = prop.run_lazy(x);
         })
     };
-    let watchdog = start_watchdog::<T>(config, origin);
-    let subject = Subject {
-        step: &step,
-        trace: &trace,
-        watchdog: watchdog.as_ref(),
-    };
-    drive(config, &subject, origin, &mut |_| {})
+    run_watched(config, origin, &step, &trace)
 }
 
 fn run_cool<T: Enumerable + Debug + Send, F>(
@@ -189,10 +183,20 @@ where
             let _ = prop(x).eval();
         })
     };
+    run_watched(config, origin, &step, &trace)
+}
+
+/// The driver with the check's watchdog.
+fn run_watched<T: Enumerable + Debug + Send>(
+    config: &Config,
+    origin: &Origin,
+    step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
+) -> Result<Summary, Box<Counterexample<T>>> {
     let watchdog = start_watchdog::<T>(config, origin);
     let subject = Subject {
-        step: &step,
-        trace: &trace,
+        step,
+        trace,
         watchdog: watchdog.as_ref(),
     };
     drive(config, &subject, origin, &mut |_| {})
