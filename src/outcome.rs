@@ -25,6 +25,9 @@ pub struct Summary {
     pub random: u64,
     /// The sizes of the random cases (smallest, largest), if any.
     pub random_sizes: Option<(usize, usize)>,
+    /// Whether the time ceiling stopped the random phase before its last
+    /// case.
+    pub random_cut_by_time: bool,
     /// Random cases whose atoms (numbers, characters) were moved to edge
     /// values or to uniform values of their whole type.
     pub random_edges: u64,
@@ -167,6 +170,9 @@ impl fmt::Display for Summary {
                 "; {} random cases of sizes {lo}..={hi} ({} with edge or uniform atoms)",
                 self.random, self.random_edges
             )?;
+        }
+        if self.random_cut_by_time {
+            write!(f, "; the time limit stopped the random phase")?;
         }
         if self.discarded > 0 {
             write!(

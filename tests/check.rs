@@ -292,6 +292,26 @@ fn a_check_that_tests_nothing_fails_and_says_why() {
 }
 
 #[test]
+fn a_time_ceiling_that_cuts_the_search_is_reported() {
+    let config = Config::default()
+        .runs(u64::MAX)
+        .time(std::time::Duration::from_millis(30));
+    let s = run_check(&config, |xs: Vec<u16>| xs.len() < 1000).unwrap();
+    assert!(matches!(s.stopped, Stop::Time(_)), "{:?}", s.stopped);
+    assert!(
+        s.to_string()
+            .contains("the time limit cut the search at size"),
+        "{s}"
+    );
+    assert!(s.random_cut_by_time);
+    assert!(
+        s.to_string()
+            .contains("the time limit stopped the random phase"),
+        "{s}"
+    );
+}
+
+#[test]
 #[ignore = "run by the child-process tests"]
 fn env_probe() {
     neatcheck::check(|xs: Vec<bool>| xs.len() < 1000);

@@ -446,6 +446,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         let mut tally = Tally::default();
         while let Some(case) = cases.next_case() {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                summary.random_cut_by_time = true;
                 break;
             }
             s.load(&case.tree);
