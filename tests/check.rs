@@ -409,6 +409,18 @@ fn a_property_that_never_returns_fails_with_the_input_that_hangs() {
     // the seed, so only its shape is asserted here.
     assert!(stderr.contains("  input (size "), "{stderr}");
     assert!(stderr.contains("replay: NEATCHECK_REPLAY=v1."), "{stderr}");
+    // On worker threads of a parallel exhaustive phase too (no random
+    // probe: the search meets the smallest hanging input first).
+    let (code, stderr) = child(
+        "hanging_probe",
+        &[
+            ("NEATCHECK_RUN_TIMEOUT", "300ms"),
+            ("NEATCHECK_THREADS", "2"),
+            ("NEATCHECK_SAMPLES", "0"),
+        ],
+    );
+    assert_eq!(code, Some(101), "{stderr}");
+    assert!(stderr.contains("input (size 3): [0, 0]"), "{stderr}");
 }
 
 #[test]
