@@ -14,8 +14,9 @@ use super::random::{self, RandomCases};
 use crate::grammar::{grammar_of, Grammar, Tree};
 use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
-use crate::search::parallel::Tally as _;
-use crate::search::{BoundResult, RunResult, Searcher};
+use crate::search::{
+    bound_in_searcher, BoundResult, Budget, ClockEvery, RunResult, Searcher, Tally as _,
+};
 use crate::watchdog::Watchdog;
 use crate::Enumerable;
 use std::collections::BTreeMap;
@@ -77,7 +78,7 @@ pub(crate) struct Tally {
     pub labels: BTreeMap<String, u64>,
 }
 
-impl crate::search::parallel::Tally for Tally {
+impl crate::search::Tally for Tally {
     /// Counts a run just made on this thread (and takes its labels).
     fn add(&mut self, r: &RunResult) {
         self.runs += 1;
@@ -99,47 +100,6 @@ impl crate::search::parallel::Tally for Tally {
         self.discarded += other.discarded;
         for (k, v) in other.labels {
             *self.labels.entry(k).or_default() += v;
-        }
-    }
-}
-
-/// How one bound of the exhaustive phase ended.
-pub(crate) enum BoundEnd<T> {
-    Passed,
-    Failed(Box<Counterexample<T>>),
-    /// The run budget (`true`) or the time limit (`false`) ran out.
-    Cut {
-        by_runs: bool,
-    },
-}
-
-/// Searches one bound sequentially within `max_runs` runs (exact: runs in
-/// the search order) and an optional deadline.
-pub(crate) fn search_bound<T: Enumerable>(
-    subject: &Subject<'_, T>,
-    bound: usize,
-    max_runs: u64,
-    deadline: Option<Instant>,
-) -> (BoundEnd<T>, Tally) {
-    let mut s = subject.searcher(bound);
-    let mut tally = Tally::default();
-    loop {
-        if !s.has_next() {
-            return (BoundEnd::Passed, tally);
-        }
-        if tally.runs >= max_runs {
-            return (BoundEnd::Cut { by_runs: true }, tally);
-        }
-        // Checked before every run: a slow property must not overrun the
-        // ceiling by a batch of runs.
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return (BoundEnd::Cut { by_runs: false }, tally);
-        }
-        let r = (subject.step)(&mut s).expect("a pending node runs");
-        tally.add(&r);
-        if r.is_failure() {
-            let c = describe(&mut s, subject, r, tally.runs);
-            return (BoundEnd::Failed(Box::new(c)), tally);
         }
     }
 }
@@ -316,16 +276,33 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
 }
 
 /// One bound of the exhaustive phase, on the configured threads: the same
-/// runs, verdict and counterexample whatever their number.
+/// runs, verdict and counterexample whatever their number. The tally's run
+/// count is exact in every case.
 fn exhaust_bound<T: Enumerable + Send>(
     config: &Config,
     subject: &Subject<'_, T>,
     bound: usize,
     budget: u64,
     deadline: Option<Instant>,
-) -> (BoundEnd<T>, Tally) {
+) -> (BoundResult<T>, Tally) {
+    let budget = Budget {
+        deadline,
+        max_runs: Some(budget),
+    };
     if config.threads <= 1 {
-        return search_bound(subject, bound, budget, deadline);
+        let mut tally = Tally::default();
+        let result = bound_in_searcher(
+            &mut subject.searcher(bound),
+            &mut |s| (subject.step)(s),
+            &mut |s, r| {
+                let runs = s.stats().runs;
+                describe(s, subject, r, runs)
+            },
+            budget,
+            ClockEvery::Run,
+            &mut tally,
+        );
+        return (result, tally);
     }
     // Worker threads are fresh: they need the quiet panic hook and labels.
     let step = |s: &mut Searcher<T>| {
@@ -334,34 +311,16 @@ fn exhaust_bound<T: Enumerable + Send>(
         (subject.step)(s)
     };
     let describe = |s: &mut Searcher<T>, r: RunResult| describe(s, subject, r, 0);
-    let budget = crate::search::Budget {
-        deadline,
-        max_runs: Some(budget),
-    };
-    let (result, tally) = crate::search::Parallel::new(config.threads).bound_for_check(
-        &step,
-        &describe,
-        bound,
-        budget,
-        subject.watchdog,
-    );
-    // The run counts are exact in every case; the other counts of a bound
-    // that did not pass are those of the units that completed.
-    let mut tally: Tally = tally;
-    let end = match result {
-        BoundResult::Passed(_) => BoundEnd::Passed,
-        BoundResult::Failed(c) => {
-            tally.runs = c.runs;
-            BoundEnd::Failed(Box::new(c))
-        }
-        BoundResult::OutOfBudget(runs) => {
-            tally.runs = runs;
-            BoundEnd::Cut {
-                by_runs: deadline.is_none_or(|d| Instant::now() < d),
-            }
-        }
-    };
-    (end, tally)
+    let (result, mut tally): (_, Tally) = crate::search::Parallel::new(config.threads)
+        .bound_for_check(&step, &describe, bound, budget, subject.watchdog);
+    // The other counts of a bound that did not pass are those of the units
+    // that completed.
+    match &result {
+        BoundResult::Passed(_) => {}
+        BoundResult::Failed(c) => tally.runs = c.runs,
+        BoundResult::OutOfBudget(runs) => tally.runs = *runs,
+    }
+    (result, tally)
 }
 
 /// Random cases of the probe before the exhaustive phase.
@@ -399,7 +358,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             summary.runs += tally.runs;
             summary.discarded += tally.discarded;
             match end {
-                BoundEnd::Passed => {
+                BoundResult::Passed(_) => {
                     observe(BoundEvent::Passed {
                         bound,
                         runs: tally.runs,
@@ -410,20 +369,18 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                     summary.labelled_runs = tally.runs - tally.discarded;
                     summary.labels = tally.labels;
                 }
-                BoundEnd::Failed(c) => {
+                BoundResult::Failed(c) => {
                     observe(BoundEvent::Failed {
                         bound,
                         runs: c.runs,
                         pattern: &c.pattern,
                     });
-                    return Err(c);
+                    return Err(Box::new(c));
                 }
-                BoundEnd::Cut { by_runs } => {
-                    observe(BoundEvent::Cut {
-                        bound,
-                        runs: tally.runs,
-                    });
-                    summary.stopped = if by_runs {
+                BoundResult::OutOfBudget(runs) => {
+                    observe(BoundEvent::Cut { bound, runs });
+                    // Cut exactly at the run budget, or earlier by the clock.
+                    summary.stopped = if runs >= left {
                         Stop::Runs(bound)
                     } else {
                         Stop::Time(bound)

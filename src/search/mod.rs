@@ -295,11 +295,6 @@ impl<T: 'static> Searcher<T> {
         }
     }
 
-    /// Whether there is a node left to run (it becomes the pending one).
-    pub(crate) fn has_next(&mut self) -> bool {
-        self.engine.advance()
-    }
-
     /// Prints a pattern with constructor names.
     pub fn show(&self, p: &Pattern) -> String {
         show_pattern(&self.engine.grammar, p)
@@ -488,12 +483,6 @@ impl Budget {
     fn runs_spent(&self, runs: u64) -> bool {
         self.max_runs.is_some_and(|m| runs >= m)
     }
-
-    /// Whether the deadline has passed (looked at every 64 runs only: the
-    /// clock costs more than a small run).
-    fn past_deadline(&self, runs: u64) -> bool {
-        runs % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
 }
 
 /// The outcome of one bound of a counterexample search.
@@ -537,26 +526,78 @@ pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
     prop: &impl Fn(Lazy<'_, T>) -> O,
     budget: Budget,
 ) -> BoundResult<T> {
+    bound_in_searcher(
+        s,
+        &mut |s| s.step(prop),
+        &mut |s, r| counterexample_here(s, prop, r),
+        budget,
+        ClockEvery::Runs64,
+        &mut (),
+    )
+}
+
+/// Statistics gathered per run by a bound's search (sequential or
+/// parallel), beyond the run count.
+///
+/// `add` is called on the running thread right after each run, so a tally
+/// may read what the run left in thread-local state. In a parallel search
+/// every run of the bound is added to exactly one tally that reaches the
+/// result: the top runs from one worker that walked all of the top (every
+/// worker runs them), the runs of each unit from the worker that explored
+/// it.
+pub(crate) trait Tally: Default + Send {
+    /// Counts one run.
+    fn add(&mut self, r: &RunResult);
+    /// Adds the runs counted by another tally.
+    fn merge(&mut self, other: Self);
+}
+
+impl Tally for () {
+    fn add(&mut self, _: &RunResult) {}
+    fn merge(&mut self, _: ()) {}
+}
+
+/// How often a bound's loop reads the clock for its deadline.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ClockEvery {
+    /// Before every run: a check's time ceiling must not be overrun by a
+    /// batch of slow runs.
+    Run,
+    /// Every 64 runs: for the search functions, whose runs are often
+    /// cheaper than a clock read.
+    Runs64,
+}
+
+/// The one sequential loop over a bound: runs `step` until the search ends,
+/// a run fails (`describe` makes its record while the searcher is still on
+/// it) or the budget is spent, counting every run in `tally`. The run
+/// budget is exact: with nothing left after the last allowed run, the bound
+/// passed.
+pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
+    s: &mut Searcher<T>,
+    step: &mut dyn FnMut(&mut Searcher<T>) -> Option<RunResult>,
+    describe: &mut dyn FnMut(&mut Searcher<T>, RunResult) -> Counterexample<T>,
+    budget: Budget,
+    clock: ClockEvery,
+    tally: &mut Tl,
+) -> BoundResult<T> {
     loop {
-        if budget.runs_spent(s.stats.runs) {
-            // The verdict must not depend on whether the budget is spent on
-            // the last node or one later: with nothing left the bound passed.
-            return if s.engine.advance() {
-                BoundResult::OutOfBudget(s.stats.runs)
-            } else {
-                BoundResult::Passed(s.stats.runs)
-            };
+        let runs = s.stats.runs;
+        if !s.engine.advance() {
+            return BoundResult::Passed(runs);
         }
-        if budget.past_deadline(s.stats.runs) {
-            return BoundResult::OutOfBudget(s.stats.runs);
+        if budget.runs_spent(runs) {
+            return BoundResult::OutOfBudget(runs);
         }
-        let Some(r) = s.step(prop) else {
-            return BoundResult::Passed(s.stats.runs);
-        };
-        if !r.is_failure() {
-            continue;
+        let read_clock = clock == ClockEvery::Run || runs % 64 == 0;
+        if read_clock && budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            return BoundResult::OutOfBudget(runs);
         }
-        return BoundResult::Failed(counterexample_here(s, prop, r));
+        let r = step(s).expect("a pending node runs");
+        tally.add(&r);
+        if r.is_failure() {
+            return BoundResult::Failed(describe(s, r));
+        }
     }
 }
 

@@ -38,7 +38,8 @@
 //! (in practice about one unit in flight per worker past the `R`-th run).
 
 use super::{
-    counterexample_here, BoundResult, Budget, Classes, Counterexample, Outcome, RunResult, Searcher,
+    counterexample_here, BoundResult, Budget, Classes, Counterexample, Outcome, RunResult,
+    Searcher, Tally,
 };
 use crate::cool::{Cool, Strategy};
 use crate::lazy::Lazy;
@@ -86,25 +87,6 @@ impl Default for Parallel {
 /// and 1014 runs, well under 0.1% of the search). Shallower cuts leave a
 /// worker alone with the last big unit; deeper ones repeat more of the top.
 const DEFAULT_SPLIT_DEPTH: usize = 8;
-
-/// Statistics gathered per run by a parallel search, beyond the run count.
-///
-/// `add` is called on the worker thread right after each run, so a tally
-/// may read what the run left in thread-local state. Every run of the bound
-/// is added to exactly one tally that reaches the result: the top runs from
-/// one worker that walked all of the top (every worker runs them), the
-/// runs of each unit from the worker that explored it.
-pub(crate) trait Tally: Default + Send {
-    /// Counts one run.
-    fn add(&mut self, r: &RunResult);
-    /// Adds the runs counted by another tally.
-    fn merge(&mut self, other: Self);
-}
-
-impl Tally for () {
-    fn add(&mut self, _: &RunResult) {}
-    fn merge(&mut self, _: ()) {}
-}
 
 /// The runs that returned true (for [`Classes::satisfying`]).
 #[derive(Default)]
