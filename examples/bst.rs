@@ -10,13 +10,13 @@ use neatcheck::{implies, Enumerable, Lazy};
 
 /// A binary tree with `u8` keys.
 #[derive(Enumerable, Debug, Clone, PartialEq)]
-enum Tree {
+pub enum Tree {
     Leaf,
     Node(Box<Tree>, u8, Box<Tree>),
 }
 
 /// The search-tree invariant, read lazily: all keys in `lo..hi`.
-fn is_bst(t: Lazy<'_, Tree>, lo: Option<u8>, hi: Option<u8>) -> bool {
+pub fn is_bst(t: Lazy<'_, Tree>, lo: Option<u8>, hi: Option<u8>) -> bool {
     match t.view() {
         TreeView::Leaf => true,
         TreeView::Node(l, k, r) => {
@@ -29,7 +29,8 @@ fn is_bst(t: Lazy<'_, Tree>, lo: Option<u8>, hi: Option<u8>) -> bool {
     }
 }
 
-fn is_bst_plain(t: &Tree, lo: Option<u8>, hi: Option<u8>) -> bool {
+/// The same invariant on a plain tree.
+pub fn is_bst_plain(t: &Tree, lo: Option<u8>, hi: Option<u8>) -> bool {
     match t {
         Tree::Leaf => true,
         Tree::Node(l, k, r) => {

@@ -28,10 +28,24 @@
 
 #[path = "../benches/benchmarks/mod.rs"]
 mod benchmarks;
+// The examples' types and invariants; their buggy functions are replaced
+// below by correct ones, so that the checks pass and run their whole budget.
+#[path = "bst.rs"]
+#[allow(dead_code)]
+mod bst;
+#[path = "simplifier.rs"]
+#[allow(dead_code)]
+mod simplifier;
+#[path = "sorted_insert.rs"]
+#[allow(dead_code)]
+mod sorted_insert;
 
 use benchmarks::{imperative, lambda, nat::Nat, redblack, regexp};
+use bst::{is_bst, is_bst_plain, Tree};
 use neatcheck::check::{run_check, Config, Property, Stop};
 use neatcheck::{implies, Enumerable, Lazy};
+use simplifier::{eval, Expr};
+use sorted_insert::is_sorted;
 use std::fmt::Debug;
 use std::process::exit;
 use std::time::Instant;
@@ -101,78 +115,13 @@ fn sorted_insert(x: u8, xs: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Whether a lazy list is sorted, reading it one element at a time.
-fn is_sorted(xs: Lazy<'_, Vec<u8>>) -> bool {
-    let mut prev = None;
-    for x in xs.iter() {
-        let x = x.get();
-        if prev.is_some_and(|p| p > x) {
-            return false;
-        }
-        prev = Some(x);
-    }
-    true
-}
-
-/// A binary tree with `u8` keys (as in examples/bst.rs).
-#[derive(Enumerable, Debug, Clone, PartialEq)]
-enum Bst {
-    Leaf,
-    Node(Box<Bst>, u8, Box<Bst>),
-}
-
-/// The search-tree invariant, read lazily: all keys strictly in `lo..hi`.
-fn is_bst(t: Lazy<'_, Bst>, lo: Option<u8>, hi: Option<u8>) -> bool {
-    match t.view() {
-        BstView::Leaf => true,
-        BstView::Node(l, k, r) => {
-            let k = k.get();
-            lo.is_none_or(|lo| lo < k)
-                && hi.is_none_or(|hi| k < hi)
-                && is_bst(l, lo, Some(k))
-                && is_bst(r, Some(k), hi)
-        }
-    }
-}
-
-/// The same invariant on a plain tree.
-fn is_bst_plain(t: &Bst, lo: Option<u8>, hi: Option<u8>) -> bool {
-    match t {
-        Bst::Leaf => true,
-        Bst::Node(l, k, r) => {
-            lo.is_none_or(|lo| lo < *k)
-                && hi.is_none_or(|hi| *k < hi)
-                && is_bst_plain(l, lo, Some(*k))
-                && is_bst_plain(r, Some(*k), hi)
-        }
-    }
-}
-
 /// A correct insertion into a search tree.
-fn bst_insert(t: Bst, x: u8) -> Bst {
+fn bst_insert(t: Tree, x: u8) -> Tree {
     match t {
-        Bst::Leaf => Bst::Node(Box::new(Bst::Leaf), x, Box::new(Bst::Leaf)),
-        Bst::Node(l, k, r) if x < k => Bst::Node(Box::new(bst_insert(*l, x)), k, r),
-        Bst::Node(l, k, r) if x > k => Bst::Node(l, k, Box::new(bst_insert(*r, x))),
+        Tree::Leaf => Tree::Node(Box::new(Tree::Leaf), x, Box::new(Tree::Leaf)),
+        Tree::Node(l, k, r) if x < k => Tree::Node(Box::new(bst_insert(*l, x)), k, r),
+        Tree::Node(l, k, r) if x > k => Tree::Node(l, k, Box::new(bst_insert(*r, x))),
         t => t,
-    }
-}
-
-/// Expressions over one variable (as in examples/simplifier.rs).
-#[derive(Enumerable, Debug, Clone, PartialEq)]
-enum Expr {
-    X,
-    Lit(#[enumerable(with = "neatcheck::space::range(0, 3, |n| n as u8)")] u8),
-    Add(Box<Expr>, Box<Expr>),
-    Mul(Box<Expr>, Box<Expr>),
-}
-
-fn eval(e: &Expr, x: i64) -> i64 {
-    match e {
-        Expr::X => x,
-        Expr::Lit(n) => i64::from(*n),
-        Expr::Add(a, b) => eval(a, x).wrapping_add(eval(b, x)),
-        Expr::Mul(a, b) => eval(a, x).wrapping_mul(eval(b, x)),
     }
 }
 
@@ -275,7 +224,7 @@ fn main() {
         })
     });
     row("bst insert (fixed)", &|n, c| {
-        measure(n, c, |t: Lazy<Bst>, x: Lazy<u8>| {
+        measure(n, c, |t: Lazy<Tree>, x: Lazy<u8>| {
             implies(is_bst(t, None, None), || {
                 is_bst_plain(&bst_insert(t.force(), x.get()), None, None)
             })

@@ -7,7 +7,7 @@ use neatcheck::Enumerable;
 
 /// Expressions over one variable `X`.
 #[derive(Enumerable, Debug, Clone, PartialEq)]
-enum Expr {
+pub enum Expr {
     /// The variable.
     X,
     /// A small literal.
@@ -16,7 +16,8 @@ enum Expr {
     Mul(Box<Expr>, Box<Expr>),
 }
 
-fn eval(e: &Expr, x: i64) -> i64 {
+/// The value of an expression at `x`.
+pub fn eval(e: &Expr, x: i64) -> i64 {
     match e {
         Expr::X => x,
         Expr::Lit(n) => *n as i64,

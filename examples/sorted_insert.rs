@@ -27,7 +27,8 @@ fn insert(x: u8, xs: &[u8]) -> Vec<u8> {
     out
 }
 
-fn is_sorted(xs: Lazy<'_, Vec<u8>>) -> bool {
+/// Whether a lazy list is sorted, reading it one element at a time.
+pub fn is_sorted(xs: Lazy<'_, Vec<u8>>) -> bool {
     let mut prev = None;
     for x in xs.iter() {
         let x = x.get();
