@@ -716,14 +716,7 @@ fn cool_properties_run_on_the_same_driver_with_every_strategy_and_threads() {
         !xs.windows(2).all(|w| w[0] <= w[1]) || xs.len() < 2 || xs.iter().all(|&x| x <= 200)
     })
     .unwrap_err();
-    for strategy in [
-        Strategy::D,
-        Strategy::O,
-        Strategy::F,
-        Strategy::OS,
-        Strategy::OF,
-        Strategy::OSF,
-    ] {
+    for strategy in Strategy::ALL {
         for threads in [1, 2] {
             let config = Config::default().strategy(strategy).threads(threads);
             let c = run_check_cool(&config, prop).unwrap_err();
