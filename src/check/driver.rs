@@ -226,20 +226,20 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     let last_sample = type_max.map_or(config.sample_max_size, |m| m.min(config.sample_max_size));
     let whole_type = type_max.is_some_and(|m| m <= config.max_size);
 
+    let phase = Phase {
+        config,
+        subject,
+        grammar: &g,
+        deadline,
+    };
     // A short random probe first, over all sizes: a bug past the sizes the
-    // exhaustive phase will reach is then found in milliseconds, not after
-    // the whole exhaustive budget. What it finds is shrunk and the sizes
-    // below are searched exhaustively, so a smaller counterexample that the
-    // exhaustive phase would have found is still the one reported.
+    // exhaustive phase will reach is then met at once, not after the whole
+    // exhaustive budget. What it finds is shrunk and the sizes up to it are
+    // searched exhaustively, so a smaller counterexample that the exhaustive
+    // phase would have found is still the one reported.
     let probe = config.samples.min(PROBE_CASES);
     if probe > 0 && !whole_type && min_size <= last_sample {
         let cases = RandomCases::new(&g, config.seed ^ PROBE_SEED, min_size, last_sample, probe);
-        let phase = Phase {
-            config,
-            subject,
-            grammar: &g,
-            deadline,
-        };
         if let Some(c) = phase.random(cases, &mut summary, observe) {
             return fail(c, &summary);
         }
@@ -247,12 +247,6 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
 
     // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
     // smallest one.
-    let phase = Phase {
-        config,
-        subject,
-        grammar: &g,
-        deadline,
-    };
     if let Err(c) = phase.exhaust(0, last_bound, config.runs, &mut summary, observe) {
         return fail(c, &summary);
     }

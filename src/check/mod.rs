@@ -9,7 +9,8 @@
 //! 1. inputs saved by earlier failures of the same test (the regression
 //!    file, `neatcheck-regressions/` beside the crate);
 //! 2. a **random probe** of 1 000 cases of all sizes (see 4), so that a bug
-//!    far past the small sizes fails in milliseconds;
+//!    far past the small sizes is met before the whole exhaustive budget is
+//!    spent;
 //! 3. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
 //!    search, until the size bound or the run budget; a counterexample found
 //!    here is a smallest one;
