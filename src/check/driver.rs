@@ -111,14 +111,11 @@ fn describe<T: 'static>(
     r: RunResult,
     runs: u64,
 ) -> Counterexample<T> {
-    let (reason, panicked) = match r {
-        RunResult::False(reason) => (reason, false),
-        RunResult::Panicked(m) => (Some(m), true),
-        RunResult::True | RunResult::Discarded => unreachable!("not a failure"),
-    };
-    let location = panicked.then(quiet::last_location).flatten();
+    let location = matches!(r, RunResult::Panicked(_))
+        .then(quiet::last_location)
+        .flatten();
     let pattern = (subject.trace)(s);
-    let mut c = s.counterexample(&pattern, reason, panicked);
+    let mut c = s.counterexample(&pattern, r);
     c.panic_location = location;
     c.runs = runs;
     c

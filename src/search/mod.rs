@@ -272,13 +272,15 @@ impl<T: 'static> Searcher<T> {
     }
 
     /// The failure record of the node run last, found by an exhaustive
-    /// search (`pattern`: what the failing run read).
-    pub(crate) fn counterexample(
-        &self,
-        pattern: &Pattern,
-        reason: Option<String>,
-        panicked: bool,
-    ) -> Counterexample<T> {
+    /// search: `r` is how it failed, `pattern` what the failing run read.
+    pub(crate) fn counterexample(&self, pattern: &Pattern, r: RunResult) -> Counterexample<T> {
+        let (reason, panicked) = match r {
+            RunResult::False(reason) => (reason, false),
+            RunResult::Panicked(m) => (Some(m), true),
+            RunResult::True | RunResult::Discarded => {
+                unreachable!("a passing run is no counterexample")
+            }
+        };
         let tree = self.tree();
         Counterexample {
             value: self.value(),
@@ -607,17 +609,10 @@ fn counterexample_here<T: 'static, O: Outcome>(
     prop: &impl Fn(Lazy<'_, T>) -> O,
     r: RunResult,
 ) -> Counterexample<T> {
-    let (reason, panicked) = match r {
-        RunResult::True | RunResult::Discarded => {
-            unreachable!("a passing run is no counterexample")
-        }
-        RunResult::False(reason) => (reason, false),
-        RunResult::Panicked(m) => (Some(m), true),
-    };
     let pattern = s.pattern(|x| {
         let _ = prop(x);
     });
-    s.counterexample(&pattern, reason, panicked)
+    s.counterexample(&pattern, r)
 }
 
 /// Iterative deepening: bounds 0, 1, 2, ... until a counterexample is found
