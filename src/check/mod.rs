@@ -212,7 +212,7 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
     budget: std::time::Duration,
 ) -> Option<Counterexample<T>> {
     let config = Config {
-        max_size: usize::MAX - 1,
+        max_size: usize::MAX,
         runs: u64::MAX,
         samples: 0,
         threads,
