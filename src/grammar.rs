@@ -140,6 +140,12 @@ pub struct Grammar {
     /// `of::<T>()`): every position reached through typed views then holds
     /// its type's canonical space, and accessors may skip the check.
     pub(crate) trusted: bool,
+    /// Per transparent wrapper type (a registered type whose space is an
+    /// alias of another sort): the sort its positions have and the
+    /// conversion from that sort's value. Aliases are collapsed, so a
+    /// position of type `Key` holds the wrapped sort's value and the
+    /// generic materialiser applies this to get a `Key`.
+    pub(crate) wrappers: HashMap<TypeId, (SortId, Build)>,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -434,6 +440,12 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             *slot = Some((target, build));
         }
     }
+    let wrappers: HashMap<TypeId, (SortId, Build)> = c
+        .sorts
+        .iter()
+        .zip(&resolved)
+        .filter_map(|(ps, r)| Some((ps.origin?, r.clone()?)))
+        .collect();
     let resolve = |s: SortId| -> (SortId, Build) {
         match &resolved[s as usize] {
             Some((t, b)) => (*t, b.clone()),
@@ -539,6 +551,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         root_template: vec![],
         counts: RefCell::new(crate::count::CountTables::default()),
         trusted: false,
+        wrappers,
     };
     for p in 0..g.prods.len() {
         let slots = g.prods[p].slots.clone();
@@ -563,27 +576,68 @@ fn alt_min(a: &PendingAlt, min: &[u64]) -> u64 {
     total
 }
 
-/// Edges `A -> B` where a value of `A` can contain a value of `B` at no
-/// extra cost; a cycle of them means infinitely many values of one size.
+/// Sorts that can be of size 0, counting as such the uninhabited sorts that
+/// could be if their cycles were allowed to close: an uninhabited sort is
+/// *free* when one of its alternatives costs nothing and has only such
+/// fields (the greatest fixpoint, so `A = A` and `A = (A, u8)` are free,
+/// `A = pay(A)` and `A = (A, Empty)` are not).
+fn zero_sized(sorts: &[PendingSort], min: &[u64]) -> Vec<bool> {
+    let n = sorts.len();
+    let mut zero: Vec<bool> = min.iter().map(|&m| m == 0 || m == INFINITE).collect();
+    loop {
+        let mut changed = false;
+        for id in 0..n {
+            if !zero[id] || min[id] != INFINITE {
+                continue;
+            }
+            let free = match &sorts[id].kind {
+                PendingKind::Alias(t, _) => zero[*t as usize],
+                PendingKind::Algebraic(alts) => alts
+                    .iter()
+                    .any(|a| a.cost == 0 && a.slots.iter().all(|&s| zero[s as usize])),
+                _ => false,
+            };
+            if !free {
+                zero[id] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return zero;
+        }
+    }
+}
+
+/// Rejects every cycle that adds nothing to the size, whatever it goes
+/// through (`of`, `map`, `product`, `transparent`, `position`).
+///
+/// The rule: an edge `A -> B` when an alternative of `A` without `pay` has
+/// `B` as a field and every other field of it can be of size 0 (see
+/// [`zero_sized`]); an alias (a transparent wrapper, `of`, `position`) is an
+/// edge to what it wraps. Going round a cycle of such edges adds nothing to
+/// the size. For an inhabited sort this is exactly "the alternative's
+/// minimal size minus the field's is 0", and such a cycle means infinitely
+/// many values of one size. A sort on such a cycle may also be uninhabited
+/// (`describe() { of::<Self>() }`, `A = map(of::<B>())` with `B =
+/// map(of::<A>())`, `product(of::<Self>(), of::<u8>())`): its minimal size
+/// is infinite, yet it is the same mistake (recursion without `pay`), and
+/// it is rejected too rather than silently giving a type with no values. A
+/// recursion whose other fields always cost something (`(Bool, A)` with a
+/// paying `Bool`) adds size on every turn and is accepted.
 fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
     let n = sorts.len();
-    let mut edges: Vec<Vec<(SortId, usize)>> = vec![vec![]; n];
+    let zero = zero_sized(sorts, min);
+    let mut edges: Vec<Vec<SortId>> = vec![vec![]; n];
     for (id, s) in sorts.iter().enumerate() {
-        if min[id] == INFINITE {
-            continue;
-        }
         match &s.kind {
-            PendingKind::Alias(t, _) => edges[id].push((*t, usize::MAX)),
+            PendingKind::Alias(t, _) => edges[id].push(*t),
             PendingKind::Algebraic(alts) => {
-                for (ai, a) in alts.iter().enumerate() {
-                    let m = alt_min(a, min);
-                    if m == INFINITE {
-                        continue;
-                    }
+                for a in alts.iter().filter(|a| a.cost == 0) {
+                    let nonzero = a.slots.iter().filter(|&&s| !zero[s as usize]).count();
                     for &slot in &a.slots {
-                        let weight = m - min[slot as usize];
-                        if weight == 0 {
-                            edges[id].push((slot, ai));
+                        // Every other field can be of size 0.
+                        if nonzero == 0 || (nonzero == 1 && !zero[slot as usize]) {
+                            edges[id].push(slot);
                         }
                     }
                 }
@@ -601,7 +655,7 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
         colour[start] = 1;
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
             if *next < edges[node].len() {
-                let (to, _) = edges[node][*next];
+                let to = edges[node][*next];
                 *next += 1;
                 let to = to as usize;
                 if colour[to] == 1 {
@@ -614,8 +668,10 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
                     panic!(
                         "neatcheck: the space of `{}` is recursive without `pay`: the cycle {} \
                          adds nothing to the size, so there are infinitely many values of one \
-                         size. Every recursive cycle must pass through `pay` (derived \
-                         constructors pay 1; wrap a hand-written recursive space in `pay`).",
+                         size (or, with no way out of the cycle, no value at all). Every \
+                         recursive cycle must pass through `pay` (derived constructors pay 1; \
+                         wrap a hand-written recursive space in `pay`, and never describe a \
+                         type by its own `of::<Self>()`).",
                         sorts[to].name,
                         names.join(" -> ")
                     );
@@ -633,6 +689,15 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
 }
 
 impl Grammar {
+    /// The conversion that turns the value of a position of sort `sort`
+    /// into a `ty` when `ty` is a transparent wrapper of that sort.
+    pub(crate) fn wrapper_conversion(&self, ty: TypeId, sort: SortId) -> Option<&Build> {
+        self.wrappers
+            .get(&ty)
+            .filter(|(s, _)| *s == sort)
+            .map(|(_, b)| b)
+    }
+
     /// The minimal values of the given slots, contiguous, breadth first.
     fn template_for(&self, slots: &[SortId]) -> Vec<TemplateNode> {
         let mut t: Vec<TemplateNode> = vec![];

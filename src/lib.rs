@@ -193,6 +193,8 @@ pub mod lazy;
 mod outcome;
 mod replay;
 pub mod report;
+#[cfg(test)]
+mod robust_tests;
 pub mod search;
 mod shrink;
 pub mod space;

@@ -238,7 +238,22 @@ impl<'a, T> Lazy<'a, T> {
     where
         T: 'static,
     {
-        crate::grammar::downcast(materialize(self.ctx, self.node), "a lazy position")
+        let v = materialize(self.ctx, self.node);
+        // A transparent wrapper (`Key(i64)` described by `transparent`) is
+        // collapsed into the sort it wraps: its positions hold the wrapped
+        // value, and the wrapper's conversion lives in the parents' builds.
+        // Forcing the position as the wrapper applies it here.
+        let v = if v.is::<T>() {
+            v
+        } else {
+            let g = self.ctx.grammar;
+            let sort = g.prods[self.ctx.nodes[self.node as usize].prod as usize].sort;
+            match g.wrapper_conversion(TypeId::of::<T>(), sort) {
+                Some(conv) => conv.run(&mut vec![v].into_iter()),
+                None => v,
+            }
+        };
+        crate::grammar::downcast(v, "a lazy position")
     }
 }
 

@@ -1,0 +1,323 @@
+//! Robustness tests: cycles without `pay`, transparent user wrappers,
+//! internal errors, unbounded sizes and deep counterexamples.
+
+use crate::check::{run_check, Found};
+use crate::grammar::grammar_of;
+use crate::space::{self, Space};
+use crate::{Config, Enumerable, Lazy};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The panic message of `f`, which must panic.
+fn panic_text(f: impl FnOnce()) -> String {
+    let p = catch_unwind(AssertUnwindSafe(f)).expect_err("expected a panic");
+    crate::search::panic_message(&*p)
+}
+
+// ---- cycles without `pay` ----
+
+#[derive(Clone, Debug)]
+struct SelfAlias;
+impl Enumerable for SelfAlias {
+    fn describe() -> Space<Self> {
+        space::of::<Self>()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct MapA;
+#[derive(Clone, Debug)]
+struct MapB;
+impl Enumerable for MapA {
+    fn describe() -> Space<Self> {
+        space::map(space::of::<MapB>(), |_| MapA)
+    }
+}
+impl Enumerable for MapB {
+    fn describe() -> Space<Self> {
+        space::map(space::of::<MapA>(), |_| MapB)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct ProdSelf;
+impl Enumerable for ProdSelf {
+    fn describe() -> Space<Self> {
+        space::map(
+            space::product(space::of::<Self>(), space::of::<u8>()),
+            |_| ProdSelf,
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+struct TransA;
+#[derive(Clone, Debug)]
+struct TransB;
+impl Enumerable for TransA {
+    fn describe() -> Space<Self> {
+        space::transparent(|_: TransB| TransA)
+    }
+}
+impl Enumerable for TransB {
+    fn describe() -> Space<Self> {
+        space::transparent(|_: TransA| TransB)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct PosSelf;
+impl Enumerable for PosSelf {
+    fn describe() -> Space<Self> {
+        space::position(space::of::<Self>())
+    }
+}
+
+/// A cycle of four types through every combinator.
+#[derive(Clone, Debug)]
+struct Long1;
+#[derive(Clone, Debug)]
+struct Long2;
+#[derive(Clone, Debug)]
+struct Long3;
+#[derive(Clone, Debug)]
+struct Long4;
+impl Enumerable for Long1 {
+    fn describe() -> Space<Self> {
+        space::map(space::of::<Long2>(), |_| Long1)
+    }
+}
+impl Enumerable for Long2 {
+    fn describe() -> Space<Self> {
+        space::transparent(|_: Long3| Long2)
+    }
+}
+impl Enumerable for Long3 {
+    fn describe() -> Space<Self> {
+        space::position(space::map(space::of::<Long4>(), |_| Long3))
+    }
+}
+impl Enumerable for Long4 {
+    fn describe() -> Space<Self> {
+        space::map(
+            space::product(space::of::<()>(), space::of::<Long1>()),
+            |_| Long4,
+        )
+    }
+}
+
+/// Inhabited, with a cycle through a union without `pay`.
+#[derive(Clone, Debug)]
+struct UnionSelf;
+impl Enumerable for UnionSelf {
+    fn describe() -> Space<Self> {
+        space::union(vec![
+            space::pure(UnionSelf),
+            space::map(space::of::<Self>(), |_| UnionSelf),
+        ])
+    }
+}
+
+fn assert_cycle<T: Enumerable>(names: &[&str]) {
+    let msg = panic_text(|| {
+        grammar_of::<T>();
+    });
+    assert!(msg.contains("recursive without `pay`"), "{msg}");
+    for n in names {
+        assert!(msg.contains(n), "{n} not named in: {msg}");
+    }
+}
+
+#[test]
+fn cycles_without_pay_are_rejected_naming_their_types() {
+    assert_cycle::<SelfAlias>(&["SelfAlias -> ", " -> neatcheck::robust_tests::SelfAlias"]);
+    assert_cycle::<MapA>(&["MapA", "MapB"]);
+    assert_cycle::<ProdSelf>(&["ProdSelf -> "]);
+    assert_cycle::<TransA>(&["TransA", "TransB"]);
+    assert_cycle::<PosSelf>(&["PosSelf -> "]);
+    assert_cycle::<Long1>(&["Long1", "Long2", "Long3", "Long4"]);
+    assert_cycle::<UnionSelf>(&["UnionSelf -> "]);
+    // The same through `check`: the panic propagates, it is no counterexample.
+    let msg = panic_text(|| {
+        let _ = run_check(&Config::default(), |_: Vec<MapB>| true);
+    });
+    assert!(msg.contains("MapA") && msg.contains("MapB"), "{msg}");
+}
+
+/// A list whose recursion costs nothing itself but whose element always
+/// does: every turn adds size, so it is a legit space.
+#[derive(Clone, Debug, PartialEq)]
+struct Bools(Vec<bool>);
+impl Enumerable for Bools {
+    fn describe() -> Space<Self> {
+        space::union(vec![
+            space::pure(Bools(vec![])),
+            space::map(
+                space::product(space::of::<bool>(), space::of::<Self>()),
+                |(b, mut rest): (bool, Bools)| {
+                    rest.0.insert(0, b);
+                    rest
+                },
+            ),
+        ])
+    }
+}
+
+/// A recursive type with no base case (paying) stays an uninhabited type,
+/// reported by `check` as such, not as a cycle.
+#[derive(Clone, Debug)]
+struct Endless;
+impl Enumerable for Endless {
+    fn describe() -> Space<Self> {
+        space::pay(space::map(space::of::<Self>(), |_| Endless))
+    }
+}
+
+#[test]
+fn recursion_that_pays_still_compiles() {
+    for n in 0..6 {
+        let vals = crate::values::values_of::<Bools>(n);
+        assert_eq!(vals.len(), 1 << n, "size {n}");
+        assert_eq!(
+            crate::count::count_of::<Bools>(n),
+            (1u32 << n).into(),
+            "size {n}"
+        );
+        assert_eq!(crate::values::values_of::<Nat>(n).len(), usize::from(n > 0));
+    }
+    let g = grammar_of::<Endless>();
+    assert!(!g.is_inhabited());
+    let s = run_check(&Config::default(), |_: Endless| true).unwrap();
+    assert!(s.problems[0].contains("has no values"), "{:?}", s.problems);
+}
+
+// ---- transparent user wrappers ----
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key(i64);
+impl Enumerable for Key {
+    fn describe() -> Space<Self> {
+        space::transparent(Key)
+    }
+}
+
+/// A wrapper of a wrapper.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key2(Key);
+impl Enumerable for Key2 {
+    fn describe() -> Space<Self> {
+        space::transparent(Key2)
+    }
+}
+
+/// A wrapper of a (transparent) box.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct BoxKey(Box<i64>);
+impl Enumerable for BoxKey {
+    fn describe() -> Space<Self> {
+        space::transparent(BoxKey)
+    }
+}
+
+#[derive(Enumerable, Clone, Debug, PartialEq, Eq, Hash)]
+struct Entry {
+    key: Key,
+    nested: Key2,
+    boxed: BoxKey,
+    flag: bool,
+}
+
+#[derive(Enumerable, Clone, Debug, PartialEq)]
+enum Nat {
+    Z,
+    S(Box<Nat>),
+}
+
+/// `check` reports the same counterexample for a wrapper as for what it
+/// wraps, wrapped.
+#[test]
+fn transparent_wrappers_check_like_what_they_wrap() {
+    let cfg = Config::default().max_size(8).samples(0, 0);
+    let plain = run_check(&cfg, |x: i64| x < 3).unwrap_err();
+    let key = run_check(&cfg, |k: Key| k.0 < 3).unwrap_err();
+    let key2 = run_check(&cfg, |k: Key2| k.0 .0 < 3).unwrap_err();
+    let boxed = run_check(&cfg, |k: BoxKey| *k.0 < 3).unwrap_err();
+    let by_ref = run_check(&cfg, |k: &Key| k.0 < 3).unwrap_err();
+    assert!(!plain.panicked && plain.found == Found::Exhaustive);
+    assert_eq!(key.value, Key(plain.value));
+    assert_eq!(key2.value, Key2(Key(plain.value)));
+    assert_eq!(boxed.value, BoxKey(Box::new(plain.value)));
+    assert_eq!(by_ref.value, Key(plain.value));
+    for c in [&key.key, &key2.key, &boxed.key, &by_ref.key] {
+        assert_eq!(
+            c.split('.').take(3).collect::<Vec<_>>(),
+            plain.key.split('.').take(3).collect::<Vec<_>>()
+        );
+    }
+    assert_eq!((key.size, key.runs), (plain.size, plain.runs));
+    // As fields of a derived type and inside `Vec`, read lazily and forced.
+    let e = run_check(&cfg, |e: Entry| e.key.0 + e.nested.0 .0 + *e.boxed.0 < 2).unwrap_err();
+    assert!(!e.panicked, "{}", e.report());
+    assert_eq!(e.value.key.0 + e.value.nested.0 .0 + *e.value.boxed.0, 2);
+    let v = run_check(&cfg, |ks: Lazy<Vec<Key>>| {
+        ks.iter().map(|k| k.force().0).sum::<i64>() < 2
+    })
+    .unwrap_err();
+    assert!(!v.panicked, "{}", v.report());
+    assert_eq!(v.value, vec![Key(2)]);
+}
+
+/// Every value of types holding wrappers is reached once by the search and
+/// materialises to what the reference enumeration gives.
+#[test]
+fn transparent_wrappers_search_every_value_once() {
+    for n in 0..4 {
+        let mut expected = crate::values::values_of::<(Entry, Vec<Key>)>(n);
+        let mut seen = vec![];
+        let mut s = crate::search::Searcher::<(Entry, Vec<Key>)>::new(n);
+        while let Some(r) = s.step(|x: Lazy<(Entry, Vec<Key>)>| {
+            let v = x.force();
+            v.0.flag || !v.1.is_empty() || v.0.key.0 >= 0
+        }) {
+            let _ = r;
+            seen.push(s.value());
+        }
+        let key = |v: &(Entry, Vec<Key>)| format!("{v:?}");
+        seen.sort_by_key(key);
+        expected.sort_by_key(key);
+        assert_eq!(seen, expected, "size <= {n}");
+    }
+    assert!(crate::search::sat(|k: Lazy<Key2>| k.force().0 .0 == -5, 4));
+    assert!(!crate::search::sat(
+        |k: Lazy<Key2>| k.force().0 .0 == 100,
+        4
+    ));
+}
+
+/// Indexing, replay keys and the shrinker go through the wrapper.
+#[test]
+fn transparent_wrappers_index_replay_and_shrink() {
+    let ix = crate::index::Indexer::<Key2>::new();
+    let plain = crate::index::Indexer::<i64>::new();
+    for size in 0..5 {
+        for i in 0..plain.cardinality(size).try_into().unwrap_or(0u64) {
+            let i = num_bigint::BigUint::from(i);
+            assert_eq!(ix.index(size, &i), Key2(Key(plain.index(size, &i))));
+            let t = ix.tree(size, &i).unwrap();
+            assert_eq!(ix.rank(&t), (size, i));
+        }
+    }
+    // Replay a key.
+    let cfg = Config::default().max_size(6).samples(0, 0);
+    let c = run_check(&cfg, |e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
+    let mut replay = cfg.clone();
+    replay.replay = Some(c.key.clone());
+    let r = run_check(&replay, |e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
+    assert_eq!(r.value, c.value);
+    assert!(matches!(r.found, Found::Replay { from_file: false }));
+    // A failure past the exhaustive sizes is found at random and shrunk.
+    let cfg = Config::default().max_size(2).runs(50).samples(300, 60);
+    let c = run_check(&cfg, |ks: Vec<Key>| ks.len() < 12).unwrap_err();
+    assert!(!c.panicked, "{}", c.report());
+    assert!(matches!(c.found, Found::Random { .. }), "{:?}", c.found);
+    assert_eq!(c.value, vec![Key(0); 12]);
+}
