@@ -926,11 +926,12 @@ impl Drop for Tree {
 pub(crate) fn downcast<T: 'static>(v: Value, what: &str) -> T {
     match v.downcast::<T>() {
         Ok(b) => *b,
-        Err(v) => panic!(
-            "neatcheck: {what} produced a value of another type than `{}` ({:?})",
+        Err(v) => crate::internal::raise(format!(
+            "{what} produced a value of another type than `{}` ({:?}): the space describing \
+             it is inconsistent with the type",
             std::any::type_name::<T>(),
             (*v).type_id()
-        ),
+        )),
     }
 }
 

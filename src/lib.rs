@@ -189,6 +189,7 @@ pub mod count;
 pub mod dynamic;
 pub mod grammar;
 pub mod index;
+mod internal;
 pub mod lazy;
 mod outcome;
 mod replay;

@@ -63,6 +63,10 @@ pub enum Stop {
     Time(usize),
     /// Only a replayed input was run.
     Replay,
+    /// neatcheck itself failed during a run (an inconsistent space
+    /// description): no verdict. [`Summary::problems`] says why; it is no
+    /// counterexample of the property.
+    Internal,
 }
 
 /// How a counterexample was found.
@@ -162,6 +166,7 @@ impl fmt::Display for Summary {
             Stop::Runs(b) => write!(f, "; the run budget stopped size {b}")?,
             Stop::Time(b) => write!(f, "; the time limit cut the search at size {b}")?,
             Stop::AllValues => write!(f, "; that is every value of the type")?,
+            Stop::Internal => write!(f, "; an internal error of neatcheck stopped the search")?,
             Stop::MaxSize | Stop::Replay => {}
         }
         if let Some((lo, hi)) = self.random_sizes {

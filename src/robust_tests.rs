@@ -321,3 +321,83 @@ fn transparent_wrappers_index_replay_and_shrink() {
     assert!(matches!(c.found, Found::Random { .. }), "{:?}", c.found);
     assert_eq!(c.value, vec![Key(0); 12]);
 }
+
+// ---- internal errors ----
+
+/// A description whose combining function takes a field of another type
+/// than the one it describes.
+#[derive(Clone, Debug)]
+struct Broken(u8);
+impl Enumerable for Broken {
+    fn describe() -> Space<Self> {
+        space::pay(space::product_with(vec![space::field::<bool>()], |f| {
+            Broken(f.take::<u8>())
+        }))
+    }
+}
+
+#[test]
+fn internal_errors_are_no_counterexamples() {
+    for threads in [1, 2] {
+        let cfg = Config::default().max_size(4).threads(threads);
+        let s = run_check(&cfg, |b: Broken| b.0 < 100).expect("no counterexample");
+        assert_eq!(s.stopped, crate::check::Stop::Internal);
+        let m = &s.problems[0];
+        assert!(m.starts_with(crate::internal::PREFIX), "{m}");
+        assert!(m.contains("is not a `u8`") && m.contains("Broken"), "{m}");
+        assert!(s.to_string().contains("internal error"), "{s}");
+    }
+    // Inside a derived type and a list, forced lazily: the same.
+    let s = run_check(&Config::default(), |xs: Lazy<Vec<Option<Broken>>>| {
+        xs.iter().all(|x| x.force().is_none())
+    })
+    .expect("no counterexample");
+    assert_eq!(s.stopped, crate::check::Stop::Internal);
+    // `check` fails with the internal error's own message.
+    let m = panic_text(|| {
+        crate::check(|b: Broken| b.0 < 100);
+    });
+    assert!(m.starts_with(crate::internal::PREFIX), "{m}");
+    assert!(!m.contains("counterexample (size"), "{m}");
+    // The search functions panic with it instead of returning a value.
+    let m = panic_text(|| {
+        crate::search::sat(|b: Lazy<Broken>| b.force().0 == 1, 3);
+    });
+    assert!(
+        m.starts_with(crate::internal::PREFIX) && m.contains("Broken"),
+        "{m}"
+    );
+    let m = panic_text(|| {
+        let _ = crate::search::ctrex(|b: Lazy<Broken>| b.force().0 == 1, 3);
+    });
+    assert!(m.starts_with(crate::internal::PREFIX), "{m}");
+    // A panic of the property itself is still a counterexample.
+    let c = run_check(&Config::default(), |x: u8| assert!(x < 3)).unwrap_err();
+    assert!(c.panicked && c.value == 3);
+}
+
+/// A view of a position that holds another space than its type's own.
+#[test]
+fn a_view_of_a_foreign_space_is_an_internal_error() {
+    let s = space::union(vec![
+        space::pay(space::pure(Vec::<bool>::new())),
+        space::pay(space::map(space::of::<bool>(), |b| vec![b])),
+    ]);
+    let mut searcher = crate::search::Searcher::with_space(&s, 5);
+    match searcher.step(|xs: Lazy<Vec<bool>>| xs.is_empty()) {
+        Some(crate::search::RunResult::Panicked(m)) => {
+            assert!(m.starts_with(crate::internal::PREFIX), "{m}");
+            assert!(m.contains("can be forced but not viewed"), "{m}");
+        }
+        other => panic!("expected an internal error, got {other:?}"),
+    }
+    let p = catch_unwind(AssertUnwindSafe(|| {
+        let _ = crate::search::ctrex_in_searcher(
+            &mut crate::search::Searcher::with_space(&s, 5),
+            &|xs: Lazy<Vec<bool>>| xs.is_empty(),
+            crate::search::Budget::unlimited(),
+        );
+    }))
+    .unwrap_err();
+    assert!(crate::internal::message_of(&*p).is_some());
+}

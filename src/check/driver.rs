@@ -158,7 +158,9 @@ fn run_tree<T: Enumerable>(
 }
 
 /// The whole check. `Err` carries the counterexample with its summary;
-/// problems that make a pass meaningless are in `Summary::problems`.
+/// problems that make a pass meaningless are in `Summary::problems`, and so
+/// is an internal error of neatcheck (with `Stop::Internal`): a run that
+/// failed because of neatcheck itself is never a counterexample.
 pub(crate) fn drive<T: Enumerable + Debug + Send>(
     config: &Config,
     subject: &Subject<'_, T>,
@@ -166,7 +168,6 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     observe: &mut dyn FnMut(BoundEvent<'_>),
 ) -> Result<Summary, Box<Counterexample<T>>> {
     let start = Instant::now();
-    let deadline = config.time.map(|t| start + t);
     let g = grammar_of::<T>();
     // A bad replay key is the user's error: reported before panics are
     // silenced for the runs.
@@ -174,22 +175,60 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
         crate::replay::tree_of_key(&g, key)
             .unwrap_or_else(|e| panic!("neatcheck: NEATCHECK_REPLAY={key}: {e}"))
     });
-    let _quiet = Quiet::new();
-    let _labels = labels::Scope::new();
     let mut summary = Summary {
         worst_case: "0".into(),
         ..Summary::default()
     };
-    let fail = |mut c: Box<Counterexample<T>>, summary: &Summary| {
-        c.summary = Summary {
-            elapsed: start.elapsed(),
-            ..summary.clone()
-        };
-        Err(c)
-    };
-    if let Some(p) = type_problem(&g) {
+    let phases = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        drive_phases(
+            config,
+            subject,
+            origin,
+            observe,
+            &g,
+            replay,
+            start,
+            &mut summary,
+        )
+    }));
+    let elapsed = start.elapsed();
+    match phases {
+        Ok(Ok(())) => Ok(summary),
+        Ok(Err(mut c)) => {
+            c.summary = Summary { elapsed, ..summary };
+            Err(c)
+        }
+        Err(payload) => match crate::internal::message_of(&*payload) {
+            Some(m) => {
+                summary.stopped = Stop::Internal;
+                summary.problems = vec![m.to_string()];
+                summary.elapsed = elapsed;
+                Ok(summary)
+            }
+            None => std::panic::resume_unwind(payload),
+        },
+    }
+}
+
+/// The phases of [`drive`]: `Err` carries the counterexample (its summary
+/// is filled in by `drive`).
+#[allow(clippy::too_many_arguments)]
+fn drive_phases<T: Enumerable + Debug + Send>(
+    config: &Config,
+    subject: &Subject<'_, T>,
+    origin: &Origin,
+    observe: &mut dyn FnMut(BoundEvent<'_>),
+    g: &std::rc::Rc<Grammar>,
+    replay: Option<Tree>,
+    start: Instant,
+    summary: &mut Summary,
+) -> Result<(), Box<Counterexample<T>>> {
+    let deadline = config.time.map(|t| start + t);
+    let _quiet = Quiet::new();
+    let _labels = labels::Scope::new();
+    if let Some(p) = type_problem(g) {
         summary.problems.push(p);
-        return Ok(summary);
+        return Ok(());
     }
 
     if let Some(tree) = replay {
@@ -198,22 +237,22 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
         let (_, failure) = run_tree(subject, &tree);
         if let Some(mut c) = failure {
             c.found = Found::Replay { from_file: false };
-            return fail(Box::new(c), &summary);
+            return Err(Box::new(c));
         }
         summary.elapsed = start.elapsed();
-        return Ok(summary);
+        return Ok(());
     }
 
     let saved = super::regressions::saved_keys(config, origin);
     for key in &saved {
         // A key of another version of the type no longer decodes: skip it.
-        let Ok(tree) = crate::replay::tree_of_key(&g, key) else {
+        let Ok(tree) = crate::replay::tree_of_key(g, key) else {
             continue;
         };
         summary.replayed += 1;
         if let (_, Some(mut c)) = run_tree(subject, &tree) {
             c.found = Found::Replay { from_file: true };
-            return fail(Box::new(c), &summary);
+            return Err(Box::new(c));
         }
     }
 
@@ -226,7 +265,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     let phase = Phase {
         config,
         subject,
-        grammar: &g,
+        grammar: g,
         deadline,
     };
     // A short random probe first, over all sizes: a bug past the sizes the
@@ -236,16 +275,16 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     // phase would have found is still the one reported.
     let probe = config.samples.min(PROBE_CASES);
     if probe > 0 && !whole_type && min_size <= last_sample {
-        let cases = RandomCases::new(&g, config.seed ^ PROBE_SEED, min_size, last_sample, probe);
-        if let Some(c) = phase.random(cases, &mut summary, observe) {
-            return fail(c, &summary);
+        let cases = RandomCases::new(g, config.seed ^ PROBE_SEED, min_size, last_sample, probe);
+        if let Some(c) = phase.random(cases, summary, observe) {
+            return Err(c);
         }
     }
 
     // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
     // smallest one.
-    if let Err(c) = phase.exhaust(0, last_bound, config.runs, &mut summary, observe) {
-        return fail(c, &summary);
+    if let Err(c) = phase.exhaust(0, last_bound, config.runs, summary, observe) {
+        return Err(c);
     }
     if summary.stopped == Stop::MaxSize && whole_type {
         summary.stopped = Stop::AllValues;
@@ -255,15 +294,15 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     let first = summary.exhausted.map_or(0, |e| e + 1).max(min_size);
     let rest = config.samples - probe;
     if rest > 0 && summary.stopped != Stop::AllValues && first <= last_sample {
-        let cases = RandomCases::new(&g, config.seed, first, last_sample, rest);
-        if let Some(c) = phase.random(cases, &mut summary, observe) {
-            return fail(c, &summary);
+        let cases = RandomCases::new(g, config.seed, first, last_sample, rest);
+        if let Some(c) = phase.random(cases, summary, observe) {
+            return Err(c);
         }
     }
 
-    health(config, min_size, &mut summary);
+    health(config, min_size, summary);
     summary.elapsed = start.elapsed();
-    Ok(summary)
+    Ok(())
 }
 
 /// One bound of the exhaustive phase, on the configured threads: the same

@@ -50,6 +50,7 @@ use crate::lazy::Lazy;
 use crate::search::Searcher;
 use crate::Enumerable;
 use driver::{drive, BoundEvent, Origin, Subject};
+pub(crate) use quiet::install as install_panic_hook;
 use std::fmt::{Debug, Write};
 use std::panic::Location;
 
@@ -135,7 +136,9 @@ plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4);
 /// Runs a property and returns its summary or its counterexample, without
 /// panicking and without the regression file (for embedding neatcheck and
 /// for testing it). Problems that would fail a [`check`] are listed in
-/// [`Summary::problems`].
+/// [`Summary::problems`]; so is an internal error of neatcheck (an
+/// inconsistent space description), with [`Summary::stopped`] at
+/// [`Stop::Internal`]: it is never returned as a counterexample.
 pub fn run_check<T: Enumerable + Debug + Send, M>(
     config: &Config,
     prop: impl Property<T, M> + Sync,
@@ -410,6 +413,14 @@ fn finish<T: Debug>(
 ) -> Summary {
     match result {
         Ok(summary) => {
+            if summary.stopped == Stop::Internal {
+                // Not a counterexample, and not a problem of the check's
+                // configuration: neatcheck itself failed.
+                let mut s = format!("{}\n", summary.problems.join("\n"));
+                let _ = writeln!(s, "  in the check at {location}");
+                let _ = writeln!(s, "  coverage: {summary}");
+                panic!("{s}");
+            }
             if !summary.problems.is_empty() {
                 let mut s = format!("neatcheck: the check is not meaningful ({location})\n");
                 for p in &summary.problems {
@@ -508,6 +519,7 @@ pub fn exists<T: Enumerable + Debug + Send, M>(pred: impl Property<T, M> + Sync)
     };
     match run_check::<T, LazyArg>(&config, negated) {
         Err(c) => c.value,
+        Ok(summary) if summary.stopped == Stop::Internal => panic!("{}", summary.problems[0]),
         Ok(summary) => panic!("neatcheck: no value satisfies the predicate ({summary})"),
     }
 }

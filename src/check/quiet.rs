@@ -12,7 +12,7 @@ thread_local! {
     static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-fn install() {
+pub(crate) fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
@@ -20,6 +20,16 @@ fn install() {
             if QUIET.with(Cell::get) {
                 let at = info.location().map(|l| l.to_string());
                 LOCATION.with(|l| *l.borrow_mut() = at);
+            } else if let Some(m) = crate::internal::message_of(info.payload()) {
+                // The default hook prints only string payloads.
+                let thread = std::thread::current();
+                let at = info
+                    .location()
+                    .map_or(String::new(), |l| format!(" at {l}"));
+                eprintln!(
+                    "\nthread '{}' panicked{at}:\n{m}",
+                    thread.name().unwrap_or("<unnamed>")
+                );
             } else {
                 previous(info);
             }

@@ -352,11 +352,11 @@ fn check_canonical<T: 'static>(ctx: &Ctx<'_>, prod: ProdId) {
 #[cold]
 #[inline(never)]
 fn non_canonical<T>() -> ! {
-    panic!(
-        "neatcheck: this position of type `{}` holds another space than the type's own \
-         (a hand-written space); it can be forced but not viewed",
+    crate::internal::raise(format!(
+        "this position of type `{}` holds another space than the type's own (a hand-written \
+         space); it can be forced but not viewed",
         std::any::type_name::<T>()
-    )
+    ))
 }
 
 /// Materialises the value of the node's sort, recording every open node

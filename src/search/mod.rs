@@ -69,7 +69,9 @@ impl Outcome for RunResult {
 
 /// The text of a panic payload.
 pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
+    if let Some(m) = crate::internal::message_of(payload) {
+        m.to_string()
+    } else if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
         s.clone()
@@ -145,6 +147,10 @@ pub struct Searcher<T> {
     engine: Engine,
     stats: Stats,
     start: Instant,
+    /// The cause of neatcheck's own error in the run made last, if it
+    /// ended with one (see [`crate::internal`]): that run is no
+    /// counterexample.
+    internal: Option<String>,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -167,6 +173,7 @@ impl<T: 'static> Searcher<T> {
             engine: Engine::new(grammar, bound as u64),
             stats: Stats::default(),
             start: Instant::now(),
+            internal: None,
             _t: PhantomData,
         }
     }
@@ -185,8 +192,11 @@ impl<T: 'static> Searcher<T> {
         self.engine.commit(mark, None, LockRule::Prune);
         self.stats.runs += 1;
         let r = match result {
-            Ok(o) => o.into_result(),
-            Err(p) => RunResult::Panicked(panic_message(&*p)),
+            Ok(o) => {
+                self.internal = None;
+                o.into_result()
+            }
+            Err(p) => self.panicked(&*p),
         };
         match r {
             RunResult::True => self.stats.satisfied += 1,
@@ -231,8 +241,11 @@ impl<T: 'static> Searcher<T> {
         let (r, sched) = match result {
             Ok((true, sched)) => (RunResult::True, Some(sched)),
             Ok((false, sched)) => (RunResult::False(None), Some(sched)),
-            Err(p) => (RunResult::Panicked(panic_message(&*p)), None),
+            Err(p) => (self.panicked(&*p), None),
         };
+        if sched.is_some() {
+            self.internal = None;
+        }
         // Counting runs see which positions are locked: the strategies that
         // count need the reference's locks exactly.
         let rule = match strategy {
@@ -247,6 +260,31 @@ impl<T: 'static> Searcher<T> {
             _ => {}
         }
         Some(r)
+    }
+
+    /// The outcome of a run that panicked: neatcheck's own errors are
+    /// remembered apart (the run is then no counterexample) and their text
+    /// says so.
+    fn panicked(&mut self, payload: &(dyn Any + Send)) -> RunResult {
+        self.internal = crate::internal::message_of(payload).map(str::to_string);
+        match &self.internal {
+            Some(m) => RunResult::Panicked(format!("{}: {m}", crate::internal::PREFIX)),
+            None => RunResult::Panicked(panic_message(payload)),
+        }
+    }
+
+    /// If the run made last ended with an internal error of neatcheck,
+    /// raises it again (an [`crate::internal::InternalError`] payload) with
+    /// the type and the input it happened on: it must not become a
+    /// counterexample. Checks turn it into an error of their own.
+    pub(crate) fn raise_internal(&self) {
+        let Some(cause) = &self.internal else { return };
+        let shown = crate::report::show_tree(self.grammar(), &self.tree());
+        crate::internal::raise(format!(
+            "{}: {cause} (while running a property of `{}` on the input {shown})",
+            crate::internal::PREFIX,
+            std::any::type_name::<T>(),
+        ))
     }
 
     /// The value of the node run last (all positions, unread ones at their
@@ -274,6 +312,7 @@ impl<T: 'static> Searcher<T> {
     /// The failure record of the node run last, found by an exhaustive
     /// search: `r` is how it failed, `pattern` what the failing run read.
     pub(crate) fn counterexample(&self, pattern: &Pattern, r: RunResult) -> Counterexample<T> {
+        self.raise_internal();
         let (reason, panicked) = match r {
             RunResult::False(reason) => (reason, false),
             RunResult::Panicked(m) => (Some(m), true),
@@ -351,7 +390,16 @@ impl<T: 'static> Searcher<T> {
     }
 }
 
-fn repanic_with_input<T>(s: &mut Searcher<T>, msg: String) -> ! {
+fn repanic_with_input<T: 'static>(s: &mut Searcher<T>, msg: String) -> ! {
+    if let Some(cause) = &s.internal {
+        // A string payload: the caller of `sat` sees the message.
+        let shown = crate::report::show_tree(&s.engine.grammar, &s.engine.current_tree());
+        panic!(
+            "{}: {cause} (while running a predicate of `{}` on the input {shown})",
+            crate::internal::PREFIX,
+            std::any::type_name::<T>()
+        )
+    }
     let tree = s.engine.current_tree();
     let shown = crate::report::show_tree(&s.engine.grammar, &tree);
     panic!("neatcheck: the predicate panicked on input {shown}: {msg}")

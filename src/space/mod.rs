@@ -44,16 +44,19 @@ impl<'a> Fields<'a> {
     /// If there is no next field or it is not a `T`: both mean the space was
     /// described inconsistently (a bug in a hand-written description).
     pub fn take<T: 'static>(&mut self) -> T {
-        let value = self
-            .values
-            .next()
-            .expect("neatcheck: a product's combining function took more fields than it has");
+        let Some(value) = self.values.next() else {
+            crate::internal::raise(format!(
+                "a product's combining function took more fields than it has (taking a `{}`): \
+                 inconsistent space description",
+                std::any::type_name::<T>()
+            ))
+        };
         match value.downcast::<T>() {
             Ok(v) => *v,
-            Err(_) => panic!(
-                "neatcheck: a product field is not a `{}` (inconsistent space description)",
+            Err(_) => crate::internal::raise(format!(
+                "a product field is not a `{}` (inconsistent space description)",
                 std::any::type_name::<T>()
-            ),
+            )),
         }
     }
 }
@@ -293,9 +296,14 @@ pub fn product_with<T: 'static>(
 pub fn map<A: 'static, B: 'static>(s: Space<A>, f: impl Fn(A) -> B + 'static) -> Space<B> {
     Space::from_raw(Rc::new(Raw::Map(
         Rc::new(move |v: Value| {
-            let a = *v
-                .downcast::<A>()
-                .unwrap_or_else(|_| panic!("neatcheck: map over a space of the wrong type"));
+            let a = *v.downcast::<A>().unwrap_or_else(|_| {
+                crate::internal::raise(format!(
+                    "`map` from `{}` to `{}` over a space of another type (inconsistent space \
+                     description)",
+                    std::any::type_name::<A>(),
+                    std::any::type_name::<B>()
+                ))
+            });
             Box::new(f(a)) as Value
         }),
         s.raw,
