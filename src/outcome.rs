@@ -120,9 +120,33 @@ pub struct Counterexample<T> {
     pub found: Found,
     /// What was searched before it (checks fill this in).
     pub summary: Summary,
+    /// How deeply its constructors nest (list spines not counted). Past
+    /// [`Counterexample::DEBUG_DEPTH`] reports print [`Counterexample::shown`]
+    /// instead of the value's `Debug`, which would overflow the stack.
+    pub depth: usize,
 }
 
 impl<T> Counterexample<T> {
+    /// The deepest nesting printed with the value's own `Debug` (derived
+    /// `Debug` recurses once per level: a few hundred bytes of stack each).
+    pub const DEBUG_DEPTH: usize = 200;
+
+    /// Whether reports print the value with neatcheck's own (iterative)
+    /// printer rather than its `Debug`.
+    pub fn too_deep_for_debug(&self) -> bool {
+        self.depth > Self::DEBUG_DEPTH
+    }
+
+    /// Drops the record; a value too deep for `Debug` is leaked instead of
+    /// dropped, since a derived recursive type (`Box` inside `Box`) drops
+    /// recursively and would overflow the stack. Only neatcheck's failure
+    /// paths use it, a few times per check.
+    pub(crate) fn discard(self) {
+        if self.too_deep_for_debug() {
+            std::mem::forget(self.value);
+        }
+    }
+
     /// Whether every smaller input is known to pass.
     pub fn is_minimal(&self) -> bool {
         match self.found {
@@ -137,8 +161,19 @@ impl<T> Counterexample<T> {
 
 impl<T: fmt::Debug> fmt::Debug for Counterexample<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct Shown<'a>(&'a str);
+        impl fmt::Debug for Shown<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.0)
+            }
+        }
+        let value: &dyn fmt::Debug = if self.too_deep_for_debug() {
+            &Shown(&self.shown)
+        } else {
+            &self.value
+        };
         f.debug_struct("Counterexample")
-            .field("value", &self.value)
+            .field("value", value)
             .field("pattern", &self.pattern)
             .field("size", &self.size)
             .field("runs", &self.runs)

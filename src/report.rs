@@ -122,15 +122,36 @@ fn is_single(g: &Grammar, sort: u32) -> bool {
 /// Prints a pattern with constructor names (`_` for holes).
 pub(crate) fn show_pattern(g: &Grammar, p: &Pattern) -> String {
     let mut out = String::new();
-    write_pattern(g, p, &mut out, 0);
+    write_pattern(g, p, &mut out);
     out
 }
 
-fn write_pattern(g: &Grammar, p: &Pattern, out: &mut String, depth: usize) {
-    if depth > 2000 {
-        out.push('…');
-        return;
+/// What is left to print: the printer keeps its own stack, so a value of
+/// any depth prints without recursion (counterexamples can be tens of
+/// thousands of constructors deep).
+enum Piece<'a> {
+    Pattern(&'a Pattern),
+    Text(&'a str),
+    /// A field name and its colon.
+    Name(&'a str),
+}
+
+fn write_pattern(g: &Grammar, p: &Pattern, out: &mut String) {
+    let mut stack = vec![Piece::Pattern(p)];
+    while let Some(piece) = stack.pop() {
+        match piece {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Name(n) => {
+                out.push_str(n);
+                out.push_str(": ");
+            }
+            Piece::Pattern(p) => write_one(g, p, out, &mut stack),
+        }
     }
+}
+
+/// Prints the head of `p` and pushes what follows it (in reverse order).
+fn write_one<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut Vec<Piece<'a>>) {
     match p {
         Pattern::Hole => out.push('_'),
         Pattern::Leaf(sort, idx) => {
@@ -141,69 +162,66 @@ fn write_pattern(g: &Grammar, p: &Pattern, out: &mut String, depth: usize) {
             let pr = &g.prods[*prod as usize];
             match pr.shape.as_deref() {
                 Some(Shape::Nil) => out.push_str("[]"),
-                Some(Shape::Cons) => write_list(g, p, out, depth),
+                Some(Shape::Cons) => write_list(g, p, out, stack),
                 Some(Shape::Tuple) => {
                     out.push('(');
-                    for (i, k) in kids.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        write_pattern(g, k, out, depth + 1);
-                    }
-                    if kids.len() == 1 {
-                        out.push(',');
-                    }
-                    out.push(')');
+                    stack.push(Piece::Text(if kids.len() == 1 { ",)" } else { ")" }));
+                    push_separated(kids, None, stack);
                 }
                 Some(Shape::Ctor { name, fields }) => {
                     out.push_str(name);
-                    write_fields(g, kids, fields.as_deref(), out, depth);
+                    push_fields(kids, fields.as_deref(), stack);
                 }
                 Some(Shape::Plain) | None => {
                     let _ = write!(out, "#{}", pr.tag);
-                    write_fields(g, kids, None, out, depth);
+                    push_fields(kids, None, stack);
                 }
             }
         }
     }
 }
 
-fn write_fields(
-    g: &Grammar,
-    kids: &[Pattern],
-    names: Option<&[std::borrow::Cow<'static, str>]>,
-    out: &mut String,
-    depth: usize,
+/// Pushes `items` separated by commas (each after its field name, if
+/// any), to be printed in order.
+fn push_separated<'a>(
+    items: &'a [Pattern],
+    names: Option<&'a [std::borrow::Cow<'static, str>]>,
+    stack: &mut Vec<Piece<'a>>,
+) {
+    for (i, k) in items.iter().enumerate().rev() {
+        stack.push(Piece::Pattern(k));
+        if let Some(names) = names {
+            stack.push(Piece::Name(names.get(i).map(|n| &**n).unwrap_or("?")));
+        }
+        if i > 0 {
+            stack.push(Piece::Text(", "));
+        }
+    }
+}
+
+fn push_fields<'a>(
+    kids: &'a [Pattern],
+    names: Option<&'a [std::borrow::Cow<'static, str>]>,
+    stack: &mut Vec<Piece<'a>>,
 ) {
     if kids.is_empty() {
         return;
     }
     match names {
         Some(names) => {
-            out.push_str(" { ");
-            for (i, k) in kids.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                let _ = write!(out, "{}: ", names.get(i).map(|n| &**n).unwrap_or("?"));
-                write_pattern(g, k, out, depth + 1);
-            }
-            out.push_str(" }");
+            stack.push(Piece::Text(" }"));
+            push_separated(kids, Some(names), stack);
+            stack.push(Piece::Text(" { "));
         }
         None => {
-            out.push('(');
-            for (i, k) in kids.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_pattern(g, k, out, depth + 1);
-            }
-            out.push(')');
+            stack.push(Piece::Text(")"));
+            push_separated(kids, None, stack);
+            stack.push(Piece::Text("("));
         }
     }
 }
 
-fn write_list(g: &Grammar, p: &Pattern, out: &mut String, depth: usize) {
+fn write_list<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut Vec<Piece<'a>>) {
     // Walk the spine iteratively.
     let mut elems: Vec<&Pattern> = vec![];
     let mut cur = p;
@@ -246,19 +264,39 @@ fn write_list(g: &Grammar, p: &Pattern, out: &mut String, depth: usize) {
         return;
     }
     out.push('[');
-    for (i, e) in elems.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        write_pattern(g, e, out, depth + 1);
-    }
+    stack.push(Piece::Text("]"));
     if open_tail {
+        stack.push(Piece::Text(".."));
         if !elems.is_empty() {
-            out.push_str(", ");
+            stack.push(Piece::Text(", "));
         }
-        out.push_str("..");
     }
-    out.push(']');
+    for (i, e) in elems.iter().enumerate().rev() {
+        stack.push(Piece::Pattern(e));
+        if i > 0 {
+            stack.push(Piece::Text(", "));
+        }
+    }
+}
+
+/// Nesting depth of a value tree, iteratively: constructors inside
+/// constructors, not counting the spine of `Vec`-like lists (printed flat
+/// by `Debug` too). What decides whether a report may print a value with
+/// the user's (recursive) `Debug`.
+pub(crate) fn nesting_depth(g: &Grammar, t: &Tree) -> usize {
+    let mut deepest = 0;
+    let mut stack: Vec<(&Tree, usize)> = vec![(t, 1)];
+    while let Some((t, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        if let Tree::Node(p, kids) = t {
+            let cons = g.prods[*p as usize].shape.as_deref() == Some(&Shape::Cons);
+            for (i, k) in kids.iter().enumerate() {
+                let spine = cons && i == 1;
+                stack.push((k, if spine { d } else { d + 1 }));
+            }
+        }
+    }
+    deepest
 }
 
 /// Prints a complete value tree with constructor names.

@@ -401,3 +401,114 @@ fn a_view_of_a_foreign_space_is_an_internal_error() {
     .unwrap_err();
     assert!(crate::internal::message_of(&*p).is_some());
 }
+
+// ---- deep counterexamples ----
+
+const DEEP: usize = 20_000;
+
+/// The depth of a lazy `Nat`, read iteratively.
+fn spine(n: Lazy<'_, Nat>) -> usize {
+    let mut cur = n;
+    let mut d = 0;
+    while let NatView::S(m) = cur.view() {
+        d += 1;
+        cur = m;
+    }
+    d
+}
+
+/// Runs `f` on a thread with a small stack.
+fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+/// The replay key of the `Nat` nested `depth` deep.
+fn deep_key(depth: usize) -> String {
+    let ix = crate::index::Indexer::<Nat>::new();
+    let tree = ix.tree(depth + 1, &0u32.into()).unwrap();
+    crate::replay::key_of(ix.grammar(), &tree)
+}
+
+#[test]
+fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
+    let key = deep_key(DEEP);
+    let report = on_small_stack(move || {
+        let mut cfg = Config::default();
+        cfg.replay = Some(key.clone());
+        let c = run_check(&cfg, |n: Lazy<Nat>| spine(n) < DEEP).unwrap_err();
+        assert_eq!((c.size, c.depth), (DEEP as u64 + 1, DEEP + 1));
+        assert!(c.too_deep_for_debug());
+        let report = c.report();
+        let debug = format!("{c:?}");
+        assert!(debug.contains("S(S(S("), "{}", &debug[..100]);
+        // The user's value: its own drop is recursive.
+        c.discard();
+        // `check` itself fails with the same report.
+        let m = panic_text(|| {
+            crate::check_with(cfg, |n: Lazy<Nat>| spine(n) < DEEP);
+        });
+        assert!(m.contains("nested 20001 deep"), "{}", &m[..200]);
+        report
+    });
+    let expected = format!("{}Z{}", "S(".repeat(DEEP), ")".repeat(DEEP));
+    assert!(report.contains(&format!(
+        "counterexample (size {}, nested {} deep): {expected}\n",
+        DEEP + 1,
+        DEEP + 1
+    )));
+    assert!(report.contains("not with `Debug`"), "{}", &report[..300]);
+    // A shallow counterexample is still printed with `Debug`.
+    let c = run_check(&Config::default(), |n: Lazy<Nat>| spine(n) < 3).unwrap_err();
+    assert_eq!(c.depth, 4);
+    assert!(
+        c.report().contains("counterexample (size 4): S(S(S(Z)))"),
+        "{}",
+        c.report()
+    );
+}
+
+/// The printer is iterative: a failing run found by a search on a value
+/// loaded into a searcher, and the patterns of its reads.
+#[test]
+fn deep_patterns_print_on_a_small_stack() {
+    let shown = on_small_stack(move || {
+        let ix = crate::index::Indexer::<Nat>::new();
+        let tree = ix.tree(DEEP + 1, &0u32.into()).unwrap();
+        let mut s = crate::search::Searcher::<Nat>::new(0);
+        s.load(&tree);
+        let r = crate::search::ctrex_in_searcher(
+            &mut s,
+            &|n: Lazy<Nat>| {
+                // Reads all but the last constructor.
+                let mut cur = n;
+                for _ in 0..DEEP {
+                    match cur.view() {
+                        NatView::S(m) => cur = m,
+                        NatView::Z => return true,
+                    }
+                }
+                false
+            },
+            crate::search::Budget::unlimited(),
+        );
+        let crate::search::BoundResult::Failed(c) = r else {
+            panic!("expected a failure")
+        };
+        let out = (c.pattern.clone(), c.shown.clone());
+        c.discard();
+        out
+    });
+    assert_eq!(
+        shown.0,
+        format!("{}_{}", "S(".repeat(DEEP), ")".repeat(DEEP))
+    );
+    assert_eq!(
+        shown.1,
+        format!("{}Z{}", "S(".repeat(DEEP), ")".repeat(DEEP))
+    );
+}

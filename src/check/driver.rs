@@ -490,7 +490,13 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         let shrunk = crate::shrink::shrink(self.grammar, tree, &mut fails, SHRINK_ATTEMPTS);
         debug_assert_eq!(shrunk.size, self.grammar.tree_size(&shrunk.tree));
         let (_, c) = run_tree(subject, &shrunk.tree);
-        let mut c = Box::new(c.unwrap_or(first));
+        let mut c = Box::new(match c {
+            Some(c) => {
+                first.discard();
+                c
+            }
+            None => first,
+        });
         c.runs = summary.random;
         // Up to the shrunk size itself: the exhaustive search then reports
         // the first counterexample of the smallest failing size in search
@@ -499,6 +505,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         if from <= c.size as usize {
             let to = c.size as usize;
             if let Err(canonical) = self.exhaust(from, to, self.config.runs, summary, observe) {
+                c.discard();
                 return canonical;
             }
         }

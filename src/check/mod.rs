@@ -316,8 +316,25 @@ fn report<T: Debug>(
         None => writeln!(s, "neatcheck: property failed"),
     }
     .expect("writing to a string");
-    let _ = writeln!(s, "  counterexample (size {}): {:?}", c.size, c.value);
-    if c.pattern != format!("{:?}", c.value) {
+    let debug = if c.too_deep_for_debug() {
+        let _ = writeln!(
+            s,
+            "  counterexample (size {}, nested {} deep): {}",
+            c.size, c.depth, c.shown
+        );
+        let _ = writeln!(
+            s,
+            "    (printed by neatcheck, not with `Debug`: a value nested more than {} deep \
+             could overflow the stack)",
+            Counterexample::<T>::DEBUG_DEPTH
+        );
+        c.shown.clone()
+    } else {
+        let debug = format!("{:?}", c.value);
+        let _ = writeln!(s, "  counterexample (size {}): {debug}", c.size);
+        debug
+    };
+    if c.pattern != debug {
         let _ = writeln!(s, "  as read by the property:  {}", c.pattern);
         if c.pattern.contains('_') || c.pattern.contains("..") {
             let _ = writeln!(
@@ -449,6 +466,7 @@ fn finish<T: Debug>(
                     );
                 }
             }
+            c.discard();
             panic!("{text}")
         }
     }
