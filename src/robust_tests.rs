@@ -512,3 +512,56 @@ fn deep_patterns_print_on_a_small_stack() {
         format!("{}Z{}", "S(".repeat(DEEP), ")".repeat(DEEP))
     );
 }
+
+// ---- unbounded sizes ----
+
+#[test]
+fn unbounded_max_size_stops_at_the_run_budget() {
+    use crate::check::Stop;
+    let mut summaries = vec![];
+    for cfg in [
+        Config::default().max_size(usize::MAX),
+        Config::default().max_size(usize::MAX).threads(2),
+        Config::default().max_size(1 << 40),
+    ] {
+        let cfg = cfg.runs(500).samples(50, usize::MAX);
+        let s = run_check(&cfg, |xs: Vec<bool>| xs.len() < 1000).unwrap();
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        assert_eq!(s.runs, 500);
+        // A list of length n has size 2n + 1: sizes up to 14 hold the 255
+        // lists of length up to 6, size 15 the 256 of length 7.
+        assert_eq!((s.exhausted, s.stopped), (Some(14), Stop::Runs(15)));
+        assert!(
+            s.to_string().contains("the run budget stopped size 15"),
+            "{s}"
+        );
+        let (lo, hi) = s.random_sizes.unwrap();
+        assert!(lo <= 15 && hi <= 1000 && hi > 900, "{lo}..={hi}");
+        summaries.push((s.runs, s.exhausted, s.stopped, s.random, s.random_sizes));
+    }
+    assert!(summaries.windows(2).all(|w| w[0] == w[1]), "{summaries:?}");
+    // A failure is still the smallest one.
+    let c = run_check(&Config::default().max_size(usize::MAX), |xs: Vec<bool>| {
+        xs.len() < 5
+    })
+    .unwrap_err();
+    assert_eq!((c.value, c.found), (vec![false; 5], Found::Exhaustive));
+}
+
+#[test]
+fn huge_sizes_in_the_environment_mean_no_limit() {
+    use crate::check::config::parse_count;
+    let size = |t: &str| parse_count(t, usize::MAX);
+    let runs = |t: &str| parse_count(t, u64::MAX);
+    assert_eq!(size("99999999999999999999999"), Some(usize::MAX));
+    assert_eq!(
+        runs(" 1_000_000_000_000_000_000_000_000_000_000_000_000_000 "),
+        Some(u64::MAX)
+    );
+    assert_eq!(runs("18446744073709551614"), Some(u64::MAX - 1));
+    assert_eq!(size("1_000"), Some(1000));
+    assert_eq!(parse_count("300", u8::MAX), Some(255));
+    for bad in ["", "-1", "1e9", "abc", "1.5"] {
+        assert_eq!(size(bad), None, "{bad}");
+    }
+}

@@ -40,7 +40,8 @@ pub struct Config {
     pub runs: u64,
     /// Random cases tested after the exhaustive phase (0: none).
     pub samples: u64,
-    /// Largest size of a random case.
+    /// Largest size of a random case (at most 1 000: larger sizes cost
+    /// too much to count and sample; `usize::MAX` means that cap).
     pub sample_max_size: usize,
     /// Seed of the random phase.
     pub seed: u64,
@@ -129,6 +130,29 @@ fn parsed<N: std::str::FromStr>(name: &str, what: &str) -> Option<N> {
     })
 }
 
+/// A natural number (`_` allowed), where one too large for `N` means no
+/// limit: `N`'s maximum. `None` if it is not a natural number.
+pub(crate) fn parse_count<N: TryFrom<u128>>(text: &str, max: N) -> Option<N> {
+    let t = text.trim().replace('_', "");
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(
+        t.parse::<u128>()
+            .ok()
+            .and_then(|n| N::try_from(n).ok())
+            .unwrap_or(max),
+    )
+}
+
+/// [`parse_count`] of a variable; a huge value (`NEATCHECK_SIZE=1e30` written
+/// out) is the largest one, not an error.
+fn parsed_count<N: TryFrom<u128>>(name: &str, what: &str, max: N) -> Option<N> {
+    env_var(name).map(|v| {
+        parse_count(&v, max).unwrap_or_else(|| invalid(name, &v, &format!("expected {what}")))
+    })
+}
+
 fn flag(v: &str) -> bool {
     !matches!(v.trim(), "0" | "false" | "no" | "off")
 }
@@ -147,16 +171,16 @@ impl Config {
     /// # Panics
     /// With a clear message if a variable is set to something unreadable.
     pub fn with_env(mut self) -> Self {
-        if let Some(n) = parsed("NEATCHECK_SIZE", "a size (a natural number)") {
+        if let Some(n) = parsed_count("NEATCHECK_SIZE", "a size (a natural number)", usize::MAX) {
             self.max_size = n;
         }
-        if let Some(n) = parsed("NEATCHECK_RUNS", "a number of runs") {
+        if let Some(n) = parsed_count("NEATCHECK_RUNS", "a number of runs", u64::MAX) {
             self.runs = n;
         }
-        if let Some(n) = parsed("NEATCHECK_SAMPLES", "a number of random cases") {
+        if let Some(n) = parsed_count("NEATCHECK_SAMPLES", "a number of random cases", u64::MAX) {
             self.samples = n;
         }
-        if let Some(n) = parsed("NEATCHECK_SAMPLE_SIZE", "a size") {
+        if let Some(n) = parsed_count("NEATCHECK_SAMPLE_SIZE", "a size", usize::MAX) {
             self.sample_max_size = n;
         }
         if let Some(n) = parsed("NEATCHECK_SEED", "a number") {

@@ -33,7 +33,7 @@
 //! coverage line and label table (run `cargo test -- --nocapture` to see
 //! it).
 
-mod config;
+pub(crate) mod config;
 mod driver;
 mod labels;
 mod quiet;

@@ -73,9 +73,10 @@ impl<'g> RandomCases<'g> {
             self.drawn += 1;
             // Sizes grow linearly over the cases, so small inputs come first
             // and the largest ones are still reached.
-            let span = (self.last_size - self.first_size) as u64;
-            let steps = (self.cases - 1).max(1);
-            let target = self.first_size + ((span * i) / steps) as usize;
+            // In 128 bits: any span of sizes times any number of cases.
+            let span = (self.last_size - self.first_size) as u128;
+            let steps = u128::from((self.cases - 1).max(1));
+            let target = self.first_size + ((span * u128::from(i)) / steps) as usize;
             let Some((tree, drawn_at)) = self.sample_near(target) else {
                 continue;
             };
