@@ -95,6 +95,7 @@ where
             Stop::MaxSize => "max".to_string(),
             Stop::AllValues => "all".to_string(),
             Stop::Replay => "replay".to_string(),
+            Stop::Internal => "internal error".to_string(),
         },
         runs: summary.runs,
         random: summary.random,

@@ -438,8 +438,10 @@ fn deep_key(depth: usize) -> String {
 fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
     let key = deep_key(DEEP);
     let report = on_small_stack(move || {
-        let mut cfg = Config::default();
-        cfg.replay = Some(key.clone());
+        let cfg = Config {
+            replay: Some(key.clone()),
+            ..Config::default()
+        };
         let c = run_check(&cfg, |n: Lazy<Nat>| spine(n) < DEEP).unwrap_err();
         assert_eq!((c.size, c.depth), (DEEP as u64 + 1, DEEP + 1));
         assert!(c.too_deep_for_debug());

@@ -257,7 +257,7 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     }
 
     let min_size = g.min_size().expect("inhabited") as usize;
-    let type_max = crate::index::max_size_in(&g);
+    let type_max = crate::index::max_size_in(g);
     let last_bound = type_max.map_or(config.max_size, |m| m.min(config.max_size));
     let last_sample = type_max
         .map_or(config.sample_max_size, |m| m.min(config.sample_max_size))
@@ -285,9 +285,7 @@ fn drive_phases<T: Enumerable + Debug + Send>(
 
     // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
     // smallest one.
-    if let Err(c) = phase.exhaust(0, last_bound, config.runs, summary, observe) {
-        return Err(c);
-    }
+    phase.exhaust(0, last_bound, config.runs, summary, observe)?;
     if summary.stopped == Stop::MaxSize && whole_type {
         summary.stopped = Stop::AllValues;
     }
