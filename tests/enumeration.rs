@@ -273,7 +273,10 @@ fn exact_counts() {
     assert_eq!(count_up_to::<i64>(64), pow2(64));
     assert_eq!(count_of::<i64>(64), BigUint::from(1u32));
     assert_eq!(count_of::<i64>(63), pow2(63));
-    assert_eq!(count_up_to::<char>(100), BigUint::from(0x11_0000u32 - 0x800));
+    assert_eq!(
+        count_up_to::<char>(100),
+        BigUint::from(0x11_0000u32 - 0x800)
+    );
 }
 
 #[test]

@@ -99,7 +99,11 @@ enum Class {
     Inf(bool),
     Nan,
     /// `±m·2^e`, `m` odd.
-    Finite { neg: bool, m: u64, e: i64 },
+    Finite {
+        neg: bool,
+        m: u64,
+        e: i64,
+    },
 }
 
 impl FloatFormat {
@@ -216,7 +220,11 @@ impl FloatFormat {
         let exp = (bits >> self.t) & self.exp_mask();
         let frac = bits & self.frac_mask();
         if exp == self.exp_mask() {
-            return if frac == 0 { Class::Inf(neg) } else { Class::Nan };
+            return if frac == 0 {
+                Class::Inf(neg)
+            } else {
+                Class::Nan
+            };
         }
         if exp == 0 && frac == 0 {
             return Class::Zero(neg);
@@ -224,7 +232,10 @@ impl FloatFormat {
         let (int, e) = if exp == 0 {
             (frac, self.qmin)
         } else {
-            (frac | 1 << self.t, exp as i64 - self.emax - i64::from(self.t))
+            (
+                frac | 1 << self.t,
+                exp as i64 - self.emax - i64::from(self.t),
+            )
         };
         let tz = int.trailing_zeros();
         Class::Finite {
@@ -268,10 +279,7 @@ impl FloatFormat {
         }
         let (lo, hi) = (1i64 << (k - 1), (1i64 << k) - 1);
         let within = |top: i64| (hi.min(top) - lo + 1).max(0) as u64;
-        (
-            within(self.emax - i64::from(b) + 1),
-            within(-self.qmin),
-        )
+        (within(self.emax - i64::from(b) + 1), within(-self.qmin))
     }
 
     /// The finite values of mantissa length `b` and size `s` (one sign).
@@ -310,7 +318,11 @@ impl FloatFormat {
                 } else {
                     -((1i64 << (k - 1)) + (ei - pos) as i64)
                 };
-                let m = if b == 1 { 1 } else { (1 << (b - 1)) + 1 + 2 * mi };
+                let m = if b == 1 {
+                    1
+                } else {
+                    (1 << (b - 1)) + 1 + 2 * mi
+                };
                 return self.encode(neg, m, e);
             }
             j -= block;
@@ -324,7 +336,11 @@ impl FloatFormat {
         let b = bit_len(m);
         let k = bit_len(e.unsigned_abs());
         let s = (b + k) as usize;
-        let mi = if b == 1 { 0 } else { (m - (1 << (b - 1)) - 1) / 2 };
+        let mi = if b == 1 {
+            0
+        } else {
+            (m - (1 << (b - 1)) - 1) / 2
+        };
         let ei = if k == 0 {
             0
         } else if e > 0 {
@@ -334,7 +350,14 @@ impl FloatFormat {
         };
         let before: u64 = (1..b).map(|c| self.block(c, s)).sum();
         let off = before + ei * Self::mantissas(b) + mi;
-        (s, if neg { off + self.positive_general(s) } else { off })
+        (
+            s,
+            if neg {
+                off + self.positive_general(s)
+            } else {
+                off
+            },
+        )
     }
 
     /// Places the values of sizes 0 to 3 listed in the type's docs.
@@ -807,7 +830,9 @@ impl<T: Debug + 'static> LeafFamily for Below<T> {
     }
     fn value(&self, size: usize, index: &BigUint) -> super::Value {
         let lo = if size == 0 { 0 } else { 1u64 << (size - 1) };
-        Box::new((self.make)(lo + index.to_u64().expect("an offset below 2^64")))
+        Box::new((self.make)(
+            lo + index.to_u64().expect("an offset below 2^64"),
+        ))
     }
     fn debug_value(&self, value: &dyn Any) -> String {
         debug_of::<T>(value)
@@ -902,7 +927,11 @@ pub(crate) struct Unicode;
 #[inline]
 pub(crate) fn char_from_index(index: u64) -> char {
     let i = index as u32;
-    let code = if i < SURROGATES.0 { i } else { i + SURROGATES.1 };
+    let code = if i < SURROGATES.0 {
+        i
+    } else {
+        i + SURROGATES.1
+    };
     char::from_u32(code).expect("a scalar value")
 }
 
@@ -926,7 +955,11 @@ impl LeafFamily for Unicode {
     }
     fn value(&self, size: usize, index: &BigUint) -> super::Value {
         let offset = index.to_u32().expect("a char offset");
-        let mut code = if size == 0 { 0 } else { (1 << (size - 1)) + offset };
+        let mut code = if size == 0 {
+            0
+        } else {
+            (1 << (size - 1)) + offset
+        };
         if code >= SURROGATES.0 && size == 16 {
             code += SURROGATES.1;
         }

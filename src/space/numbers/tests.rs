@@ -138,7 +138,16 @@ fn brute_force(t: u32, w: u32) {
 
 #[test]
 fn tiny_float_formats_list_every_value_once_at_its_size() {
-    for (t, w) in [(1, 2), (1, 3), (2, 3), (3, 3), (2, 4), (3, 4), (5, 4), (4, 5)] {
+    for (t, w) in [
+        (1, 2),
+        (1, 3),
+        (2, 3),
+        (3, 3),
+        (2, 4),
+        (3, 4),
+        (5, 4),
+        (4, 5),
+    ] {
         brute_force(t, w);
     }
 }
@@ -217,7 +226,10 @@ fn f64_small_sizes() {
         }
     }
     assert_eq!(values_of::<f32>(1), vec![1.0f32, -1.0, -0.0]);
-    let third: Vec<u32> = values_of::<f32>(3)[..6].iter().map(|x| x.to_bits()).collect();
+    let third: Vec<u32> = values_of::<f32>(3)[..6]
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
     let want = [
         f32::MAX,
         f32::MIN,
@@ -400,8 +412,14 @@ fn u128_and_i128_counts_values_and_reach() {
         );
     }
     // Value indexing reaches every size.
-    assert_eq!(crate::index::index::<u128>(128, &(pow2(127) - 1u32)), u128::MAX);
-    assert_eq!(crate::index::index::<i128>(128, &BigUint::zero()), i128::MIN);
+    assert_eq!(
+        crate::index::index::<u128>(128, &(pow2(127) - 1u32)),
+        u128::MAX
+    );
+    assert_eq!(
+        crate::index::index::<i128>(128, &BigUint::zero()),
+        i128::MIN
+    );
     assert_eq!(
         crate::index::index::<i128>(127, &(pow2(127) - 1u32)),
         -i128::MAX
@@ -434,7 +452,10 @@ fn nonzero_integers_are_the_integers_but_zero() {
         assert_eq!(count_of::<NonZeroI64>(n), count_of::<i64>(n));
         assert_eq!(count_of::<NonZeroU128>(n), count_of::<u128>(n));
         let want: Vec<i16> = values_of::<i16>(n);
-        let got: Vec<i16> = values_of::<NonZeroI16>(n).into_iter().map(|x| x.get()).collect();
+        let got: Vec<i16> = values_of::<NonZeroI16>(n)
+            .into_iter()
+            .map(|x| x.get())
+            .collect();
         assert_eq!(got, want);
     }
     assert_eq!(count_of::<NonZeroI8>(8), BigUint::one());
@@ -486,7 +507,9 @@ fn durations_are_seconds_and_nanoseconds() {
     let nanos = below_family(NANOS, |n| n);
     let mut seen = HashSet::new();
     for n in 0..=8 {
-        let want: BigUint = (0..=n).map(|a| count_of::<u64>(a) * nanos.count(n - a)).sum();
+        let want: BigUint = (0..=n)
+            .map(|a| count_of::<u64>(a) * nanos.count(n - a))
+            .sum();
         let values = values_of::<Duration>(n);
         assert_eq!(BigUint::from(values.len()), want);
         assert_eq!(count_of::<Duration>(n), want);
