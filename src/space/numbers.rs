@@ -82,6 +82,10 @@ pub struct FloatFormat {
     emax: i64,
     /// Exponent of the smallest subnormal.
     qmin: i64,
+    /// Bit length of the largest exponent magnitude.
+    kmax: u32,
+    /// Positive finite nonzero values of each natural size.
+    half: Vec<u64>,
     counts: Vec<u64>,
     /// First global index of each size.
     starts: Vec<u64>,
@@ -136,18 +140,21 @@ impl FloatFormat {
             w: exponent_bits,
             emax,
             qmin: 1 - emax - i64::from(mantissa_bits),
+            kmax: bit_len(emax.max(i64::from(mantissa_bits) + emax - 1) as u64),
+            half: vec![],
             counts: vec![],
             starts: vec![],
             specials: vec![],
             excluded: vec![],
         };
-        f.place_specials();
         // The largest size: the longest mantissa with the exponent of
         // largest magnitude.
-        let top = f.precision() as usize + bit_len(f.emax.max(-f.qmin) as u64) as usize;
+        let top = (f.precision() + f.kmax) as usize;
+        f.half = (0..=top).map(|s| f.positive_general(s)).collect();
+        f.place_specials();
         let mut start = 0u64;
         for s in 0..=top {
-            let general = 2 * f.positive_general(s);
+            let general = 2 * f.half[s];
             let n = f.specials.get(s).map_or(0, Vec::len) as u64 + general
                 - f.excluded.get(s).map_or(0, Vec::len) as u64;
             f.counts.push(n);
@@ -291,20 +298,27 @@ impl FloatFormat {
         (p + n) * Self::mantissas(b)
     }
 
+    /// The mantissa lengths that have values of natural size `s` (the
+    /// exponent's bit length is at most `kmax`).
+    fn lengths(&self, s: usize) -> std::ops::RangeInclusive<u32> {
+        let lo = s.saturating_sub(self.kmax as usize).max(1) as u32;
+        lo..=self.precision().min(s as u32)
+    }
+
     /// The positive finite nonzero values of natural size `s`.
     fn positive_general(&self, s: usize) -> u64 {
-        (1..=self.precision()).map(|b| self.block(b, s)).sum()
+        self.lengths(s).map(|b| self.block(b, s)).sum()
     }
 
     /// The general value number `j` of size `s` (specials not skipped).
     fn general_bits(&self, s: usize, j: u64) -> u64 {
-        let half = self.positive_general(s);
+        let half = self.half[s];
         let (neg, mut j) = if j >= half {
             (true, j - half)
         } else {
             (false, j)
         };
-        for b in 1..=self.precision() {
+        for b in self.lengths(s) {
             let block = self.block(b, s);
             if j < block {
                 let k = (s - b as usize) as u32;
@@ -348,16 +362,13 @@ impl FloatFormat {
         } else {
             self.exponents(b, k).0 + (e.unsigned_abs() - (1 << (k - 1)))
         };
-        let before: u64 = (1..b).map(|c| self.block(c, s)).sum();
+        let before: u64 = self
+            .lengths(s)
+            .take_while(|&c| c < b)
+            .map(|c| self.block(c, s))
+            .sum();
         let off = before + ei * Self::mantissas(b) + mi;
-        (
-            s,
-            if neg {
-                off + self.positive_general(s)
-            } else {
-                off
-            },
-        )
+        (s, if neg { off + self.half[s] } else { off })
     }
 
     /// Places the values of sizes 0 to 3 listed in the type's docs.
