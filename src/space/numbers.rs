@@ -8,7 +8,10 @@
 //! materialisers can decode a leaf's global index without the grammar.
 
 use super::leaf::LeafFamily;
-use super::{field, field_with, leaf, product_with, Enumerable, Shape, Space};
+use super::std_impls::signed_from_index;
+use super::{
+    bits_family, field, field_with, leaf, product_with, signed_family, Enumerable, Shape, Space,
+};
 use crate::lazy::{Atom, Lazy, LazyView};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
@@ -63,9 +66,9 @@ fn bit_len(x: u64) -> u32 {
 /// way; its size is `bitlen(m) + bitlen(|e|)`: the mantissa by bit length
 /// like a natural and the exponent like a signed integer, the sign free.
 /// Within a size the positive values come first, then the negative ones in
-/// the same order; by mantissa length, then by exponent (the signed
-/// integers' order: `1, 2, 3, -1, -2, -3 ...` within a bit length), then by
-/// mantissa. The special values of sizes 0 to 3 come first in their size
+/// the same order; by mantissa length, then by exponent (as the signed
+/// integers: within a bit length the positive exponents ascending, then the
+/// negative ones by magnitude), then by mantissa. The special values of sizes 0 to 3 come first in their size
 /// and are left out of their natural size, so each value appears once
 /// (a special whose natural size is smaller, which only happens in tiny
 /// formats, stays at its natural place). Subnormals are included (their
@@ -779,9 +782,6 @@ macro_rules! nonzero {
         }
     )*};
 }
-
-use super::std_impls::signed_from_index;
-use super::{bits_family, signed_family};
 
 nonzero! {
     NonZeroU8, u8 => bits_family(8, |x| x as u8), |i| i as u8;
