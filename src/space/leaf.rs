@@ -83,9 +83,11 @@ pub fn bits_family<T: Debug + 'static>(max_bits: u32, make: fn(u64) -> T) -> Rc<
     })
 }
 
-/// The 7-bit ASCII characters by bit length of their code.
+/// Every Unicode scalar value by bit length of its code point: ASCII first
+/// (sizes 0 to 7), then size 8 (`U+0080 ..= U+00FF`) up to size 21
+/// (`U+100000 ..= U+10FFFF`), the surrogates left out of size 16.
 pub fn char_family() -> Rc<dyn LeafFamily> {
-    bits_family(7, |c| char::from(c as u8))
+    Rc::new(super::numbers::Unicode)
 }
 
 /// Signed integers of `bits` bits: size `k` holds the magnitudes

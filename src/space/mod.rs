@@ -10,9 +10,11 @@
 
 mod collections;
 mod leaf;
+mod numbers;
 mod std_impls;
 
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
+pub use numbers::{below_family, float_family, nat_below, FloatFormat};
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;

@@ -117,7 +117,7 @@ impl Enumerable for char {
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         match lazy.leaf_index() {
-            Some(i) => char::from(i as u8),
+            Some(i) => super::numbers::char_from_index(i),
             None => lazy.force_generic(),
         }
     }

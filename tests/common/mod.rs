@@ -98,14 +98,12 @@ signed_oracle!(i8, i16);
 
 impl Oracle for char {
     fn hsize(&self) -> u64 {
-        assert!(self.is_ascii(), "only ASCII characters are enumerated");
         bit_len(*self as u128)
     }
     fn hand_values(n: u64) -> Vec<Self> {
-        (0u8..128)
-            .map(char::from)
-            .filter(|c| c.hsize() == n)
-            .collect()
+        // Every scalar value (surrogates are not `char`s) of bit length n.
+        let codes = if n == 0 { 0..1 } else { 1 << (n - 1)..1 << n };
+        codes.filter_map(char::from_u32).collect()
     }
 }
 
