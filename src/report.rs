@@ -134,8 +134,9 @@ fn write_pattern(g: &Grammar, p: &Pattern, out: &mut String, depth: usize) {
     match p {
         Pattern::Hole => out.push('_'),
         Pattern::Leaf(sort, idx) => {
-            let v = g.leaf_value(*sort, *idx);
-            out.push_str(&g.leaf_family(*sort).debug_value(&*v));
+            let (size, offset) = g.leaf_position(*sort, *idx);
+            let family = g.leaf_family(*sort);
+            out.push_str(&family.debug_at(size, &num_bigint::BigUint::from(offset)));
         }
         Pattern::Node(prod, kids) => {
             let pr = &g.prods[*prod as usize];

@@ -11,6 +11,7 @@
 mod collections;
 mod leaf;
 mod std_impls;
+mod std_more;
 
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 
