@@ -18,10 +18,11 @@ use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::any::Any;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::marker::PhantomData;
+use std::rc::Rc;
 
 /// `C(n + k - 1, k)` for multisets (`k` elements drawn from `n` with
 /// repetition), `C(n, k)` for sets.
@@ -112,13 +113,134 @@ impl<T: Enumerable> Elements<T> {
     }
 }
 
+/// Counting tables up to a weight `max`, built once per family (and rebuilt
+/// larger when a larger size is asked for): counting and unranking are then
+/// table look-ups instead of recomputing convolutions at every step.
+struct Tables {
+    max: usize,
+    /// `vt[j][t]`: ways for `j` values (maps) to total `t`; `None` for sets.
+    vt: Option<Vec<Vec<BigUint>>>,
+    /// `after[s][w]`: ways for element classes `s..` to weigh exactly `w`,
+    /// for `s < max` (elements of later classes weigh more than `max`).
+    after: Vec<Vec<BigUint>>,
+}
+
+impl Tables {
+    fn new(
+        max: usize,
+        elem_count: impl Fn(usize) -> BigUint,
+        values: Option<&[BigUint]>,
+        multi: bool,
+    ) -> Tables {
+        let delta = |w: usize| {
+            if w == 0 {
+                BigUint::one()
+            } else {
+                BigUint::zero()
+            }
+        };
+        // Convolution powers of the value counts: vt[j] = vt[j - 1] * V.
+        let vt = values.map(|v| {
+            let mut rows: Vec<Vec<BigUint>> = vec![(0..=max).map(delta).collect()];
+            for j in 1..=max {
+                let prev = &rows[j - 1];
+                let mut next = vec![BigUint::zero(); max + 1];
+                for (a, ca) in prev.iter().enumerate() {
+                    if ca.is_zero() {
+                        continue;
+                    }
+                    for (b, vb) in v.iter().enumerate().take(max + 1 - a) {
+                        if !vb.is_zero() {
+                            next[a + b] += ca * vb;
+                        }
+                    }
+                }
+                rows.push(next);
+            }
+            rows
+        });
+        let mut after: Vec<Vec<BigUint>> = vec![vec![]; max];
+        let mut later: Vec<BigUint> = (0..=max).map(delta).collect();
+        for class in (0..max).rev() {
+            let c = elem_count(class);
+            if !c.is_zero() {
+                let keys: Vec<BigUint> = (0..=max / (class + 1))
+                    .map(|j| choose(&c, j, multi))
+                    .collect();
+                let mut row = vec![BigUint::zero(); max + 1];
+                for (w, slot) in row.iter_mut().enumerate() {
+                    let mut total = BigUint::zero();
+                    for (j, k) in keys.iter().enumerate().take(w / (class + 1) + 1) {
+                        if k.is_zero() {
+                            break;
+                        }
+                        let rest = w - j * (class + 1);
+                        match &vt {
+                            None => total += k * &later[rest],
+                            Some(vt) => {
+                                for t in 0..=rest {
+                                    let (v, l) = (&vt[j][t], &later[rest - t]);
+                                    if !v.is_zero() && !l.is_zero() {
+                                        total += k * v * l;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    *slot = total;
+                }
+                later = row;
+            }
+            after[class] = later.clone();
+        }
+        Tables { max, vt, after }
+    }
+
+    /// `[x^t] V(x)^j`: ways for `j` values to total `t`.
+    fn value_tuples(&self, j: usize, t: usize) -> BigUint {
+        match &self.vt {
+            None if t == 0 => BigUint::one(),
+            None => BigUint::zero(),
+            Some(vt) => vt[j][t].clone(),
+        }
+    }
+
+    /// Ways for classes `s..` to weigh exactly `m` (`m <= max`).
+    fn classes_from(&self, s: usize, m: usize) -> BigUint {
+        debug_assert!(m <= self.max);
+        match self.after.get(s) {
+            Some(row) => row[m].clone(),
+            None if m == 0 => BigUint::one(),
+            None => BigUint::zero(),
+        }
+    }
+}
+
+/// A family's tables, grown (doubling) on demand.
+#[derive(Default)]
+struct TableCache(RefCell<Option<Rc<Tables>>>);
+
+impl TableCache {
+    fn get(&self, max: usize, build: impl FnOnce(usize) -> Tables) -> Rc<Tables> {
+        let mut cache = self.0.borrow_mut();
+        match &*cache {
+            Some(t) if t.max >= max => t.clone(),
+            old => {
+                let max = old.as_ref().map_or(max, |t| max.max(2 * t.max));
+                let t = Rc::new(build(max));
+                *cache = Some(t.clone());
+                t
+            }
+        }
+    }
+}
+
 /// Ways to pick sets from element classes `s..` with total weight `m`,
 /// where an element of size `s` weighs `s + 1` (plus, for maps, the size of
-/// its value: `extra[t]` ways for a value of size `t`).
+/// its value).
 struct Ways<'e, T: Enumerable> {
     elems: &'e Elements<T>,
-    /// Counts of values per size (maps); `None` for sets.
-    values: Option<Vec<BigUint>>,
+    tables: Rc<Tables>,
     /// Whether elements may repeat (multisets).
     multi: bool,
 }
@@ -126,80 +248,12 @@ struct Ways<'e, T: Enumerable> {
 impl<T: Enumerable> Ways<'_, T> {
     /// `[x^t] V(x)^j`: ways for `j` values to total `t`.
     fn value_tuples(&self, j: usize, t: usize) -> BigUint {
-        match &self.values {
-            None => {
-                if t == 0 {
-                    BigUint::one()
-                } else {
-                    BigUint::zero()
-                }
-            }
-            Some(v) => {
-                // Convolution power, computed directly (small sizes).
-                let mut cur = vec![BigUint::zero(); t + 1];
-                cur[0] = BigUint::one();
-                for _ in 0..j {
-                    let mut next = vec![BigUint::zero(); t + 1];
-                    for (a, ca) in cur.iter().enumerate() {
-                        if ca.is_zero() {
-                            continue;
-                        }
-                        for (b, vb) in v.iter().enumerate().take(t + 1 - a) {
-                            if !vb.is_zero() {
-                                next[a + b] += ca * vb;
-                            }
-                        }
-                    }
-                    cur = next;
-                }
-                cur[t].clone()
-            }
-        }
+        self.tables.value_tuples(j, t)
     }
 
     /// Ways for classes `s..` to weigh exactly `m`.
     fn classes_from(&self, s: usize, m: usize) -> BigUint {
-        // Iterative over classes: table[m'] for the current class onwards.
-        let mut table: Vec<BigUint> = (0..=m)
-            .map(|w| {
-                if w == 0 {
-                    BigUint::one()
-                } else {
-                    BigUint::zero()
-                }
-            })
-            .collect();
-        if m == 0 {
-            return BigUint::one();
-        }
-        for class in (s..m).rev() {
-            let c = self.elems.count(class);
-            if c.is_zero() {
-                continue;
-            }
-            let mut next = vec![BigUint::zero(); m + 1];
-            for (w, slot) in next.iter_mut().enumerate() {
-                let mut total = BigUint::zero();
-                let mut j = 0;
-                while j * (class + 1) <= w {
-                    let keys = choose(&c, j, self.multi);
-                    if keys.is_zero() {
-                        break;
-                    }
-                    let rest = w - j * (class + 1);
-                    for t in 0..=rest {
-                        let vt = self.value_tuples(j, t);
-                        if !vt.is_zero() && !table[rest - t].is_zero() {
-                            total += &keys * vt * &table[rest - t];
-                        }
-                    }
-                    j += 1;
-                }
-                *slot = total;
-            }
-            table = next;
-        }
-        table[m].clone()
+        self.tables.classes_from(s, m)
     }
 }
 
@@ -388,6 +442,7 @@ fn sorted_debug(mut entries: Vec<String>) -> String {
 /// the multisets of `BinaryHeap<T>`).
 pub(crate) struct SetsOf<C: SetLike> {
     elems: Elements<C::Elem>,
+    tables: TableCache,
     _c: PhantomData<fn() -> C>,
 }
 
@@ -398,19 +453,24 @@ impl<C: SetLike> SetsOf<C> {
     pub(crate) fn new() -> Self {
         SetsOf {
             elems: Elements::new(),
+            tables: TableCache::default(),
             _c: PhantomData,
         }
     }
-    fn ways(&self) -> Ways<'_, C::Elem> {
+    /// The counting tables for sets of sizes up to `size`.
+    fn ways(&self, size: usize) -> Ways<'_, C::Elem> {
+        let tables = self.tables.get(size, |max| {
+            Tables::new(max, |s| self.elems.count(s), None, C::MULTI)
+        });
         Ways {
             elems: &self.elems,
-            values: None,
+            tables,
             multi: C::MULTI,
         }
     }
     /// The elements of value `index` of `size`, in enumeration order.
     fn elems_at(&self, size: usize, index: &BigUint) -> Vec<C::Elem> {
-        unrank::<C::Elem, C::Elem>(&self.ways(), None, size, index.clone())
+        unrank::<C::Elem, C::Elem>(&self.ways(size), None, size, index.clone())
             .into_iter()
             .map(|(class, i, _)| self.elems.value(class, &i))
             .collect()
@@ -425,7 +485,7 @@ impl<C: SetLike> LeafFamily for SetsOf<C> {
         if size == 0 {
             return BigUint::zero();
         }
-        self.ways().classes_from(0, size - 1)
+        self.ways(size).classes_from(0, size - 1)
     }
     fn last_size(&self) -> Option<usize> {
         None
@@ -454,6 +514,7 @@ impl<C: SetLike> LeafFamily for SetsOf<C> {
 pub(crate) struct MapsOf<M: MapLike> {
     keys: Elements<M::Key>,
     values: Elements<M::Val>,
+    tables: TableCache,
     _t: PhantomData<fn() -> M>,
 }
 
@@ -465,13 +526,19 @@ impl<M: MapLike> MapsOf<M> {
         MapsOf {
             keys: Elements::new(),
             values: Elements::new(),
+            tables: TableCache::default(),
             _t: PhantomData,
         }
     }
+    /// The counting tables for maps of sizes up to `size`.
     fn ways(&self, size: usize) -> Ways<'_, M::Key> {
+        let tables = self.tables.get(size, |max| {
+            let values: Vec<BigUint> = (0..=max).map(|t| self.values.count(t)).collect();
+            Tables::new(max, |s| self.keys.count(s), Some(&values), false)
+        });
         Ways {
             elems: &self.keys,
-            values: Some((0..=size).map(|t| self.values.count(t)).collect()),
+            tables,
             multi: false,
         }
     }

@@ -3,7 +3,6 @@
 
 use crate::check::{run_check, Config, Found};
 use crate::count::count_of;
-use crate::grammar::grammar_of;
 use crate::index::Indexer;
 use crate::lazy::{Lazy, ListView};
 use crate::search::classes;
@@ -63,8 +62,8 @@ fn dbg<T: Debug>(x: &T) -> String {
 
 /// `Debug` of a hashed container with its entries sorted (its own order
 /// changes from run to run).
-fn sorted_entries<'a, T: Debug + 'a>(xs: impl IntoIterator<Item = &'a T>) -> String {
-    let mut v: Vec<String> = xs.into_iter().map(dbg).collect();
+fn sorted_entries<T: Debug>(xs: impl IntoIterator<Item = T>) -> String {
+    let mut v: Vec<String> = xs.into_iter().map(|x| dbg(&x)).collect();
     v.sort();
     v.join(", ")
 }
@@ -98,9 +97,6 @@ fn wrappers_are_transparent() {
     same_values_as::<LinkedList<bool>, _>(7, |x| x.iter().copied().collect::<Vec<_>>());
     same_values_as::<Box<[u8]>, _>(7, |x| x.to_vec());
     same_values_as::<Box<str>, _>(9, |x| x.to_string());
-    // Transparent: one position, the wrapped type's own.
-    let g = grammar_of::<Rc<Vec<bool>>>();
-    assert_eq!(g.sorts.len(), grammar_of::<Vec<bool>>().sorts.len());
 }
 
 #[test]
@@ -345,7 +341,8 @@ fn hash_set_and_heap_planted_bugs() {
     })
     .unwrap_err();
     // Smallest (size 3): {0: 0} with k = 0 and v = 1, or {0: 1} and v = 0.
-    let (m, k, v) = f.value;
+    let (m, k, v) = &f.value;
+    let (k, v) = (*k, *v);
     assert_eq!((m.len(), k, m[&0] + v), (1, 0, 1), "{:?}", (m, k, v));
     assert_eq!(f.size, 3);
     assert!(f.is_minimal());
@@ -361,7 +358,7 @@ fn hash_set_and_heap_planted_bugs() {
         h.into_sorted_vec().windows(2).all(|w| w[0] < w[1])
     })
     .unwrap_err();
-    assert_eq!(f.value.into_sorted_vec(), vec![0, 0]);
+    assert_eq!(f.value.clone().into_sorted_vec(), vec![0, 0]);
     assert_eq!(f.size, 3);
     assert!(f.is_minimal());
 }
