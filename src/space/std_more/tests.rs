@@ -32,12 +32,20 @@ fn agrees_with_reference<T: Enumerable>(max: usize, key: impl Fn(&T) -> String) 
     for n in 0..=max {
         let values = values_of::<T>(n);
         let trees = trees_of::<T>(n);
-        assert_eq!(BigUint::from(values.len()), count_of::<T>(n), "{name}: size {n}");
+        assert_eq!(
+            BigUint::from(values.len()),
+            count_of::<T>(n),
+            "{name}: size {n}"
+        );
         assert_eq!(values.len(), trees.len(), "{name}: trees of size {n}");
         for (i, t) in trees.iter().enumerate() {
             assert_eq!(ix.rank(t), (n, BigUint::from(i)), "{name}: rank");
             assert_eq!(ix.tree(n, &BigUint::from(i)).as_ref(), Some(t), "{name}");
-            assert_eq!(key(&ix.value_of_tree(t)), key(&values[i]), "{name}: tree {i}");
+            assert_eq!(
+                key(&ix.value_of_tree(t)),
+                key(&values[i]),
+                "{name}: tree {i}"
+            );
         }
     }
     let forced = RefCell::new(vec![]);
@@ -75,9 +83,10 @@ fn size_u8(x: u8) -> usize {
 
 /// A transparent type has exactly the values of the type it wraps, in the
 /// same order and with the same sizes.
-fn same_values_as<W: Enumerable, T: Enumerable>(max: usize, view: impl Fn(&W) -> T)
+fn same_values_as<W, T>(max: usize, view: impl Fn(&W) -> T)
 where
-    T: PartialEq + Debug,
+    W: Enumerable,
+    T: Enumerable + PartialEq + Debug,
 {
     for n in 0..=max {
         let wrapped: Vec<T> = values_of::<W>(n).iter().map(&view).collect();
@@ -180,17 +189,17 @@ fn lazy_sequences_read_one_cell_at_a_time() {
     };
     let c = classes(first_is_3, 5);
     assert_eq!((c.runs, c.satisfying), (9, 1));
-    let c = classes(|l: Lazy<'_, LinkedList<u8>>| l.as_list().first().is_some(), 9);
+    let c = classes(
+        |l: Lazy<'_, LinkedList<u8>>| l.as_list().first().is_some(),
+        9,
+    );
     assert_eq!((c.runs, c.satisfying), (2, 1));
     // `len` reads every cell and no element: one run per length 0..=4.
     let c = classes(|b: Lazy<'_, Box<[u8]>>| b.as_list().len() == 2, 5);
     assert_eq!((c.runs, c.satisfying), (5, 1));
     // '\0' and '\u{1}' have sizes 0 and 1: the string has size 4.
-    let found: Vec<Box<str>> = crate::search::search(
-        |s: Lazy<'_, Box<str>>| s.as_string().eq_str("\0\u{1}"),
-        5,
-    )
-    .collect();
+    let found: Vec<Box<str>> =
+        crate::search::search(|s: Lazy<'_, Box<str>>| s.as_string().eq_str("\0\u{1}"), 5).collect();
     assert_eq!(found, vec![Box::from("\0\u{1}")]);
     let c = classes(|s: Lazy<'_, Box<str>>| matches!(s.view(), ListView::Nil), 6);
     assert_eq!((c.runs, c.satisfying), (2, 1));
@@ -239,9 +248,7 @@ fn binary_heaps_are_multisets_listed_once() {
         assert_eq!(orders, values_of::<Vec<Vec<bool>>>(n).len(), "size {n}");
     }
     agrees_with_reference::<BinaryHeap<u8>>(7, |h| dbg(&h.clone().into_sorted_vec()));
-    agrees_with_reference::<BinaryHeap<Option<bool>>>(7, |h| {
-        dbg(&h.clone().into_sorted_vec())
-    });
+    agrees_with_reference::<BinaryHeap<Option<bool>>>(7, |h| dbg(&h.clone().into_sorted_vec()));
 }
 
 /// Hash and equality, but no order: sets of it need no `Ord`.
@@ -275,9 +282,15 @@ fn hash_sets_and_maps_are_the_btree_ones() {
         let hm = values_of::<HashMap<u8, bool>>(n);
         assert_eq!(hm.len(), bm.len());
         for (m, b) in hm.iter().zip(&bm) {
-            assert_eq!(&m.iter().map(|(k, v)| (*k, *v)).collect::<BTreeMap<_, _>>(), b);
+            assert_eq!(
+                &m.iter().map(|(k, v)| (*k, *v)).collect::<BTreeMap<_, _>>(),
+                b
+            );
         }
-        assert_eq!(count_of::<HashMap<NoOrd, u8, Fixed>>(n), count_of::<BTreeMap<u8, u8>>(n));
+        assert_eq!(
+            count_of::<HashMap<NoOrd, u8, Fixed>>(n),
+            count_of::<BTreeMap<u8, u8>>(n)
+        );
     }
     agrees_with_reference::<HashSet<u8>>(7, |s| sorted_entries(s));
     agrees_with_reference::<HashSet<NoOrd>>(6, |s| sorted_entries(s));
@@ -291,7 +304,10 @@ fn hashed_values_print_in_enumeration_order() {
     let ix = Indexer::<HashSet<u8>>::new();
     let g = ix.grammar();
     for n in 0..=12 {
-        for (t, b) in trees_of::<HashSet<u8>>(n).iter().zip(values_of::<BTreeSet<u8>>(n)) {
+        for (t, b) in trees_of::<HashSet<u8>>(n)
+            .iter()
+            .zip(values_of::<BTreeSet<u8>>(n))
+        {
             // Built anew (a new random hasher) every time: the same text.
             for _ in 0..3 {
                 assert_eq!(crate::report::show_tree(g, t), format!("{b:?}"));
@@ -302,12 +318,18 @@ fn hashed_values_print_in_enumeration_order() {
     for t in trees_of::<HashMap<u8, bool>>(11) {
         let m = mix.value_of_tree(&t);
         let b: BTreeMap<u8, bool> = m.into_iter().collect();
-        assert_eq!(crate::report::show_tree(mix.grammar(), &t), format!("{b:?}"));
+        assert_eq!(
+            crate::report::show_tree(mix.grammar(), &t),
+            format!("{b:?}")
+        );
     }
     // Known only by value, a hashed set prints its sorted entries.
     let fam = super::SetsOf::<HashSet<u8>>::new();
     let v: HashSet<u8> = [3, 10, 2].into_iter().collect();
-    assert_eq!(crate::space::LeafFamily::debug_value(&fam, &v), "{10, 2, 3}");
+    assert_eq!(
+        crate::space::LeafFamily::debug_value(&fam, &v),
+        "{10, 2, 3}"
+    );
 }
 
 #[test]
@@ -316,7 +338,11 @@ fn hash_map_planted_bug_gives_the_smallest_map() {
     // The first map of the smallest size with three entries, in the
     // reference order.
     let expected = (0..)
-        .find_map(|n| values_of::<HashMap<u8, bool>>(n).into_iter().find(|m| m.len() > 2))
+        .find_map(|n| {
+            values_of::<HashMap<u8, bool>>(n)
+                .into_iter()
+                .find(|m| m.len() > 2)
+        })
         .unwrap();
     assert_eq!(f.value, expected);
     assert_eq!(f.size, 10);
@@ -347,8 +373,10 @@ fn hash_set_and_heap_planted_bugs() {
     assert_eq!(f.size, 3);
     assert!(f.is_minimal());
 
-    let f = run_check(&Config::default(), |s: HashSet<u8>| !s.contains(&2) || !s.contains(&3))
-        .unwrap_err();
+    let f = run_check(&Config::default(), |s: HashSet<u8>| {
+        !s.contains(&2) || !s.contains(&3)
+    })
+    .unwrap_err();
     assert_eq!(f.value, [2, 3].into_iter().collect());
     assert_eq!(f.shown, "{2, 3}");
     assert_eq!(f.size, 7);
@@ -363,7 +391,20 @@ fn hash_set_and_heap_planted_bugs() {
     assert!(f.is_minimal());
 }
 
-type B12 = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
+type B12 = (
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+);
 type U12 = (u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8);
 
 #[test]
@@ -376,10 +417,11 @@ fn tuples_of_twelve() {
     // The same values as nested tuples (products are free).
     for n in 0..=3 {
         let mut flat: Vec<String> = values_of::<U12>(n).iter().map(dbg).collect();
-        let mut nested: Vec<String> = values_of::<((u8, u8, u8, u8, u8, u8), (u8, u8, u8, u8, u8, u8))>(n)
-            .iter()
-            .map(|(a, b)| dbg(&(a.0, a.1, a.2, a.3, a.4, a.5, b.0, b.1, b.2, b.3, b.4, b.5)))
-            .collect();
+        let mut nested: Vec<String> =
+            values_of::<((u8, u8, u8, u8, u8, u8), (u8, u8, u8, u8, u8, u8))>(n)
+                .iter()
+                .map(|(a, b)| dbg(&(a.0, a.1, a.2, a.3, a.4, a.5, b.0, b.1, b.2, b.3, b.4, b.5)))
+                .collect();
         flat.sort();
         nested.sort();
         assert_eq!(flat, nested, "size {n}");
@@ -427,7 +469,11 @@ fn properties_of_twelve_arguments() {
     let f = run_check(
         &Config::default(),
         |a: u8, b: u8, c: u8, d: u8, e: u8, g: u8, h: u8, i: u8, j: u8, k: u8, l: u8, m: u8| {
-            [a, b, c, d, e, g, h, i, j, k, l, m].iter().filter(|&&x| x > 0).count() < 3
+            [a, b, c, d, e, g, h, i, j, k, l, m]
+                .iter()
+                .filter(|&&x| x > 0)
+                .count()
+                < 3
         },
     )
     .unwrap_err();
