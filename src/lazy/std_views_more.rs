@@ -85,6 +85,15 @@ impl<'a> Lazy<'a, Box<str>> {
 
 /// The two bounds of a lazy `Range` or `RangeInclusive`, each read only
 /// when the property reads it.
+///
+/// ```
+/// use neatcheck::Lazy;
+/// use std::ops::Range;
+/// // Reads only `start`: one run per start of size <= 3 (0, 1, 2, 3, 4..=7),
+/// // whatever the end.
+/// let c = neatcheck::search::classes(|r: Lazy<Range<u8>>| r.view().start.get() == 0, 3);
+/// assert_eq!((c.runs, c.satisfying), (8, 1));
+/// ```
 #[derive(Debug)]
 pub struct RangeView<'a, T> {
     /// The lower bound.
