@@ -496,3 +496,21 @@ crate::neatcheck! {
         all.iter().filter(|&&x| x).count() == all.iter().map(|&x| usize::from(x)).sum()
     }
 }
+
+#[test]
+fn passing_checks_reach_the_random_phase() {
+    // Sets, maps and heaps of `u8` pass 2^64 values near size 80: the
+    // random phase samples below that instead of failing to index them.
+    let s = run_check(&Config::default().runs(2_000), |m: HashMap<u8, bool>| {
+        m.len() <= 256
+    })
+    .unwrap();
+    assert!(s.problems.is_empty(), "{s}");
+    assert!(s.random > 0, "{s}");
+    let s = run_check(
+        &Config::default().runs(2_000),
+        |h: BinaryHeap<Option<u8>>| h.into_sorted_vec().windows(2).all(|w| w[0] <= w[1]),
+    )
+    .unwrap();
+    assert!(s.problems.is_empty(), "{s}");
+}
