@@ -133,11 +133,7 @@ fn write_pattern(g: &Grammar, p: &Pattern, out: &mut String, depth: usize) {
     }
     match p {
         Pattern::Hole => out.push('_'),
-        Pattern::Leaf(sort, idx) => {
-            let (size, offset) = g.leaf_position(*sort, *idx);
-            let family = g.leaf_family(*sort);
-            out.push_str(&family.debug_at(size, &num_bigint::BigUint::from(offset)));
-        }
+        Pattern::Leaf(sort, idx) => out.push_str(&leaf_text(g, *sort, *idx)),
         Pattern::Node(prod, kids) => {
             let pr = &g.prods[*prod as usize];
             match pr.shape.as_deref() {
@@ -265,6 +261,14 @@ fn write_list(g: &Grammar, p: &Pattern, out: &mut String, depth: usize) {
 /// Prints a complete value tree with constructor names.
 pub(crate) fn show_tree(g: &Grammar, t: &Tree) -> String {
     show_pattern(g, &pattern_of_tree(t))
+}
+
+/// The printed form of a leaf, from its index (not its value): hash maps
+/// and sets print in enumeration order, the same in every run.
+fn leaf_text(g: &Grammar, sort: u32, idx: u64) -> String {
+    let (size, offset) = g.leaf_position(sort, idx);
+    g.leaf_family(sort)
+        .debug_at(size, &num_bigint::BigUint::from(offset))
 }
 
 pub(crate) fn pattern_of_tree(t: &Tree) -> Pattern {
