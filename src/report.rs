@@ -154,10 +154,7 @@ fn write_pattern(g: &Grammar, p: &Pattern, out: &mut String) {
 fn write_one<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut Vec<Piece<'a>>) {
     match p {
         Pattern::Hole => out.push('_'),
-        Pattern::Leaf(sort, idx) => {
-            let v = g.leaf_value(*sort, *idx);
-            out.push_str(&g.leaf_family(*sort).debug_value(&*v));
-        }
+        Pattern::Leaf(sort, idx) => out.push_str(&leaf_text(g, *sort, *idx)),
         Pattern::Node(prod, kids) => {
             let pr = &g.prods[*prod as usize];
             match pr.shape.as_deref() {
@@ -302,6 +299,14 @@ pub(crate) fn nesting_depth(g: &Grammar, t: &Tree) -> usize {
 /// Prints a complete value tree with constructor names.
 pub(crate) fn show_tree(g: &Grammar, t: &Tree) -> String {
     show_pattern(g, &pattern_of_tree(t))
+}
+
+/// The printed form of a leaf, from its index (not its value): hash maps
+/// and sets print in enumeration order, the same in every run.
+fn leaf_text(g: &Grammar, sort: u32, idx: u64) -> String {
+    let (size, offset) = g.leaf_position(sort, idx);
+    g.leaf_family(sort)
+        .debug_at(size, &num_bigint::BigUint::from(offset))
 }
 
 pub(crate) fn pattern_of_tree(t: &Tree) -> Pattern {

@@ -132,6 +132,14 @@ plain_and_lazy_args!(A: 0, B: 1);
 plain_and_lazy_args!(A: 0, B: 1, C: 2);
 plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3);
 plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4);
+// Names skip `F` and `R`, the macro's closure and result parameters.
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10);
+plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10, M: 11);
 
 /// Runs a property and returns its summary or its counterexample, without
 /// panicking and without the regression file (for embedding neatcheck and

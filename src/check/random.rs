@@ -35,6 +35,10 @@ pub(crate) struct RandomCases<'g> {
     cases: u64,
     drawn: u64,
     edges: HashMap<SortId, Rc<Vec<u64>>>,
+    /// The largest size whose leaves all have 64-bit global indices (a
+    /// `Tree` holds no other): sets and maps of `u8` pass 2^64 values near
+    /// size 80.
+    leaf_cap: usize,
 }
 
 /// A random case.
@@ -62,6 +66,7 @@ impl<'g> RandomCases<'g> {
             cases,
             drawn: 0,
             edges: HashMap::new(),
+            leaf_cap: leaf_index_cap(grammar, last_size),
         }
     }
 
@@ -102,7 +107,7 @@ impl<'g> RandomCases<'g> {
     /// range that has values (some types have none at some sizes: lists of
     /// `bool` only have odd sizes).
     fn sample_near(&mut self, target: usize) -> Option<(Tree, usize)> {
-        let (first, last) = (self.first_size, self.last_size);
+        let (first, last) = (self.first_size, self.last_size.min(self.leaf_cap));
         let near = (0..=8).flat_map(|d| [target.checked_add(d), target.checked_sub(d)]);
         let size = near
             .flatten()
@@ -209,6 +214,27 @@ pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
         start += count;
     }
     finish(out)
+}
+
+/// The largest size up to `last` at which every leaf family of the grammar
+/// still has all its values (of that size and below) at 64-bit indices.
+fn leaf_index_cap(g: &Grammar, last: usize) -> usize {
+    let limit = BigUint::from(u64::MAX) + 1u32;
+    let mut cap = last;
+    for sort in &g.sorts {
+        let SortKind::Leaf { family, .. } = &sort.kind else {
+            continue;
+        };
+        let mut total = BigUint::zero();
+        for size in 0..=cap.min(family.last_size().unwrap_or(usize::MAX)) {
+            total += family.count(size);
+            if total > limit {
+                cap = size.saturating_sub(1);
+                break;
+            }
+        }
+    }
+    cap
 }
 
 fn finish(mut v: Vec<u64>) -> Vec<u64> {

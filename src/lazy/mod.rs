@@ -9,8 +9,10 @@
 //! Locked positions carry the mark `LOCKED` and are never recorded.
 
 mod std_views;
+mod std_views_more;
 
 pub use std_views::{LazyIter, ListView};
+pub use std_views_more::RangeView;
 
 use crate::grammar::{Grammar, ProdId};
 use crate::space::Value;

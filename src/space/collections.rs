@@ -1,6 +1,8 @@
-//! `BTreeSet<T>` and `BTreeMap<K, V>`: every set (map) listed exactly once,
-//! built from strictly increasing sequences of elements (in the elements'
-//! enumeration order) by FEAT-style unranking, never by filtering.
+//! `BTreeSet<T>` and `BTreeMap<K, V>` (and, through the same families,
+//! `HashSet`, `HashMap` and the multisets of `BinaryHeap`): every set (map,
+//! multiset) listed exactly once, built from strictly (for multisets:
+//! weakly) increasing sequences of elements (in the elements' enumeration
+//! order) by FEAT-style unranking, never by filtering.
 //!
 //! A set has the size of its sorted list of elements: `1 + Σ (1 + size(x))`;
 //! a map the size of its sorted list of entries: `1 + Σ (1 + size(k) +
@@ -16,10 +18,40 @@ use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::any::Any;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::marker::PhantomData;
+use std::rc::Rc;
+
+/// `C(n + k - 1, k)` for multisets (`k` elements drawn from `n` with
+/// repetition), `C(n, k)` for sets.
+fn choose(n: &BigUint, k: usize, multi: bool) -> BigUint {
+    if !multi {
+        return binomial(n, k);
+    }
+    if k == 0 {
+        return BigUint::one();
+    }
+    if n.is_zero() {
+        return BigUint::zero();
+    }
+    binomial(&(n + BigUint::from(k - 1)), k)
+}
+
+/// The `i`-th (lexicographic) `k`-subset, or non-decreasing `k`-multiset,
+/// of `0..n`. A multiset `a_0 <= .. <= a_(k-1)` is the subset
+/// `a_j + j` of `0..n + k - 1`, which keeps the lexicographic order.
+fn unrank_choice(n: &BigUint, k: usize, i: BigUint, multi: bool) -> Vec<BigUint> {
+    if !multi || k == 0 {
+        return unrank_combination(n, k, i);
+    }
+    let mut out = unrank_combination(&(n + BigUint::from(k - 1)), k, i);
+    for (j, a) in out.iter_mut().enumerate() {
+        *a -= BigUint::from(j);
+    }
+    out
+}
 
 fn binomial(n: &BigUint, k: usize) -> BigUint {
     if BigUint::from(k) > *n {
@@ -81,92 +113,147 @@ impl<T: Enumerable> Elements<T> {
     }
 }
 
+/// Counting tables up to a weight `max`, built once per family (and rebuilt
+/// larger when a larger size is asked for): counting and unranking are then
+/// table look-ups instead of recomputing convolutions at every step.
+struct Tables {
+    max: usize,
+    /// `vt[j][t]`: ways for `j` values (maps) to total `t`; `None` for sets.
+    vt: Option<Vec<Vec<BigUint>>>,
+    /// `after[s][w]`: ways for element classes `s..` to weigh exactly `w`,
+    /// for `s < max` (elements of later classes weigh more than `max`).
+    after: Vec<Vec<BigUint>>,
+}
+
+impl Tables {
+    fn new(
+        max: usize,
+        elem_count: impl Fn(usize) -> BigUint,
+        values: Option<&[BigUint]>,
+        multi: bool,
+    ) -> Tables {
+        let delta = |w: usize| {
+            if w == 0 {
+                BigUint::one()
+            } else {
+                BigUint::zero()
+            }
+        };
+        // Convolution powers of the value counts: vt[j] = vt[j - 1] * V.
+        let vt = values.map(|v| {
+            let mut rows: Vec<Vec<BigUint>> = vec![(0..=max).map(delta).collect()];
+            for j in 1..=max {
+                let prev = &rows[j - 1];
+                let mut next = vec![BigUint::zero(); max + 1];
+                for (a, ca) in prev.iter().enumerate() {
+                    if ca.is_zero() {
+                        continue;
+                    }
+                    for (b, vb) in v.iter().enumerate().take(max + 1 - a) {
+                        if !vb.is_zero() {
+                            next[a + b] += ca * vb;
+                        }
+                    }
+                }
+                rows.push(next);
+            }
+            rows
+        });
+        let mut after: Vec<Vec<BigUint>> = vec![vec![]; max];
+        let mut later: Vec<BigUint> = (0..=max).map(delta).collect();
+        for class in (0..max).rev() {
+            let c = elem_count(class);
+            if !c.is_zero() {
+                let keys: Vec<BigUint> = (0..=max / (class + 1))
+                    .map(|j| choose(&c, j, multi))
+                    .collect();
+                let mut row = vec![BigUint::zero(); max + 1];
+                for (w, slot) in row.iter_mut().enumerate() {
+                    let mut total = BigUint::zero();
+                    for (j, k) in keys.iter().enumerate().take(w / (class + 1) + 1) {
+                        if k.is_zero() {
+                            break;
+                        }
+                        let rest = w - j * (class + 1);
+                        match &vt {
+                            None => total += k * &later[rest],
+                            Some(vt) => {
+                                for t in 0..=rest {
+                                    let (v, l) = (&vt[j][t], &later[rest - t]);
+                                    if !v.is_zero() && !l.is_zero() {
+                                        total += k * v * l;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    *slot = total;
+                }
+                later = row;
+            }
+            after[class] = later.clone();
+        }
+        Tables { max, vt, after }
+    }
+
+    /// `[x^t] V(x)^j`: ways for `j` values to total `t`.
+    fn value_tuples(&self, j: usize, t: usize) -> BigUint {
+        match &self.vt {
+            None if t == 0 => BigUint::one(),
+            None => BigUint::zero(),
+            Some(vt) => vt[j][t].clone(),
+        }
+    }
+
+    /// Ways for classes `s..` to weigh exactly `m` (`m <= max`).
+    fn classes_from(&self, s: usize, m: usize) -> BigUint {
+        debug_assert!(m <= self.max);
+        match self.after.get(s) {
+            Some(row) => row[m].clone(),
+            None if m == 0 => BigUint::one(),
+            None => BigUint::zero(),
+        }
+    }
+}
+
+/// A family's tables, grown (doubling) on demand.
+#[derive(Default)]
+struct TableCache(RefCell<Option<Rc<Tables>>>);
+
+impl TableCache {
+    fn get(&self, max: usize, build: impl FnOnce(usize) -> Tables) -> Rc<Tables> {
+        let mut cache = self.0.borrow_mut();
+        match &*cache {
+            Some(t) if t.max >= max => t.clone(),
+            old => {
+                let max = old.as_ref().map_or(max, |t| max.max(2 * t.max));
+                let t = Rc::new(build(max));
+                *cache = Some(t.clone());
+                t
+            }
+        }
+    }
+}
+
 /// Ways to pick sets from element classes `s..` with total weight `m`,
 /// where an element of size `s` weighs `s + 1` (plus, for maps, the size of
-/// its value: `extra[t]` ways for a value of size `t`).
+/// its value).
 struct Ways<'e, T: Enumerable> {
     elems: &'e Elements<T>,
-    /// Counts of values per size (maps); `None` for sets.
-    values: Option<Vec<BigUint>>,
+    tables: Rc<Tables>,
+    /// Whether elements may repeat (multisets).
+    multi: bool,
 }
 
 impl<T: Enumerable> Ways<'_, T> {
     /// `[x^t] V(x)^j`: ways for `j` values to total `t`.
     fn value_tuples(&self, j: usize, t: usize) -> BigUint {
-        match &self.values {
-            None => {
-                if t == 0 {
-                    BigUint::one()
-                } else {
-                    BigUint::zero()
-                }
-            }
-            Some(v) => {
-                // Convolution power, computed directly (small sizes).
-                let mut cur = vec![BigUint::zero(); t + 1];
-                cur[0] = BigUint::one();
-                for _ in 0..j {
-                    let mut next = vec![BigUint::zero(); t + 1];
-                    for (a, ca) in cur.iter().enumerate() {
-                        if ca.is_zero() {
-                            continue;
-                        }
-                        for (b, vb) in v.iter().enumerate().take(t + 1 - a) {
-                            if !vb.is_zero() {
-                                next[a + b] += ca * vb;
-                            }
-                        }
-                    }
-                    cur = next;
-                }
-                cur[t].clone()
-            }
-        }
+        self.tables.value_tuples(j, t)
     }
 
     /// Ways for classes `s..` to weigh exactly `m`.
     fn classes_from(&self, s: usize, m: usize) -> BigUint {
-        // Iterative over classes: table[m'] for the current class onwards.
-        let mut table: Vec<BigUint> = (0..=m)
-            .map(|w| {
-                if w == 0 {
-                    BigUint::one()
-                } else {
-                    BigUint::zero()
-                }
-            })
-            .collect();
-        if m == 0 {
-            return BigUint::one();
-        }
-        for class in (s..m).rev() {
-            let c = self.elems.count(class);
-            if c.is_zero() {
-                continue;
-            }
-            let mut next = vec![BigUint::zero(); m + 1];
-            for (w, slot) in next.iter_mut().enumerate() {
-                let mut total = BigUint::zero();
-                let mut j = 0;
-                while j * (class + 1) <= w {
-                    let keys = binomial(&c, j);
-                    if keys.is_zero() {
-                        break;
-                    }
-                    let rest = w - j * (class + 1);
-                    for t in 0..=rest {
-                        let vt = self.value_tuples(j, t);
-                        if !vt.is_zero() && !table[rest - t].is_zero() {
-                            total += &keys * vt * &table[rest - t];
-                        }
-                    }
-                    j += 1;
-                }
-                *slot = total;
-            }
-            table = next;
-        }
-        table[m].clone()
+        self.tables.classes_from(s, m)
     }
 }
 
@@ -188,7 +275,7 @@ fn unrank<T: Enumerable, V: Enumerable>(
         let mut chosen = false;
         let mut j = 0;
         while j * (class + 1) <= m {
-            let keys = binomial(&c, j);
+            let keys = choose(&c, j, ways.multi);
             if keys.is_zero() {
                 break;
             }
@@ -207,7 +294,7 @@ fn unrank<T: Enumerable, V: Enumerable>(
                 i %= &per_key_choice;
                 let tuple = &i / &after;
                 i %= &after;
-                let keys_idx = unrank_combination(&c, j, combo);
+                let keys_idx = unrank_choice(&c, j, combo, ways.multi);
                 let vals = unrank_value_tuple(ways, value_elems, j, t, tuple);
                 for (k, v) in keys_idx.into_iter().zip(vals) {
                     out.push((class, k, v));
@@ -259,85 +346,140 @@ fn unrank_value_tuple<T: Enumerable, V: Enumerable>(
     out
 }
 
-/// The family of `BTreeSet<T>`.
-pub(crate) struct SetFamily<T: Enumerable> {
-    elems: Elements<T>,
-}
-
-impl<T: Enumerable> SetFamily<T> {
-    pub(crate) fn new() -> Self {
-        SetFamily {
-            elems: Elements::new(),
-        }
+/// A container the set families build, from its elements in enumeration
+/// order (each once, or for multisets in non-decreasing order).
+pub(crate) trait SetLike: Debug + 'static {
+    /// The element type.
+    type Elem: Enumerable + Debug;
+    /// Whether an element may repeat (multisets).
+    const MULTI: bool = false;
+    /// Whether the container's own `Debug` order depends on the run (hash
+    /// order): reports then print the elements in enumeration order.
+    const HASHED: bool = false;
+    /// The family's name in reports.
+    fn name() -> String;
+    /// Builds the container.
+    fn from_elems(elems: Vec<Self::Elem>) -> Self;
+    /// The `Debug` texts of the elements, in any order (used when `HASHED`).
+    fn debug_entries(&self) -> Vec<String> {
+        vec![]
     }
 }
 
-impl<T: Enumerable + Ord + Debug> LeafFamily for SetFamily<T> {
-    fn name(&self) -> String {
+/// A container the map families build from entries with distinct keys, in
+/// enumeration order of the keys.
+pub(crate) trait MapLike: Debug + 'static {
+    /// The key type.
+    type Key: Enumerable + Debug;
+    /// The value type.
+    type Val: Enumerable + Debug;
+    /// See [`SetLike::HASHED`].
+    const HASHED: bool = false;
+    /// The family's name in reports.
+    fn name() -> String;
+    /// Builds the container.
+    fn from_entries(entries: Vec<(Self::Key, Self::Val)>) -> Self;
+    /// The `Debug` texts of the entries (`k: v`), in any order (used when
+    /// `HASHED`).
+    fn debug_entries(&self) -> Vec<String> {
+        vec![]
+    }
+}
+
+impl<T: Enumerable + Ord + Debug> SetLike for BTreeSet<T> {
+    type Elem = T;
+    fn name() -> String {
         format!("BTreeSet<{}>", std::any::type_name::<T>())
     }
-    fn count(&self, size: usize) -> BigUint {
-        if size == 0 {
-            return BigUint::zero();
-        }
-        Ways::<T> {
-            elems: &self.elems,
-            values: None,
-        }
-        .classes_from(0, size - 1)
-    }
-    fn last_size(&self) -> Option<usize> {
-        None
-    }
-    fn value(&self, size: usize, index: &BigUint) -> Value {
-        let ways = Ways::<T> {
-            elems: &self.elems,
-            values: None,
-        };
-        let set: BTreeSet<T> = unrank::<T, T>(&ways, None, size, index.clone())
-            .into_iter()
-            .map(|(class, i, _)| self.elems.value(class, &i))
-            .collect();
-        Box::new(set)
-    }
-    fn debug_value(&self, value: &dyn Any) -> String {
-        match value.downcast_ref::<BTreeSet<T>>() {
-            Some(v) => format!("{v:?}"),
-            None => "?".into(),
-        }
+    fn from_elems(elems: Vec<T>) -> Self {
+        elems.into_iter().collect()
     }
 }
 
-/// The family of `BTreeMap<K, V>`.
-pub(crate) struct MapFamily<K: Enumerable, V: Enumerable> {
-    keys: Elements<K>,
-    values: Elements<V>,
-    _t: PhantomData<fn() -> V>,
-}
-
-impl<K: Enumerable, V: Enumerable> MapFamily<K, V> {
-    pub(crate) fn new() -> Self {
-        MapFamily {
-            keys: Elements::new(),
-            values: Elements::new(),
-            _t: PhantomData,
-        }
-    }
-    fn ways(&self, size: usize) -> Ways<'_, K> {
-        Ways {
-            elems: &self.keys,
-            values: Some((0..=size).map(|t| self.values.count(t)).collect()),
-        }
-    }
-}
-
-impl<K: Enumerable + Ord + Debug, V: Enumerable + Debug> LeafFamily for MapFamily<K, V> {
-    fn name(&self) -> String {
+impl<K: Enumerable + Ord + Debug, V: Enumerable + Debug> MapLike for BTreeMap<K, V> {
+    type Key = K;
+    type Val = V;
+    fn name() -> String {
         format!(
             "BTreeMap<{}, {}>",
             std::any::type_name::<K>(),
             std::any::type_name::<V>()
         )
+    }
+    fn from_entries(entries: Vec<(K, V)>) -> Self {
+        entries.into_iter().collect()
+    }
+}
+
+/// Prints elements (or entries) in the given order, with `Debug`'s set
+/// (map) syntax.
+struct InOrder<'a, T>(&'a [T]);
+
+impl<T: Debug> Debug for InOrder<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.0).finish()
+    }
+}
+
+struct EntriesInOrder<'a, K, V>(&'a [(K, V)]);
+
+impl<K: Debug, V: Debug> Debug for EntriesInOrder<'_, K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.0.iter().map(|(k, v)| (k, v)))
+            .finish()
+    }
+}
+
+/// `Debug` of a hashed container known only by value (not by index): its
+/// entries' texts sorted, so that the text does not change from run to run.
+fn sorted_debug(mut entries: Vec<String>) -> String {
+    entries.sort();
+    format!("{{{}}}", entries.join(", "))
+}
+
+/// The family of a set-like container `C` (`BTreeSet<T>`, `HashSet<T>`,
+/// the multisets of `BinaryHeap<T>`).
+pub(crate) struct SetsOf<C: SetLike> {
+    elems: Elements<C::Elem>,
+    tables: TableCache,
+    _c: PhantomData<fn() -> C>,
+}
+
+/// The family of `BTreeSet<T>`.
+pub(crate) type SetFamily<T> = SetsOf<BTreeSet<T>>;
+
+impl<C: SetLike> SetsOf<C> {
+    pub(crate) fn new() -> Self {
+        SetsOf {
+            elems: Elements::new(),
+            tables: TableCache::default(),
+            _c: PhantomData,
+        }
+    }
+    /// The counting tables for sets of sizes up to `size`.
+    fn ways(&self, size: usize) -> Ways<'_, C::Elem> {
+        let tables = self.tables.get(size, |max| {
+            Tables::new(max, |s| self.elems.count(s), None, C::MULTI)
+        });
+        Ways {
+            elems: &self.elems,
+            tables,
+            multi: C::MULTI,
+        }
+    }
+    /// The elements of value `index` of `size`, in enumeration order.
+    fn elems_at(&self, size: usize, index: &BigUint) -> Vec<C::Elem> {
+        unrank::<C::Elem, C::Elem>(&self.ways(size), None, size, index.clone())
+            .into_iter()
+            .map(|(class, i, _)| self.elems.value(class, &i))
+            .collect()
+    }
+}
+
+impl<C: SetLike> LeafFamily for SetsOf<C> {
+    fn name(&self) -> String {
+        C::name()
     }
     fn count(&self, size: usize) -> BigUint {
         if size == 0 {
@@ -349,20 +491,99 @@ impl<K: Enumerable + Ord + Debug, V: Enumerable + Debug> LeafFamily for MapFamil
         None
     }
     fn value(&self, size: usize, index: &BigUint) -> Value {
+        Box::new(C::from_elems(self.elems_at(size, index)))
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        match value.downcast_ref::<C>() {
+            Some(v) if C::HASHED => sorted_debug(v.debug_entries()),
+            Some(v) => format!("{v:?}"),
+            None => "?".into(),
+        }
+    }
+    fn debug_at(&self, size: usize, index: &BigUint) -> String {
+        if C::HASHED {
+            format!("{:?}", InOrder(&self.elems_at(size, index)))
+        } else {
+            self.debug_value(&*self.value(size, index))
+        }
+    }
+}
+
+/// The family of a map-like container `M` (`BTreeMap<K, V>`,
+/// `HashMap<K, V>`).
+pub(crate) struct MapsOf<M: MapLike> {
+    keys: Elements<M::Key>,
+    values: Elements<M::Val>,
+    tables: TableCache,
+    _t: PhantomData<fn() -> M>,
+}
+
+/// The family of `BTreeMap<K, V>`.
+pub(crate) type MapFamily<K, V> = MapsOf<BTreeMap<K, V>>;
+
+impl<M: MapLike> MapsOf<M> {
+    pub(crate) fn new() -> Self {
+        MapsOf {
+            keys: Elements::new(),
+            values: Elements::new(),
+            tables: TableCache::default(),
+            _t: PhantomData,
+        }
+    }
+    /// The counting tables for maps of sizes up to `size`.
+    fn ways(&self, size: usize) -> Ways<'_, M::Key> {
+        let tables = self.tables.get(size, |max| {
+            let values: Vec<BigUint> = (0..=max).map(|t| self.values.count(t)).collect();
+            Tables::new(max, |s| self.keys.count(s), Some(&values), false)
+        });
+        Ways {
+            elems: &self.keys,
+            tables,
+            multi: false,
+        }
+    }
+    /// The entries of value `index` of `size`, in enumeration order of the
+    /// keys.
+    fn entries_at(&self, size: usize, index: &BigUint) -> Vec<(M::Key, M::Val)> {
         let ways = self.ways(size);
-        let map: BTreeMap<K, V> = unrank(&ways, Some(&self.values), size, index.clone())
+        unrank(&ways, Some(&self.values), size, index.clone())
             .into_iter()
             .map(|(class, i, v)| {
                 let (vs, vi) = v.expect("a value per key");
                 (self.keys.value(class, &i), self.values.value(vs, &vi))
             })
-            .collect();
-        Box::new(map)
+            .collect()
+    }
+}
+
+impl<M: MapLike> LeafFamily for MapsOf<M> {
+    fn name(&self) -> String {
+        M::name()
+    }
+    fn count(&self, size: usize) -> BigUint {
+        if size == 0 {
+            return BigUint::zero();
+        }
+        self.ways(size).classes_from(0, size - 1)
+    }
+    fn last_size(&self) -> Option<usize> {
+        None
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        Box::new(M::from_entries(self.entries_at(size, index)))
     }
     fn debug_value(&self, value: &dyn Any) -> String {
-        match value.downcast_ref::<BTreeMap<K, V>>() {
+        match value.downcast_ref::<M>() {
+            Some(v) if M::HASHED => sorted_debug(v.debug_entries()),
             Some(v) => format!("{v:?}"),
             None => "?".into(),
+        }
+    }
+    fn debug_at(&self, size: usize, index: &BigUint) -> String {
+        if M::HASHED {
+            format!("{:?}", EntriesInOrder(&self.entries_at(size, index)))
+        } else {
+            self.debug_value(&*self.value(size, index))
         }
     }
 }

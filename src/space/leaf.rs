@@ -17,6 +17,12 @@ use std::rc::Rc;
 pub trait LeafFamily {
     /// A short name for reports (`u8`, `char`, `0..=3`).
     fn name(&self) -> String;
+    /// `Debug` text of the value number `index` of `size`, as reports print
+    /// it. Families whose values' own `Debug` order changes from run to run
+    /// (hash maps and sets) print their elements in enumeration order here.
+    fn debug_at(&self, size: usize, index: &BigUint) -> String {
+        self.debug_value(&*self.value(size, index))
+    }
     /// The number of values of exactly `size`.
     fn count(&self, size: usize) -> BigUint;
     /// The largest size that has values, or `None` if unbounded.

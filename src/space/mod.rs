@@ -12,6 +12,7 @@ mod collections;
 mod leaf;
 mod numbers;
 mod std_impls;
+mod std_more;
 
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 pub use numbers::{below_family, float_family, nat_below, FloatFormat};
