@@ -194,6 +194,8 @@ fn run_watched<T: Enumerable + Debug + Send>(
     step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
 ) -> Result<Summary, Box<Counterexample<T>>> {
+    // Reports print complete values of unnamed alternatives through `Debug`.
+    crate::space::show_with_debug::<T>();
     let watchdog = start_watchdog::<T>(config, origin);
     let subject = Subject {
         step,

@@ -8,8 +8,10 @@
 //! the engine learns which positions were demanded and in which order.
 //! Locked positions carry the mark `LOCKED` and are never recorded.
 
+mod alternative;
 mod std_views;
 
+pub use alternative::Alternative;
 pub use std_views::{LazyIter, ListView};
 
 use crate::grammar::{Grammar, ProdId};
@@ -60,6 +62,8 @@ impl Node {
 pub(crate) struct ProdInfo {
     pub origin: Option<TypeId>,
     pub leaf: bool,
+    /// Number of fields (0 for a leaf): bounds the public field handles.
+    pub arity: u32,
 }
 
 /// The read context of one predicate run.

@@ -134,6 +134,7 @@ impl Engine {
             .map(|p| ProdInfo {
                 origin: grammar.sorts[p.sort as usize].origin,
                 leaf: p.leaf,
+                arity: p.slots.len() as u32,
             })
             .collect();
         let mut templates = vec![];

@@ -9,9 +9,14 @@
 //! [`crate::grammar`] has compiled it.
 
 mod collections;
+mod custom;
 mod leaf;
 mod std_impls;
 
+pub(crate) use custom::debug_text;
+#[doc(hidden)]
+pub use custom::{__Show, __ShowDebug, __ShowNone};
+pub use custom::{ctor, show_with_debug};
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 
 use std::any::{Any, TypeId};
