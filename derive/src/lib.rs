@@ -683,6 +683,9 @@ fn expand_transparent(input: &DeriveInput, v: &VariantInfo) -> TokenStream2 {
             fn __canonical_at(__lazy: #nc::Lazy<'_, Self>) -> bool {
                 <#ty as #nc::Enumerable>::__canonical_at(__lazy.__transparent::<#ty>())
             }
+            fn __position_type() -> ::core::any::TypeId {
+                <#ty as #nc::Enumerable>::__position_type()
+            }
         }
 
         #view_def

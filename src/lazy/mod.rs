@@ -64,6 +64,8 @@ pub(crate) struct ProdInfo {
     pub leaf: bool,
     /// Number of fields (0 for a leaf): bounds the public field handles.
     pub arity: u32,
+    /// Where this alternative's field types start in `Ctx::slot_types`.
+    pub slots_at: u32,
 }
 
 /// The read context of one predicate run.
@@ -71,6 +73,9 @@ pub(crate) struct ProdInfo {
 pub struct Ctx<'a> {
     pub(crate) nodes: &'a [Node],
     pub(crate) info: &'a [ProdInfo],
+    /// The type whose canonical space each field holds (`None`: another
+    /// space), per alternative from `ProdInfo::slots_at`.
+    pub(crate) slot_types: &'a [Option<TypeId>],
     pub(crate) grammar: &'a Grammar,
     /// Reads are recorded iff a node's mark is below the stamp (0: never).
     pub(crate) stamp: u32,

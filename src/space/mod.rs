@@ -202,6 +202,14 @@ pub trait Enumerable: Sized + 'static {
     fn __canonical_at(lazy: crate::lazy::Lazy<'_, Self>) -> bool {
         lazy.__is_canonical()
     }
+
+    /// The type whose canonical space a position of this type holds: the
+    /// type itself, or the wrapped type of a transparent wrapper (`Box<T>`,
+    /// `String`). Checks field handles of hand-written views.
+    #[doc(hidden)]
+    fn __position_type() -> TypeId {
+        TypeId::of::<Self>()
+    }
 }
 
 thread_local! {
