@@ -15,8 +15,8 @@
 //! fixed bound; the variants of a workload make the same runs (checked). A
 //! timing is the thread CPU time of one whole search (the machines are
 //! shared), the best of N repeats (default 7), the variants interleaved so
-//! that load on the machine hits them alike. Prints a markdown table: ns per run, and each variant's time
-//! over the derived one's.
+//! that load on the machine hits them alike. Prints a markdown table: ns
+//! per run, and each variant's time over the derived one's.
 
 use neatcheck::lazy::LazyView;
 use neatcheck::search::{self, Classes};

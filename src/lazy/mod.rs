@@ -393,6 +393,27 @@ pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
 /// the generated `ExpView<'a>`, an enum of the same shape whose fields are
 /// [`Lazy`] handles, `Box` fields made transparent); implemented for the
 /// standard types (`Option`, `Result`, tuples, arrays, `Vec`, `String`...).
+/// A hand-written `Enumerable` implements it with [`Lazy::alternative`].
+///
+/// ```compile_fail
+/// use neatcheck::{space, Enumerable, Lazy, Space};
+/// #[derive(Clone, Debug)]
+/// struct Meters(u8);
+/// impl Enumerable for Meters {
+///     fn describe() -> Space<Self> {
+///         space::map(space::of::<u8>(), Meters)
+///     }
+/// }
+/// // error: `Meters: LazyView` is not satisfied (no view: force it, or
+/// // implement `LazyView` with `Lazy::alternative`)
+/// neatcheck::search::classes(|m: Lazy<Meters>| { let _ = m.view(); true }, 3);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no lazy view: `Lazy<{Self}>` cannot be read one constructor at a time",
+    label = "`{Self}` has no `LazyView`",
+    note = "derived types have one (`#[derive(Enumerable)]`); a hand-written `Enumerable` can \
+            implement `LazyView` with `Lazy::alternative`; or read the whole value with `force()`"
+)]
 pub trait LazyView: Enumerable {
     /// The one-level view of a position.
     type View<'a>;
@@ -416,15 +437,32 @@ fn view_in<'a, T: LazyView>(l: Lazy<'a, T>) -> T::View<'a> {
 }
 
 /// Atomic types read whole: integers, `char`, `bool`.
+///
+/// ```compile_fail
+/// use neatcheck::Lazy;
+/// // error: `Vec<u8>` is not an atom ... (read it with `view()` or `force()`)
+/// neatcheck::search::classes(|xs: Lazy<Vec<u8>>| xs.get().is_empty(), 3);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an atom: `get()` reads integers, `char` and `bool` whole",
+    label = "`{Self}` is not an atom",
+    note = "read `Lazy<{Self}>` one constructor at a time with `view()` (derived types, `Option`, \
+            `Vec`, tuples...) or whole with `force()`"
+)]
 pub trait Atom: Enumerable + Copy {
     /// Reads the value at a position.
     fn get_lazy(lazy: Lazy<'_, Self>) -> Self;
 }
 
-impl<T: Atom> Lazy<'_, T> {
+impl<T> Lazy<'_, T> {
     /// Reads the (atomic) value at this position.
+    // The bound is on the method, so that calling it on another type is
+    // reported as that type not being an `Atom` (with its note).
     #[inline(always)]
-    pub fn get(self) -> T {
+    pub fn get(self) -> T
+    where
+        T: Atom,
+    {
         T::get_lazy(self)
     }
 }

@@ -182,6 +182,22 @@ impl<T> Space<T> {
 /// Every recursive cycle must pass through [`pay`]; a cycle without one is
 /// reported with a panic naming the types involved when the space is first
 /// used.
+///
+/// A type without an instance is named in the compiler's error:
+///
+/// ```compile_fail
+/// struct NotEnumerable(u8);
+/// // error: `NotEnumerable` is not `Enumerable` ...
+/// let _ = neatcheck::count::count_of::<NotEnumerable>(3);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Enumerable`: neatcheck has no space of its values",
+    label = "`{Self}` has no space",
+    note = "derive it with `#[derive(Enumerable)]`, or describe it with `neatcheck::space` in \
+            `impl Enumerable for {Self}` (see the `Enumerable` docs)",
+    note = "for a field of a type from another crate, give the field a space with \
+            `#[enumerable(with = ...)]`, or wrap the type in a struct of yours"
+)]
 pub trait Enumerable: Sized + 'static {
     /// Describes the space of the type. Called once per type and thread;
     /// use [`of`] (never `T::describe()`) to refer to a type's space.
