@@ -4,14 +4,22 @@
 //! - `impl Enumerable for T`: the space (one `pay` around the union of the
 //!   constructors, in declaration order; each field is one position with its
 //!   type's canonical space, or the space named by
-//!   `#[enumerable(with = "expr")]`), and a typed materialiser;
+//!   `#[enumerable(with = expr)]`), and a typed materialiser;
 //! - a view type `TView<'a, ..>` of the same shape whose fields are
 //!   `neatcheck::Lazy` handles (`Box<X>` fields become `Lazy<'a, X>`), and
 //!   `impl LazyView for T`.
 //!
 //! Attributes: `#[enumerable(skip)]` on a variant leaves it out of the
-//! space; `#[enumerable(with = "expr")]` on a field uses `expr` (a
-//! `Space<FieldType>`) instead of the field type's space.
+//! space; `#[enumerable(with = expr)]` on a field uses `expr` (a
+//! `Space<FieldType>`, also accepted as a string `"expr"`) instead of the
+//! field type's space, and the field's view is a `Lazy` handle of its type
+//! (the engine checks reads of such positions). `#[enumerable(transparent)]`
+//! on a struct with exactly one field makes the struct the position of its
+//! field (`space::transparent`): no constructor cost, and a view holding the
+//! field's handle. It is not the default for one-field structs because a
+//! constructor costs 1 in the size-based convention (the shared benchmarks'
+//! run counts rely on it). Derived types also register their `Debug` text
+//! (when they have one) for reports of complete unnamed positions.
 
 extern crate proc_macro;
 

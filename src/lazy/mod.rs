@@ -172,9 +172,9 @@ impl<'a, T> Lazy<'a, T> {
         T: 'static,
     {
         let node = self.ctx.touch(self.node);
-        // In a trusted search (the root is `T`'s own space) positions reached
-        // through views are canonical by construction: fields with
-        // overriding spaces are `Opaque`. Otherwise check.
+        // In a trusted search (the root is `T`'s own space and every sort is
+        // some type's own) positions reached through views are canonical by
+        // construction. Otherwise check.
         if !self.ctx.trusted {
             check_canonical::<T>(self.ctx, node.prod);
         }
@@ -286,9 +286,9 @@ impl Drop for __DepthGuard {
     }
 }
 
-/// A handle to a field whose space overrides its type's own
-/// (`#[enumerable(with = "...")]`): its positions have another structure, so
-/// it can only be materialised.
+/// A handle that can only be materialised. The derive no longer produces it
+/// (the view of an `#[enumerable(with = ...)]` field is a [`Lazy`] handle,
+/// whose reads are checked); kept for code that names it.
 pub struct Opaque<'a, T> {
     lazy: Lazy<'a, T>,
 }
