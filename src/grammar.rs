@@ -935,6 +935,26 @@ pub(crate) fn downcast<T: 'static>(v: Value, what: &str) -> T {
     }
 }
 
+impl Grammar {
+    /// Whether every position holds some type's canonical space: then a
+    /// typed handle reached through views holds its own type's space by
+    /// construction, and the search may skip the per-read checks. A field
+    /// with another space (`#[enumerable(with = ...)]`, a hand-written
+    /// union or leaf used as a field) is an anonymous sort, read through a
+    /// handle of its field type: such grammars check every read.
+    fn all_positions_typed(&self) -> bool {
+        self.sorts.iter().all(|s| {
+            s.origin.is_some()
+                || match &s.kind {
+                    // Aliases (resolved away) and uninhabited sorts hold no
+                    // position.
+                    SortKind::Algebraic { decl, .. } => decl.is_empty(),
+                    SortKind::Leaf { .. } => false,
+                }
+        })
+    }
+}
+
 /// Compiled grammars of canonical spaces, per thread.
 pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
     thread_local! {
@@ -945,7 +965,7 @@ pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
         return g;
     }
     let mut g = compile(&crate::space::of::<T>().raw, std::any::type_name::<T>());
-    g.trusted = true;
+    g.trusted = g.all_positions_typed();
     let g = Rc::new(g);
     CACHE.with(|c| c.borrow_mut().insert(id, g.clone()));
     g
@@ -955,6 +975,7 @@ pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
 pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> {
     let mut g = compile(&space.raw, std::any::type_name::<T>());
     // A space that is just a reference to `T`'s own is as good as `of::<T>()`.
-    g.trusted = matches!(&*space.raw, Raw::Ref(tr) if tr.key == RefKey::Type(TypeId::of::<T>()));
+    g.trusted = matches!(&*space.raw, Raw::Ref(tr) if tr.key == RefKey::Type(TypeId::of::<T>()))
+        && g.all_positions_typed();
     Rc::new(g)
 }

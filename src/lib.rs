@@ -109,8 +109,35 @@
 //! assert_eq!(neatcheck::count::count_of::<Exp>(3), 5u32.into());
 //! ```
 //!
-//! `#[enumerable(skip)]` leaves a variant out; `#[enumerable(with = "expr")]`
-//! gives a field its own space (for instance `space::range(0, 3, |n| n as u8)`).
+//! `#[enumerable(skip)]` leaves a variant out; `#[enumerable(with = expr)]`
+//! gives a field its own space (for instance
+//! `#[enumerable(with = space::range(0, 3, |n| n as u8))]`; the older string
+//! form `with = "expr"` is accepted too). Such a field's view is a `Lazy`
+//! handle of its type like any other: `get()` and `force()` read the field's
+//! own values, and `view()` works where the space is the type's own (a
+//! position of another structure is refused with a clear panic, never
+//! misread; a search over a type with such fields checks every read, which
+//! searches without them do not pay).
+//!
+//! `#[enumerable(transparent)]` on a struct with exactly one field makes the
+//! struct the very position of its field: `struct Key(i64)` has the values
+//! and sizes of `i64`, and its view `KeyView(Lazy<i64>)` reads nothing. It
+//! is opt-in, not the default for one-field structs: a constructor costs 1
+//! in the size-based convention of NEAT (and of the shared benchmarks' run
+//! counts), so a plain one-field struct keeps its cost.
+//!
+//! ```compile_fail
+//! # use neatcheck::Enumerable;
+//! // error: #[enumerable(transparent)] needs a struct with exactly one field
+//! #[derive(Enumerable)]
+//! #[enumerable(transparent)]
+//! struct Point(u8, u8);
+//! ```
+//!
+//! A hand-written `Enumerable` reads as fast as a derived one through
+//! [`Lazy::alternative`]: implement [`lazy::LazyView`] with it (see
+//! [`lazy::Alternative`]), and name its alternatives for reports with
+//! [`space::ctor`].
 //!
 //! ## Spaces
 //!

@@ -169,13 +169,71 @@ fn write_one<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut V
                     out.push_str(name);
                     push_fields(kids, fields.as_deref(), stack);
                 }
-                Some(Shape::Plain) | None => {
-                    let _ = write!(out, "#{}", pr.tag);
-                    push_fields(kids, None, stack);
-                }
+                Some(Shape::Plain) | None => match complete_value_text(g, p) {
+                    // A complete value of a type that registered its `Debug`
+                    // text (a custom space's field, a hand-written union)
+                    // reads better as itself than as alternative numbers.
+                    Some(text) => out.push_str(&text),
+                    None => {
+                        let _ = write!(out, "#{}", pr.tag);
+                        push_fields(kids, None, stack);
+                    }
+                },
             }
         }
     }
+}
+
+/// The `Debug` text of the value at an unnamed alternative when the pattern
+/// below it has no hole and its type registered a printer
+/// ([`crate::space::show_with_debug`]). Values larger than a fixed number of
+/// nodes are not built (their alternatives print as `#index`), so printing a
+/// deep value stays linear.
+fn complete_value_text(g: &Grammar, p: &Pattern) -> Option<String> {
+    // Small enough that the user's `Debug` never recurses deeper than
+    // `Counterexample::DEBUG_DEPTH` allows.
+    const LIMIT: usize = 200;
+    let mut stack = vec![p];
+    let mut seen = 0;
+    while let Some(q) = stack.pop() {
+        seen += 1;
+        if seen > LIMIT {
+            return None;
+        }
+        match q {
+            Pattern::Hole => return None,
+            Pattern::Node(_, kids) => stack.extend(kids),
+            Pattern::Leaf(..) => {}
+        }
+    }
+    let tree = tree_of_complete(p);
+    let value = g.build_value(&tree);
+    crate::space::debug_text(&*value)
+}
+
+/// The tree of a pattern without holes (iterative).
+fn tree_of_complete(p: &Pattern) -> Tree {
+    enum Task<'p> {
+        Visit(&'p Pattern),
+        Finish(u32, usize),
+    }
+    let mut tasks = vec![Task::Visit(p)];
+    let mut out: Vec<Rc<Tree>> = vec![];
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Visit(Pattern::Leaf(s, i)) => out.push(Rc::new(Tree::Leaf(*s, *i))),
+            Task::Visit(Pattern::Node(prod, kids)) => {
+                tasks.push(Task::Finish(*prod, kids.len()));
+                tasks.extend(kids.iter().rev().map(Task::Visit));
+            }
+            Task::Visit(Pattern::Hole) => unreachable!("a complete pattern"),
+            Task::Finish(prod, n) => {
+                let kids = out.split_off(out.len() - n);
+                out.push(Rc::new(Tree::Node(prod, kids)));
+            }
+        }
+    }
+    Rc::try_unwrap(out.pop().expect("one tree")).unwrap_or_else(|rc| (*rc).clone())
 }
 
 /// Pushes `items` separated by commas (each after its field name, if
@@ -333,6 +391,3 @@ pub(crate) fn pattern_of_tree(t: &Tree) -> Pattern {
     }
     out.pop().unwrap()
 }
-
-#[allow(dead_code)]
-fn _rc(_: Rc<Tree>) {}

@@ -1,7 +1,7 @@
 //! Searching hand-written spaces: atoms read through their own space, and
 //! views refuse positions that do not hold their type's own space.
 
-use neatcheck::search::{RunResult, Searcher};
+use neatcheck::search::{self, RunResult, Searcher};
 use neatcheck::{space, Lazy};
 
 #[test]
@@ -61,4 +61,268 @@ fn a_custom_space_can_be_forced() {
         .is_some()
     {}
     assert_eq!(all, vec![vec![], vec![false], vec![true]]);
+}
+
+// ---------------------------------------------------------------------------
+// Hand-written spaces read through the public API (`Lazy::alternative`), at
+// the run counts of their derived equivalents.
+// ---------------------------------------------------------------------------
+
+use neatcheck::check::{run_check, Config};
+use neatcheck::count::count_of;
+use neatcheck::lazy::LazyView;
+use neatcheck::space::Space;
+use neatcheck::values::values_of;
+use neatcheck::Enumerable;
+
+/// Integers as a union of two number families, described by hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Int {
+    Pos(u8),
+    Neg(u8),
+}
+
+impl Enumerable for Int {
+    fn describe() -> Space<Self> {
+        space::pay(space::union(vec![
+            space::ctor("Pos", space::map(space::of::<u8>(), Int::Pos)),
+            space::ctor("Neg", space::map(space::of::<u8>(), Int::Neg)),
+        ]))
+    }
+}
+
+enum IntView<'a> {
+    Pos(Lazy<'a, u8>),
+    Neg(Lazy<'a, u8>),
+}
+
+impl LazyView for Int {
+    type View<'a> = IntView<'a>;
+    fn view(lazy: Lazy<'_, Self>) -> IntView<'_> {
+        let alt = lazy.alternative();
+        match alt.index() {
+            0 => IntView::Pos(alt.field(0)),
+            _ => IntView::Neg(alt.field(0)),
+        }
+    }
+}
+
+/// The derived equivalent.
+#[derive(neatcheck::Enumerable, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum DInt {
+    Pos(u8),
+    Neg(u8),
+}
+
+fn hand_to_derived(x: Int) -> DInt {
+    match x {
+        Int::Pos(n) => DInt::Pos(n),
+        Int::Neg(n) => DInt::Neg(n),
+    }
+}
+
+/// A hand-written recursive type: binary trees with `u8` keys.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Bst {
+    Leaf,
+    Node(Box<Bst>, u8, Box<Bst>),
+}
+
+impl Enumerable for Bst {
+    fn describe() -> Space<Self> {
+        space::pay(space::union(vec![
+            space::pure(Bst::Leaf),
+            space::map(
+                space::product3(space::of::<Bst>(), space::of::<u8>(), space::of::<Bst>()),
+                |(l, x, r)| Bst::Node(Box::new(l), x, Box::new(r)),
+            ),
+        ]))
+    }
+}
+
+enum BstView<'a> {
+    Leaf,
+    Node(Lazy<'a, Bst>, Lazy<'a, u8>, Lazy<'a, Bst>),
+}
+
+impl LazyView for Bst {
+    type View<'a> = BstView<'a>;
+    fn view(lazy: Lazy<'_, Self>) -> BstView<'_> {
+        let alt = lazy.alternative();
+        match alt.index() {
+            0 => BstView::Leaf,
+            _ => BstView::Node(alt.field(0), alt.field(1), alt.field(2)),
+        }
+    }
+}
+
+#[derive(neatcheck::Enumerable, Clone, Debug, PartialEq, Eq, Hash)]
+enum DBst {
+    Leaf,
+    Node(Box<DBst>, u8, Box<DBst>),
+}
+
+fn hand_bst(t: Lazy<'_, Bst>, lo: u8, hi: u8) -> bool {
+    match t.view() {
+        BstView::Leaf => true,
+        BstView::Node(l, x, r) => {
+            let x = x.get();
+            lo <= x && x < hi && hand_bst(l, lo, x) && hand_bst(r, x + 1, hi)
+        }
+    }
+}
+
+fn derived_bst(t: Lazy<'_, DBst>, lo: u8, hi: u8) -> bool {
+    match t.view() {
+        DBstView::Leaf => true,
+        DBstView::Node(l, x, r) => {
+            let x = x.get();
+            lo <= x && x < hi && derived_bst(l, lo, x) && derived_bst(r, x + 1, hi)
+        }
+    }
+}
+
+fn bst_to_derived(t: &Bst) -> DBst {
+    match t {
+        Bst::Leaf => DBst::Leaf,
+        Bst::Node(l, x, r) => {
+            DBst::Node(Box::new(bst_to_derived(l)), *x, Box::new(bst_to_derived(r)))
+        }
+    }
+}
+
+#[test]
+fn hand_written_spaces_enumerate_like_their_derived_equivalents() {
+    for n in 0..6 {
+        assert_eq!(count_of::<Int>(n), count_of::<DInt>(n), "size {n}");
+        let hand: Vec<DInt> = values_of::<Int>(n)
+            .into_iter()
+            .map(hand_to_derived)
+            .collect();
+        assert_eq!(hand, values_of::<DInt>(n), "size {n}");
+        assert_eq!(count_of::<Bst>(n), count_of::<DBst>(n), "size {n}");
+        let hand: Vec<DBst> = values_of::<Bst>(n).iter().map(bst_to_derived).collect();
+        assert_eq!(hand, values_of::<DBst>(n), "size {n}");
+    }
+}
+
+#[test]
+fn the_public_view_of_a_hand_written_union_searches_like_the_derived_one() {
+    let hand = search::classes(
+        |x: Lazy<Int>| match x.view() {
+            IntView::Pos(n) => n.get() < 5,
+            IntView::Neg(_) => false,
+        },
+        6,
+    );
+    let derived = search::classes(
+        |x: Lazy<DInt>| match x.view() {
+            DIntView::Pos(n) => n.get() < 5,
+            DIntView::Neg(_) => false,
+        },
+        6,
+    );
+    // Neg is one class (its number is never read); Pos reads its number:
+    // the 32 numbers of size <= 5 (6 minus the constructor's 1).
+    assert_eq!(hand.runs, 1 + 32);
+    assert_eq!(
+        (hand.runs, hand.satisfying),
+        (derived.runs, derived.satisfying)
+    );
+    assert_eq!(hand.satisfying, 5);
+    // Forcing reads everything: one run per value.
+    let forced = search::classes(|x: Lazy<Int>| x.force() == Int::Pos(3), 6);
+    assert_eq!(forced.runs, 64);
+}
+
+#[test]
+fn the_public_view_of_a_hand_written_recursive_type_searches_like_the_derived_one() {
+    for bound in 0..9 {
+        let hand = search::classes(|t: Lazy<Bst>| hand_bst(t, 0, u8::MAX), bound);
+        let derived = search::classes(|t: Lazy<DBst>| derived_bst(t, 0, u8::MAX), bound);
+        assert_eq!(hand.runs, derived.runs, "bound {bound}");
+        assert_eq!(hand.satisfying, derived.satisfying, "bound {bound}");
+    }
+    // The satisfying values are the same, in the same order.
+    let hand: Vec<DBst> = search::search(|t: Lazy<Bst>| hand_bst(t, 0, u8::MAX), 7)
+        .map(|t| bst_to_derived(&t))
+        .collect();
+    let derived: Vec<DBst> =
+        search::search(|t: Lazy<DBst>| derived_bst(t, 0, u8::MAX), 7).collect();
+    assert!(hand.len() > 10);
+    assert_eq!(hand, derived);
+}
+
+#[test]
+fn a_planted_bug_is_found_through_the_public_view_with_constructor_names() {
+    // Wrong for negative numbers above 2: found minimal, printed by name.
+    let failure = run_check(&Config::default(), |x: Lazy<Int>| match x.view() {
+        IntView::Pos(_) => true,
+        IntView::Neg(n) => n.get() <= 2,
+    })
+    .unwrap_err();
+    assert_eq!(failure.value, Int::Neg(3));
+    assert!(failure.is_minimal());
+    assert_eq!(failure.pattern, "Neg(3)");
+}
+
+/// A hand-written union without names: complete positions print through
+/// `Debug` (registered by the check), not as alternative numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sign {
+    Plus,
+    Minus(bool),
+}
+
+impl Enumerable for Sign {
+    fn describe() -> Space<Self> {
+        space::pay(space::union(vec![
+            space::pure(Sign::Plus),
+            space::map(space::of::<bool>(), Sign::Minus),
+        ]))
+    }
+}
+
+#[test]
+fn unnamed_alternatives_print_through_debug_when_complete() {
+    let failure = run_check(&Config::default(), |x: Sign| x != Sign::Minus(true)).unwrap_err();
+    assert_eq!(failure.value, Sign::Minus(true));
+    assert_eq!(failure.pattern, "Minus(true)");
+    // With a hole below it, an unnamed alternative prints by number.
+    let failure = run_check(&Config::default(), |x: Lazy<Sign>| {
+        x.alternative().index() == 0
+    })
+    .unwrap_err();
+    assert_eq!(failure.pattern, "#1(_)");
+}
+
+#[test]
+fn misused_field_handles_panic_instead_of_reading_wrong_values() {
+    fn message(r: Option<RunResult>) -> String {
+        match r {
+            Some(RunResult::Panicked(m)) => m,
+            other => panic!("expected a panic, got {other:?}"),
+        }
+    }
+    // A field index past the alternative's fields.
+    let mut s = Searcher::<Int>::new(3);
+    let m = message(s.step(|x: Lazy<Int>| x.alternative().field::<u8>(1).get() == 0));
+    assert!(m.contains("has 1 field(s); there is no field 1"), "{m}");
+    // A field read with another type than its own (the grammar is trusted).
+    let mut s = Searcher::<Int>::new(3);
+    let m = message(s.step(|x: Lazy<Int>| x.alternative().field::<bool>(0).get()));
+    assert!(m.contains("does not hold the space of `bool`"), "{m}");
+    // The first run reads `Leaf`; the second is a `Node`.
+    let mut s = Searcher::<Bst>::new(3);
+    let read = |t: Lazy<Bst>| {
+        let alt = t.alternative();
+        alt.index() == 0 || alt.field::<Int>(0).alternative().index() == 0
+    };
+    assert_eq!(s.step(read), Some(RunResult::True));
+    let m = message(s.step(read));
+    assert!(m.contains("does not hold the space of"), "{m}");
+    // An atom has no alternatives.
+    let mut s = Searcher::<u8>::new(3);
+    let m = message(s.step(|x: Lazy<u8>| x.alternative().index() == 0));
+    assert!(m.contains("leaf family"), "{m}");
 }

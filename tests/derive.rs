@@ -987,3 +987,172 @@ fn other_overriding_spaces() {
     let c = search::classes(|p: Lazy<'_, Picks>| p.view().flags.force().is_empty(), 9);
     assert_eq!((c.runs, c.satisfying), (1 + 2 + 4 + 8, 1));
 }
+
+// ---------------------------------------------------------------------------
+// `with = expr` (no string), `with` fields as lazy handles, and
+// `#[enumerable(transparent)]`.
+// ---------------------------------------------------------------------------
+
+use neatcheck::space;
+
+/// The same as `Small`, with the space given as an expression.
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
+struct SmallExpr {
+    #[enumerable(with = space::range(0, 3, |x| x as u8))]
+    v: u8,
+    flag: bool,
+}
+
+#[test]
+fn with_takes_an_expression_like_the_string_form() {
+    for n in 0..5 {
+        assert_eq!(count_of::<SmallExpr>(n), count_of::<Small>(n), "size {n}");
+        let a: Vec<(u8, bool)> = values_of::<SmallExpr>(n)
+            .iter()
+            .map(|s| (s.v, s.flag))
+            .collect();
+        let b: Vec<(u8, bool)> = values_of::<Small>(n)
+            .iter()
+            .map(|s| (s.v, s.flag))
+            .collect();
+        assert_eq!(a, b, "size {n}");
+    }
+    let c = search::classes(|s: Lazy<'_, SmallExpr>| s.view().v.get() == 2, 10);
+    assert_eq!((c.runs, c.satisfying), (4, 1));
+}
+
+/// A `with` field whose space has another structure than its type's own:
+/// `one_of` lists `Some(true)` first, where `Option`'s own space has `None`.
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
+enum Odd {
+    A(#[enumerable(with = space::one_of(vec![Some(true), None]))] Option<bool>),
+    B(#[enumerable(with = space::range(5, 9, |x| x as u8))] u8),
+}
+
+#[test]
+fn with_fields_are_lazy_handles_whose_reads_are_right() {
+    // Atoms read their own space's values, lazily: one class per value.
+    let seen = RefCell::new(vec![]);
+    let c = search::classes(
+        |o: Lazy<'_, Odd>| match o.view() {
+            OddView::A(_) => true,
+            OddView::B(x) => {
+                let v = x.get();
+                assert!((5..=9).contains(&v), "{v}");
+                v != 7
+            }
+        },
+        4,
+    );
+    assert_eq!((c.runs, c.satisfying), (1 + 5, 5));
+    // Forcing through the handle gives the field's own values.
+    for o in search::search(
+        |o: Lazy<'_, Odd>| match o.view() {
+            OddView::A(x) => {
+                seen.borrow_mut().push(x.force());
+                true
+            }
+            OddView::B(_) => false,
+        },
+        4,
+    ) {
+        assert!(matches!(o, Odd::A(_)));
+    }
+    assert_eq!(seen.into_inner(), vec![Some(true), None]);
+    // Viewing a position of another structure is refused, never misread
+    // (a view trusting the position would read `Some(true)`'s tag as `None`).
+    let mut s = Searcher::<Odd>::new(4);
+    match s.step(|o: Lazy<'_, Odd>| match o.view() {
+        OddView::A(x) => x.view().is_none(),
+        OddView::B(_) => true,
+    }) {
+        Some(RunResult::Panicked(m)) => assert!(m.contains("can be forced but not viewed"), "{m}"),
+        other => panic!("expected a clear panic, got {other:?}"),
+    }
+}
+
+#[test]
+fn complete_with_fields_print_as_values() {
+    use neatcheck::check::{run_check, Config};
+    let failure = run_check(&Config::default(), |o: Lazy<'_, Odd>| match o.view() {
+        OddView::A(x) => x.force() != None,
+        OddView::B(_) => true,
+    })
+    .unwrap_err();
+    assert_eq!(failure.value, Odd::A(None));
+    assert_eq!(failure.pattern, "A(None)");
+}
+
+/// Transparent wrappers: the same positions and sizes as their field.
+#[derive(Enumerable, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[enumerable(transparent)]
+struct Key(i64);
+
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
+#[enumerable(transparent)]
+struct Named {
+    items: Vec<bool>,
+}
+
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
+#[enumerable(transparent)]
+struct Boxed(Box<Nat>);
+
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
+#[enumerable(transparent)]
+struct Wrap<T>(T);
+
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
+struct Keyed {
+    key: Key,
+    next: Option<Box<Keyed>>,
+}
+
+#[test]
+fn transparent_structs_cost_what_their_field_costs() {
+    for n in 0..6 {
+        assert_eq!(count_of::<Key>(n), count_of::<i64>(n), "size {n}");
+        assert_eq!(count_of::<Named>(n), count_of::<Vec<bool>>(n), "size {n}");
+        assert_eq!(count_of::<Boxed>(n), count_of::<Nat>(n), "size {n}");
+        assert_eq!(count_of::<Wrap<u8>>(n), count_of::<u8>(n), "size {n}");
+        let keys: Vec<i64> = values_of::<Key>(n).into_iter().map(|k| k.0).collect();
+        assert_eq!(keys, values_of::<i64>(n), "size {n}");
+        let named: Vec<Vec<bool>> = values_of::<Named>(n).into_iter().map(|k| k.items).collect();
+        assert_eq!(named, values_of::<Vec<bool>>(n), "size {n}");
+    }
+    // One-field structs without the attribute keep their constructor's cost.
+    assert_eq!(count_of::<Wrapper<bool>>(1), 0u32.into());
+    assert_eq!(count_of::<Wrapper<bool>>(2), 2u32.into());
+}
+
+#[test]
+fn transparent_views_read_the_field_itself() {
+    // The view reads nothing: run counts are those of the field's own type.
+    let key = search::classes(|k: Lazy<'_, Key>| k.view().0.get() < 3, 5);
+    let raw = search::classes(|k: Lazy<'_, i64>| k.get() < 3, 5);
+    assert_eq!((key.runs, key.satisfying), (raw.runs, raw.satisfying));
+    let named = search::classes(|v: Lazy<'_, Named>| v.view().items.len() == 2, 4);
+    let raw = search::classes(|v: Lazy<'_, Vec<bool>>| v.len() == 2, 4);
+    assert_eq!((named.runs, named.satisfying), (raw.runs, raw.satisfying));
+    let boxed = search::classes(
+        |b: Lazy<'_, Boxed>| matches!(b.view().0.view(), common::NatView::Z),
+        4,
+    );
+    assert_eq!(boxed.runs, 2);
+    // Typed force, at the root and inside a derived type.
+    let all: Vec<Key> = search::search(|k: Lazy<'_, Key>| k.force().0.abs() == 1, 3).collect();
+    assert_eq!(all, vec![Key(1), Key(-1)]);
+    let c = search::classes(
+        |k: Lazy<'_, Keyed>| {
+            let v = k.force();
+            let via_view = k.view().key.view().0.get();
+            assert_eq!(v.key.0, via_view);
+            v.key.0 == 0
+        },
+        5,
+    );
+    assert_eq!(c.runs, count_up_to::<Keyed>(5).try_into().unwrap());
+    let w: Vec<Wrap<bool>> =
+        search::search(|w: Lazy<'_, Wrap<bool>>| w.view().0.get(), 3).collect();
+    assert_eq!(w, vec![Wrap(true)]);
+}

@@ -4,14 +4,22 @@
 //! - `impl Enumerable for T`: the space (one `pay` around the union of the
 //!   constructors, in declaration order; each field is one position with its
 //!   type's canonical space, or the space named by
-//!   `#[enumerable(with = "expr")]`), and a typed materialiser;
+//!   `#[enumerable(with = expr)]`), and a typed materialiser;
 //! - a view type `TView<'a, ..>` of the same shape whose fields are
 //!   `neatcheck::Lazy` handles (`Box<X>` fields become `Lazy<'a, X>`), and
 //!   `impl LazyView for T`.
 //!
 //! Attributes: `#[enumerable(skip)]` on a variant leaves it out of the
-//! space; `#[enumerable(with = "expr")]` on a field uses `expr` (a
-//! `Space<FieldType>`) instead of the field type's space.
+//! space; `#[enumerable(with = expr)]` on a field uses `expr` (a
+//! `Space<FieldType>`, also accepted as a string `"expr"`) instead of the
+//! field type's space, and the field's view is a `Lazy` handle of its type
+//! (the engine checks reads of such positions). `#[enumerable(transparent)]`
+//! on a struct with exactly one field makes the struct the position of its
+//! field (`space::transparent`): no constructor cost, and a view holding the
+//! field's handle. It is not the default for one-field structs because a
+//! constructor costs 1 in the size-based convention (the shared benchmarks'
+//! run counts rely on it). Derived types also register their `Debug` text
+//! (when they have one) for reports of complete unnamed positions.
 
 extern crate proc_macro;
 
@@ -19,8 +27,8 @@ use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2, TokenTree};
 use quote::{format_ident, quote};
 use syn::{
-    parse_macro_input, Data, DeriveInput, Expr, Fields, GenericArgument, GenericParam, Ident,
-    LitStr, PathArguments, Type,
+    parse_macro_input, Data, DeriveInput, Expr, Fields, GenericArgument, GenericParam, Ident, Lit,
+    PathArguments, Type,
 };
 
 /// Derives `neatcheck::Enumerable` and `neatcheck::LazyView` (see the crate
@@ -63,15 +71,40 @@ fn parse_field_attrs(attrs: &[syn::Attribute]) -> syn::Result<Option<Expr>> {
         }
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("with") {
-                let s: LitStr = meta.value()?.parse()?;
-                with = Some(s.parse::<Expr>()?);
+                // `with = expr`, or the older string form `with = "expr"`.
+                let e: Expr = meta.value()?.parse()?;
+                with = Some(match e {
+                    Expr::Lit(syn::ExprLit {
+                        lit: Lit::Str(s), ..
+                    }) => s.parse::<Expr>()?,
+                    e => e,
+                });
                 Ok(())
             } else {
-                Err(meta.error("expected `with = \"expression\"`"))
+                Err(meta.error("expected `with = <a Space of the field's type>`"))
             }
         })?;
     }
     Ok(with)
+}
+
+/// Whether the type carries `#[enumerable(transparent)]`.
+fn type_transparent(attrs: &[syn::Attribute]) -> syn::Result<Option<Span>> {
+    let mut transparent = None;
+    for attr in attrs {
+        if !attr.path().is_ident("enumerable") {
+            continue;
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("transparent") {
+                transparent = Some(meta.path.get_ident().map_or(Span::call_site(), Ident::span));
+                Ok(())
+            } else {
+                Err(meta.error("expected `transparent` (on a struct with one field)"))
+            }
+        })?;
+    }
+    Ok(transparent)
 }
 
 fn variant_skipped(attrs: &[syn::Attribute]) -> syn::Result<bool> {
@@ -194,6 +227,30 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
         }
     }
     let is_enum = matches!(input.data, Data::Enum(_));
+    if let Some(span) = type_transparent(&input.attrs)? {
+        if is_enum || variants.len() != 1 || variants[0].fields.len() != 1 {
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "#[enumerable(transparent)] needs a struct with exactly one field \
+                     (`{name}` is {}); derive without it to give each constructor its cost of 1",
+                    if is_enum {
+                        "an enum".to_string()
+                    } else {
+                        format!("a struct with {} fields", variants[0].fields.len())
+                    }
+                ),
+            ));
+        }
+        if let Some(e) = &variants[0].fields[0].with {
+            return Err(syn::Error::new_spanned(
+                e,
+                "#[enumerable(transparent)] uses the field type's own space: \
+                 remove `with` (or the `transparent` attribute)",
+            ));
+        }
+        return Ok(expand_transparent(&input, &variants[0]));
+    }
     if !is_enum {
         all_variants = vec![];
     }
@@ -271,6 +328,12 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
         ctors.push(ctor);
     }
 
+    let show = show_types(
+        variants
+            .iter()
+            .flat_map(|v| v.fields.iter().map(|f| f.ty.clone())),
+    );
+
     // --- force_lazy ---
     let mut force_arms = vec![];
     for (tag, v) in variants.iter().enumerate() {
@@ -307,7 +370,9 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
     let view_field_ty = |f: &FieldInfo| -> TokenStream2 {
         let ty = &f.ty;
         if f.with.is_some() {
-            return quote!(#nc::lazy::Opaque<#lt, #ty>);
+            // The field's own space: a handle of the field's type whose
+            // reads check the position (the grammar is not trusted).
+            return quote!(#nc::Lazy<#lt, #ty>);
         }
         if let Some(inner) = boxed_inner(ty) {
             return quote!(#nc::Lazy<#lt, #inner>);
@@ -456,7 +521,7 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
                 let i = i as u32;
                 let ty = &f.ty;
                 if f.with.is_some() {
-                    return quote!(__lazy.__field::<#ty>(__first, #i).__opaque());
+                    return quote!(__lazy.__field::<#ty>(__first, #i));
                 }
                 let target = boxed_inner(ty).cloned().unwrap_or(ty.clone());
                 quote!(__lazy.__field::<#target>(__first, #i))
@@ -481,6 +546,7 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
     let out = quote! {
         impl #impl_generics #nc::Enumerable for #name #ty_generics #where_clause {
             fn describe() -> #nc::Space<Self> {
+                #show
                 #nc::space::datatype(vec![#(#ctors),*])
             }
             #[allow(unused_variables)]
@@ -517,4 +583,127 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
     };
     let _ = view_ty_args;
     Ok(out)
+}
+
+/// Registers the `Debug` printers of `Self` and of the field types that are
+/// `Debug` where the derive expands (reports print complete values of
+/// unnamed alternatives, such as a field's custom space, through them).
+fn show_types(types: impl Iterator<Item = Type>) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let types: Vec<Type> = types.collect();
+    quote! {
+        {
+            #[allow(unused_imports)]
+            use #nc::space::{__ShowDebug as _, __ShowNone as _};
+            (&&#nc::space::__Show::<Self>::new()).__register();
+            #( (&&#nc::space::__Show::<#types>::new()).__register(); )*
+        }
+    }
+}
+
+/// `#[enumerable(transparent)]`: the struct is the very position of its one
+/// field (no constructor cost, no node); its view holds the field's handle.
+fn expand_transparent(input: &DeriveInput, v: &VariantInfo) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let name = &input.ident;
+    let vis = &input.vis;
+    let f = &v.fields[0];
+    let ty = &f.ty;
+    let target = boxed_inner(ty).cloned().unwrap_or(ty.clone());
+
+    let mut generics = input.generics.clone();
+    for p in generics.params.iter_mut() {
+        if let GenericParam::Type(t) = p {
+            t.bounds.push(syn::parse_quote!(#nc::Enumerable));
+        }
+    }
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+
+    let build = match &f.name {
+        Some(n) => quote!(#name { #n: __x }),
+        None => quote!(#name(__x)),
+    };
+    let show = show_types(std::iter::once(ty.clone()));
+
+    // The view's generic parameters: 'a and the parameters the field uses.
+    let field_tokens = quote!(#ty);
+    let mut view_params: Vec<TokenStream2> = vec![quote!('a)];
+    let mut view_args: Vec<TokenStream2> = vec![quote!('__v)];
+    for p in &input.generics.params {
+        match p {
+            GenericParam::Type(t) if mentions(field_tokens.clone(), &t.ident) => {
+                let id = &t.ident;
+                view_params.push(quote!(#id: #nc::Enumerable));
+                view_args.push(quote!(#id));
+            }
+            GenericParam::Const(c) if mentions(field_tokens.clone(), &c.ident) => {
+                let id = &c.ident;
+                let cty = &c.ty;
+                view_params.push(quote!(const #id: #cty));
+                view_args.push(quote!(#id));
+            }
+            _ => {}
+        }
+    }
+    let view_name = format_ident!("{}View", name);
+    let doc = format!(
+        "The lazy view of [`{name}`] (transparent): the handle of its field, \
+         the same position (reading the view reads nothing)."
+    );
+    let view_def = match &f.name {
+        Some(n) => {
+            let fdoc = format!("The field `{n}`.");
+            quote! {
+                #[doc = #doc]
+                #[allow(dead_code)]
+                #[derive(Debug, Clone, Copy)]
+                #vis struct #view_name<#(#view_params),*> { #[doc = #fdoc] pub #n: #nc::Lazy<'a, #target> }
+            }
+        }
+        None => quote! {
+            #[doc = #doc]
+            #[allow(dead_code)]
+            #[derive(Debug, Clone, Copy)]
+            #vis struct #view_name<#(#view_params),*>(pub #nc::Lazy<'a, #target>);
+        },
+    };
+    let view_build = match &f.name {
+        Some(n) => quote!(#view_name { #n: __lazy.__transparent::<#target>() }),
+        None => quote!(#view_name(__lazy.__transparent::<#target>())),
+    };
+
+    quote! {
+        impl #impl_generics #nc::Enumerable for #name #ty_generics #where_clause {
+            fn describe() -> #nc::Space<Self> {
+                #show
+                #nc::space::transparent(|__x: #ty| #build)
+            }
+            fn force_lazy(__lazy: #nc::Lazy<'_, Self>) -> Self {
+                let __inner = __lazy.__transparent::<#ty>();
+                if <#ty as #nc::Enumerable>::__canonical_at(__inner) {
+                    let __x = <#ty as #nc::Enumerable>::force_lazy(__inner);
+                    #build
+                } else {
+                    __lazy.force_generic()
+                }
+            }
+            fn __canonical_at(__lazy: #nc::Lazy<'_, Self>) -> bool {
+                <#ty as #nc::Enumerable>::__canonical_at(__lazy.__transparent::<#ty>())
+            }
+            fn __position_type() -> ::core::any::TypeId {
+                <#ty as #nc::Enumerable>::__position_type()
+            }
+        }
+
+        #view_def
+
+        impl #impl_generics #nc::LazyView for #name #ty_generics #where_clause {
+            type View<'__v> = #view_name<#(#view_args),*>;
+            #[inline(always)]
+            fn view<'__v>(__lazy: #nc::Lazy<'__v, Self>) -> #view_name<#(#view_args),*> {
+                #view_build
+            }
+        }
+    }
 }

@@ -74,9 +74,53 @@ pub fn implies<R: Outcome>(pre: bool, prop: impl FnOnce() -> R) -> RunResult {
 
 /// A property over `T`, written as a closure over lazy handles or over
 /// plain values (the marker `M` tells the forms apart).
+///
+/// Most implementations do not require `T: Enumerable` to be selected (the
+/// method does): a closure over lazy handles, a reference or several plain
+/// values of a type without a space is reported as that type lacking
+/// `Enumerable`, not as a closure lacking `Property`. A closure over one
+/// plain value or several lazy handles gets this trait's own message, which
+/// says what a property takes and returns.
+///
+/// ```compile_fail
+/// struct NotEnumerable(u8);
+/// // error: this closure is not a property neatcheck can run ... every
+/// // argument type needs a space ...
+/// neatcheck::check(|x: NotEnumerable| x.0 < 3);
+/// ```
+///
+/// ```compile_fail
+/// struct NotEnumerable(u8);
+/// // error: `NotEnumerable` is not `Enumerable` ...
+/// neatcheck::check(|x: neatcheck::Lazy<NotEnumerable>| true);
+/// ```
+///
+/// ```compile_fail
+/// struct NotEnumerable(u8);
+/// // error: `NotEnumerable` is not `Enumerable` ... required for
+/// // `(u8, NotEnumerable)` to implement `Enumerable`
+/// neatcheck::check(|x: u8, y: NotEnumerable| x < 3);
+/// ```
+///
+/// ```compile_fail
+/// // error: this closure is not a property neatcheck can run (it returns
+/// // an `Option`, not an outcome)
+/// neatcheck::check(|x: u8| Some(x < 3));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "this closure is not a property neatcheck can run",
+    label = "not a property",
+    note = "a property takes plain values (`|x: T, y: U|`), one reference (`|x: &T|`) or lazy \
+            handles (`|x: Lazy<T>, y: Lazy<U>|`) of `Enumerable` types, and returns `bool`, \
+            `()`, `Result<(), E>` or `RunResult`",
+    note = "every argument type needs a space: `#[derive(Enumerable)]`, or \
+            `impl Enumerable` with `neatcheck::space`"
+)]
 pub trait Property<T, M> {
     /// Runs the property on a lazy input.
-    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult;
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult
+    where
+        T: Enumerable;
 }
 
 /// Marker: a closure over one lazy handle.
@@ -90,30 +134,48 @@ pub struct PlainRef;
 /// Marker: a closure over one plain value.
 pub struct PlainArg;
 
+// The one-argument plain form keeps `T: Enumerable` in its header: with a
+// weaker bound a closure over `&U` would match it (as `T = &U`) as well as
+// the reference form. The multi-argument plain forms bound their arguments
+// by `Send` instead (which every checked input is, and a `Lazy` handle is
+// not): a closure over a type without a space then selects them and is
+// reported as that type lacking `Enumerable`.
 impl<T: Enumerable, R: Outcome, F: Fn(T) -> R> Property<T, PlainArg> for F {
-    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult {
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult
+    where
+        T: Enumerable,
+    {
         self(x.force()).into_result()
     }
 }
 
-impl<T: Enumerable, R: Outcome, F: Fn(Lazy<'_, T>) -> R> Property<T, LazyArg> for F {
-    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult {
+impl<T, R: Outcome, F: Fn(Lazy<'_, T>) -> R> Property<T, LazyArg> for F {
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult
+    where
+        T: Enumerable,
+    {
         self(x).into_result()
     }
 }
 
-impl<T: Enumerable, R: Outcome, F: Fn(&T) -> R> Property<T, PlainRef> for F {
-    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult {
+impl<T, R: Outcome, F: Fn(&T) -> R> Property<T, PlainRef> for F {
+    fn run_lazy(&self, x: Lazy<'_, T>) -> RunResult
+    where
+        T: Enumerable,
+    {
         self(&x.force()).into_result()
     }
 }
 
 macro_rules! plain_and_lazy_args {
     ($($name:ident : $idx:tt),+) => {
-        impl<$($name: Enumerable,)+ R: Outcome, F: Fn($($name),+) -> R>
+        impl<$($name: Send,)+ R: Outcome, F: Fn($($name),+) -> R>
             Property<($($name,)+), PlainArgs> for F
         {
-            fn run_lazy(&self, x: Lazy<'_, ($($name,)+)>) -> RunResult {
+            fn run_lazy(&self, x: Lazy<'_, ($($name,)+)>) -> RunResult
+            where
+                ($($name,)+): Enumerable,
+            {
                 let v = x.force();
                 self($(v.$idx),+).into_result()
             }
@@ -205,6 +267,8 @@ fn run_watched<T: Enumerable + Debug + Send>(
     step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
 ) -> Result<Summary, Box<Counterexample<T>>> {
+    // Reports print complete values of unnamed alternatives through `Debug`.
+    crate::space::show_with_debug::<T>();
     let watchdog = start_watchdog::<T>(config, origin);
     let subject = Subject {
         step,

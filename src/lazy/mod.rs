@@ -8,9 +8,11 @@
 //! the engine learns which positions were demanded and in which order.
 //! Locked positions carry the mark `LOCKED` and are never recorded.
 
+mod alternative;
 mod std_views;
 mod std_views_more;
 
+pub use alternative::Alternative;
 pub use std_views::{LazyIter, ListView};
 pub use std_views_more::RangeView;
 
@@ -62,6 +64,10 @@ impl Node {
 pub(crate) struct ProdInfo {
     pub origin: Option<TypeId>,
     pub leaf: bool,
+    /// Number of fields (0 for a leaf): bounds the public field handles.
+    pub arity: u32,
+    /// Where this alternative's field types start in `Ctx::slot_types`.
+    pub slots_at: u32,
 }
 
 /// The read context of one predicate run.
@@ -69,6 +75,9 @@ pub(crate) struct ProdInfo {
 pub struct Ctx<'a> {
     pub(crate) nodes: &'a [Node],
     pub(crate) info: &'a [ProdInfo],
+    /// The type whose canonical space each field holds (`None`: another
+    /// space), per alternative from `ProdInfo::slots_at`.
+    pub(crate) slot_types: &'a [Option<TypeId>],
     pub(crate) grammar: &'a Grammar,
     /// Reads are recorded iff a node's mark is below the stamp (0: never).
     pub(crate) stamp: u32,
@@ -165,9 +174,9 @@ impl<'a, T> Lazy<'a, T> {
         T: 'static,
     {
         let node = self.ctx.touch(self.node);
-        // In a trusted search (the root is `T`'s own space) positions reached
-        // through views are canonical by construction: fields with
-        // overriding spaces are `Opaque`. Otherwise check.
+        // In a trusted search (the root is `T`'s own space and every sort is
+        // some type's own) positions reached through views are canonical by
+        // construction. Otherwise check.
         if !self.ctx.trusted {
             check_canonical::<T>(self.ctx, node.prod);
         }
@@ -294,9 +303,9 @@ impl Drop for __DepthGuard {
     }
 }
 
-/// A handle to a field whose space overrides its type's own
-/// (`#[enumerable(with = "...")]`): its positions have another structure, so
-/// it can only be materialised.
+/// A handle that can only be materialised. The derive no longer produces it
+/// (the view of an `#[enumerable(with = ...)]` field is a [`Lazy`] handle,
+/// whose reads are checked); kept for code that names it.
 pub struct Opaque<'a, T> {
     lazy: Lazy<'a, T>,
 }
@@ -401,6 +410,27 @@ pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
 /// the generated `ExpView<'a>`, an enum of the same shape whose fields are
 /// [`Lazy`] handles, `Box` fields made transparent); implemented for the
 /// standard types (`Option`, `Result`, tuples, arrays, `Vec`, `String`...).
+/// A hand-written `Enumerable` implements it with [`Lazy::alternative`].
+///
+/// ```compile_fail
+/// use neatcheck::{space, Enumerable, Lazy, Space};
+/// #[derive(Clone, Debug)]
+/// struct Meters(u8);
+/// impl Enumerable for Meters {
+///     fn describe() -> Space<Self> {
+///         space::map(space::of::<u8>(), Meters)
+///     }
+/// }
+/// // error: `Meters: LazyView` is not satisfied (no view: force it, or
+/// // implement `LazyView` with `Lazy::alternative`)
+/// neatcheck::search::classes(|m: Lazy<Meters>| { let _ = m.view(); true }, 3);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no lazy view: `Lazy<{Self}>` cannot be read one constructor at a time",
+    label = "`{Self}` has no `LazyView`",
+    note = "derived types have one (`#[derive(Enumerable)]`); a hand-written `Enumerable` can \
+            implement `LazyView` with `Lazy::alternative`; or read the whole value with `force()`"
+)]
 pub trait LazyView: Enumerable {
     /// The one-level view of a position.
     type View<'a>;
@@ -424,15 +454,32 @@ fn view_in<'a, T: LazyView>(l: Lazy<'a, T>) -> T::View<'a> {
 }
 
 /// Atomic types read whole: integers, `char`, `bool`.
+///
+/// ```compile_fail
+/// use neatcheck::Lazy;
+/// // error: `Vec<u8>` is not an atom ... (read it with `view()` or `force()`)
+/// neatcheck::search::classes(|xs: Lazy<Vec<u8>>| xs.get().is_empty(), 3);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an atom: `get()` reads integers, `char` and `bool` whole",
+    label = "`{Self}` is not an atom",
+    note = "read `Lazy<{Self}>` one constructor at a time with `view()` (derived types, `Option`, \
+            `Vec`, tuples...) or whole with `force()`"
+)]
 pub trait Atom: Enumerable + Copy {
     /// Reads the value at a position.
     fn get_lazy(lazy: Lazy<'_, Self>) -> Self;
 }
 
-impl<T: Atom> Lazy<'_, T> {
+impl<T> Lazy<'_, T> {
     /// Reads the (atomic) value at this position.
+    // The bound is on the method, so that calling it on another type is
+    // reported as that type not being an `Atom` (with its note).
     #[inline(always)]
-    pub fn get(self) -> T {
+    pub fn get(self) -> T
+    where
+        T: Atom,
+    {
         T::get_lazy(self)
     }
 }

@@ -12,7 +12,7 @@ use crate::cool::Sched;
 use crate::grammar::{Grammar, INFINITE, NONE};
 use crate::lazy::{Ctx, Node, ProdInfo, COUNT_STAMP, FINAL, LOCKED};
 use crate::watchdog::RunSlot;
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
@@ -101,6 +101,8 @@ struct TplNode {
 pub(crate) struct Engine {
     pub grammar: Rc<Grammar>,
     info: Vec<ProdInfo>,
+    /// The type of each field of each alternative (`ProdInfo::slots_at`).
+    slot_types: Vec<Option<TypeId>>,
     hot: Vec<Hot>,
     /// Extra locks of the frames (`LockRule::Reference`): (node, child index).
     extras: Vec<(u32, u32)>,
@@ -128,12 +130,19 @@ pub(crate) struct Engine {
 
 impl Engine {
     pub fn new(grammar: Rc<Grammar>, bound: u64) -> Self {
+        let mut slot_types = vec![];
         let info = grammar
             .prods
             .iter()
-            .map(|p| ProdInfo {
-                origin: grammar.sorts[p.sort as usize].origin,
-                leaf: p.leaf,
+            .map(|p| {
+                let slots_at = slot_types.len() as u32;
+                slot_types.extend(p.slots.iter().map(|&s| grammar.sorts[s as usize].origin));
+                ProdInfo {
+                    origin: grammar.sorts[p.sort as usize].origin,
+                    leaf: p.leaf,
+                    arity: p.slots.len() as u32,
+                    slots_at,
+                }
             })
             .collect();
         let mut templates = vec![];
@@ -180,6 +189,7 @@ impl Engine {
             root_template,
             grammar,
             info,
+            slot_types,
             bound,
             nodes: Vec::with_capacity(1024),
             reads: UnsafeCell::new(Vec::with_capacity(1024)),
@@ -676,6 +686,7 @@ impl Engine {
         Ctx {
             nodes: &self.nodes,
             info: &self.info,
+            slot_types: &self.slot_types,
             grammar: &self.grammar,
             stamp,
             trusted: self.grammar.trusted,

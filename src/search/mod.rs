@@ -28,6 +28,12 @@ use std::time::{Duration, Instant};
 /// What a predicate or property returns: `bool`, `()`, `Result<(), E>`
 /// (an `Err` fails with its `Debug` text) or a [`RunResult`] (for
 /// preconditions, see [`crate::implies`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an outcome of a property or predicate",
+    label = "returns `{Self}`",
+    note = "a property or predicate returns `bool`, `()` (passes unless it panics), \
+            `Result<(), E>` with `E: Debug`, or `RunResult` (see `neatcheck::implies`)"
+)]
 pub trait Outcome {
     /// How the run ended.
     fn into_result(self) -> RunResult;

@@ -9,11 +9,16 @@
 //! [`crate::grammar`] has compiled it.
 
 mod collections;
+mod custom;
 mod leaf;
 mod numbers;
 mod std_impls;
 mod std_more;
 
+pub(crate) use custom::debug_text;
+#[doc(hidden)]
+pub use custom::{__Show, __ShowDebug, __ShowNone};
+pub use custom::{ctor, show_with_debug};
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 pub use numbers::{below_family, float_family, nat_below, FloatFormat};
 
@@ -183,6 +188,22 @@ impl<T> Space<T> {
 /// Every recursive cycle must pass through [`pay`]; a cycle without one is
 /// reported with a panic naming the types involved when the space is first
 /// used.
+///
+/// A type without an instance is named in the compiler's error:
+///
+/// ```compile_fail
+/// struct NotEnumerable(u8);
+/// // error: `NotEnumerable` is not `Enumerable` ...
+/// let _ = neatcheck::count::count_of::<NotEnumerable>(3);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Enumerable`: neatcheck has no space of its values",
+    label = "`{Self}` has no space",
+    note = "derive it with `#[derive(Enumerable)]`, or describe it with `neatcheck::space` in \
+            `impl Enumerable for {Self}` (see the `Enumerable` docs)",
+    note = "for a field of a type from another crate, give the field a space with \
+            `#[enumerable(with = ...)]`, or wrap the type in a struct of yours"
+)]
 pub trait Enumerable: Sized + 'static {
     /// Describes the space of the type. Called once per type and thread;
     /// use [`of`] (never `T::describe()`) to refer to a type's space.
@@ -202,6 +223,14 @@ pub trait Enumerable: Sized + 'static {
     #[doc(hidden)]
     fn __canonical_at(lazy: crate::lazy::Lazy<'_, Self>) -> bool {
         lazy.__is_canonical()
+    }
+
+    /// The type whose canonical space a position of this type holds: the
+    /// type itself, or the wrapped type of a transparent wrapper (`Box<T>`,
+    /// `String`). Checks field handles of hand-written views.
+    #[doc(hidden)]
+    fn __position_type() -> TypeId {
+        TypeId::of::<Self>()
     }
 }
 

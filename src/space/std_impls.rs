@@ -173,6 +173,9 @@ impl<T: Enumerable> Enumerable for Box<T> {
     fn __canonical_at(lazy: Lazy<'_, Self>) -> bool {
         T::__canonical_at(lazy.cast())
     }
+    fn __position_type() -> std::any::TypeId {
+        T::__position_type()
+    }
 }
 
 impl Enumerable for String {
@@ -189,6 +192,9 @@ impl Enumerable for String {
     }
     fn __canonical_at(lazy: Lazy<'_, Self>) -> bool {
         lazy.cast::<Vec<char>>().__is_canonical()
+    }
+    fn __position_type() -> std::any::TypeId {
+        std::any::TypeId::of::<Vec<char>>()
     }
 }
 
