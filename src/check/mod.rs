@@ -194,6 +194,8 @@ fn run_watched<T: Enumerable + Debug + Send>(
     step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
 ) -> Result<Summary, Box<Counterexample<T>>> {
+    // The watchdog rebuilds a hung input under the mode it starts in.
+    let _integers = config.integers.map(crate::space::ModeScope::enter);
     let watchdog = start_watchdog::<T>(config, origin);
     let subject = Subject {
         step,

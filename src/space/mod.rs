@@ -9,10 +9,16 @@
 //! [`crate::grammar`] has compiled it.
 
 mod collections;
+mod ints;
 mod leaf;
 mod std_impls;
 
+pub use ints::{
+    bit_length, integer_sizes, linear, with_integer_sizes, Integer, IntegerSizes, Linear,
+};
+pub(crate) use ints::ModeScope;
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
+pub use leaf::{linear_nat_family, linear_signed_family};
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
@@ -200,11 +206,14 @@ pub trait Enumerable: Sized + 'static {
 }
 
 thread_local! {
-    static REGISTRY: RefCell<HashMap<TypeId, Rc<Raw>>> = RefCell::new(HashMap::new());
+    // Keyed by the integer sizes too: the primitive integers' `describe`
+    // depends on them, and so may a user's (through `integer_sizes()`).
+    static REGISTRY: RefCell<HashMap<(TypeId, IntegerSizes), Rc<Raw>>> =
+        RefCell::new(HashMap::new());
 }
 
 fn registered_raw<T: Enumerable>() -> Rc<Raw> {
-    let id = TypeId::of::<T>();
+    let id = (TypeId::of::<T>(), integer_sizes());
     if let Some(raw) = REGISTRY.with(|r| r.borrow().get(&id).cloned()) {
         return raw;
     }
