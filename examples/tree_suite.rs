@@ -14,6 +14,7 @@
 //! budget or 10 s), then a summary. Only the exhaustive phase runs (no random
 //! phase), with a run budget (default 200 000) and a 10 s ceiling.
 
+use neatcheck::check::Outcome as PropOutcome;
 use neatcheck::check::{run_check, Config, RunResult};
 use neatcheck::space::{self, IntegerSizes, Space};
 use neatcheck::{implies, Enumerable, Lazy};
@@ -65,7 +66,11 @@ fn node<K, V>(l: Bst<K, V>, k: K, v: V, r: Bst<K, V>) -> Bst<K, V> {
 }
 
 /// The search-tree invariant read lazily (strict bounds).
-fn valid_lazy<K: KeyLike, V: KeyLike>(t: Lazy<'_, Bst<K, V>>, lo: Option<&K>, hi: Option<&K>) -> bool {
+fn valid_lazy<K: KeyLike, V: KeyLike>(
+    t: Lazy<'_, Bst<K, V>>,
+    lo: Option<&K>,
+    hi: Option<&K>,
+) -> bool {
     match t.view() {
         BstView::Leaf => true,
         BstView::Node(l, k, _, r) => {
@@ -206,11 +211,9 @@ fn union<K: Ord + Clone, V: Clone>(bug: Option<BstBug>, a: Bst<K, V>, b: Bst<K, 
             Node(l, k, v, Box::new(right))
         }
         (Some(BstBug::Union2), Node(l, _, _, r)) => union(bug, *l, union(bug, *r, b)),
-        (Some(BstBug::Union3), a) => {
-            to_list(&b)
-                .into_iter()
-                .fold(a, |acc, (k, v)| insert(None, k, v, acc))
-        }
+        (Some(BstBug::Union3), a) => to_list(&b)
+            .into_iter()
+            .fold(a, |acc, (k, v)| insert(None, k, v, acc)),
         (_, a) => to_list(&a)
             .into_iter()
             .fold(b, |acc, (k, v)| insert(bug, k, v, acc)),
@@ -255,15 +258,20 @@ fn bst_props<K: KeyLike, V: KeyLike>() -> Vec<(&'static str, BstProp<K, V>)> {
         }),
         ("UnionValid", |bug, x| {
             let (t, u, _, _, _, _) = x.view();
-            implies(valid_lazy(t, None, None) && valid_lazy(u, None, None), || {
-                valid(&union(bug, t.force(), u.force()))
-            })
+            implies(
+                valid_lazy(t, None, None) && valid_lazy(u, None, None),
+                || valid(&union(bug, t.force(), u.force())),
+            )
         }),
         ("InsertPost", |bug, x| {
             let (t, _, k, v, k2, _) = x.view();
             implies(valid_lazy(t, None, None), || {
                 let (t, k, v, k2) = (t.force(), k.force(), v.force(), k2.force());
-                let expect = if k == k2 { Some(v.clone()) } else { find(&t, &k2).cloned() };
+                let expect = if k == k2 {
+                    Some(v.clone())
+                } else {
+                    find(&t, &k2).cloned()
+                };
                 find(&insert(bug, k, v, t), &k2).cloned() == expect
             })
         }),
@@ -271,17 +279,24 @@ fn bst_props<K: KeyLike, V: KeyLike>() -> Vec<(&'static str, BstProp<K, V>)> {
             let (t, _, k, _, k2, _) = x.view();
             implies(valid_lazy(t, None, None), || {
                 let (t, k, k2) = (t.force(), k.force(), k2.force());
-                let expect = if k == k2 { None } else { find(&t, &k2).cloned() };
+                let expect = if k == k2 {
+                    None
+                } else {
+                    find(&t, &k2).cloned()
+                };
                 find(&delete(bug, &k, t), &k2).cloned() == expect
             })
         }),
         ("UnionPost", |bug, x| {
             let (t, u, k, _, _, _) = x.view();
-            implies(valid_lazy(t, None, None) && valid_lazy(u, None, None), || {
-                let (t, u, k) = (t.force(), u.force(), k.force());
-                let expect = find(&t, &k).or(find(&u, &k)).cloned();
-                find(&union(bug, t.clone(), u.clone()), &k).cloned() == expect
-            })
+            implies(
+                valid_lazy(t, None, None) && valid_lazy(u, None, None),
+                || {
+                    let (t, u, k) = (t.force(), u.force(), k.force());
+                    let expect = find(&t, &k).or(find(&u, &k)).cloned();
+                    find(&union(bug, t.clone(), u.clone()), &k).cloned() == expect
+                },
+            )
         }),
         ("InsertModel", |bug, x| {
             let (t, _, k, v, _, _) = x.view();
@@ -302,17 +317,26 @@ fn bst_props<K: KeyLike, V: KeyLike>() -> Vec<(&'static str, BstProp<K, V>)> {
         }),
         ("UnionModel", |bug, x| {
             let (t, u, _, _, _, _) = x.view();
-            implies(valid_lazy(t, None, None) && valid_lazy(u, None, None), || {
-                let (t, u) = (t.force(), u.force());
-                to_list(&union(bug, t.clone(), u.clone())) == model_union(to_list(&t), to_list(&u))
-            })
+            implies(
+                valid_lazy(t, None, None) && valid_lazy(u, None, None),
+                || {
+                    let (t, u) = (t.force(), u.force());
+                    to_list(&union(bug, t.clone(), u.clone()))
+                        == model_union(to_list(&t), to_list(&u))
+                },
+            )
         }),
         ("InsertInsert", |bug, x| {
             // Metamorphic: the second insert of a key wins, others commute.
             let (t, _, k, v, k2, v2) = x.view();
             implies(valid_lazy(t, None, None), || {
                 let (t, k, v, k2, v2) = (t.force(), k.force(), v.force(), k2.force(), v2.force());
-                let lhs = insert(bug, k.clone(), v.clone(), insert(bug, k2.clone(), v2.clone(), t.clone()));
+                let lhs = insert(
+                    bug,
+                    k.clone(),
+                    v.clone(),
+                    insert(bug, k2.clone(), v2.clone(), t.clone()),
+                );
                 let rhs = if k == k2 {
                     insert(bug, k, v, t)
                 } else {
@@ -392,8 +416,12 @@ fn balance<K, V>(bug: Option<RbBug>, c: Color, l: Rb<K, V>, k: K, v: V, r: Rb<K,
         if bug != Some(RbBug::MissLL) {
             if let T(R, ll, lk, lv, lr) = &l {
                 if matches!(**ll, T(R, ..)) {
-                    let T(R, ll, lk, lv, lr) = l else { unreachable!() };
-                    let T(R, a, xk, xv, b) = *ll else { unreachable!() };
+                    let T(R, ll, lk, lv, lr) = l else {
+                        unreachable!()
+                    };
+                    let T(R, a, xk, xv, b) = *ll else {
+                        unreachable!()
+                    };
                     return t(R, t(B, *a, xk, xv, *b), lk, lv, t(B, *lr, k, v, r));
                 }
                 let _ = (lk, lv, lr);
@@ -402,8 +430,12 @@ fn balance<K, V>(bug: Option<RbBug>, c: Color, l: Rb<K, V>, k: K, v: V, r: Rb<K,
         // Left-right.
         if let T(R, _, _, _, lr) = &l {
             if matches!(**lr, T(R, ..)) {
-                let T(R, a, xk, xv, lr) = l else { unreachable!() };
-                let T(R, b, yk, yv, c2) = *lr else { unreachable!() };
+                let T(R, a, xk, xv, lr) = l else {
+                    unreachable!()
+                };
+                let T(R, b, yk, yv, c2) = *lr else {
+                    unreachable!()
+                };
                 return if bug == Some(RbBug::SwapLR) {
                     t(R, t(B, *a, yk, yv, *b), xk, xv, t(B, *c2, k, v, r))
                 } else {
@@ -414,8 +446,12 @@ fn balance<K, V>(bug: Option<RbBug>, c: Color, l: Rb<K, V>, k: K, v: V, r: Rb<K,
         // Right-left.
         if let T(R, rl, _, _, _) = &r {
             if matches!(**rl, T(R, ..)) {
-                let T(R, rl, zk, zv, d) = r else { unreachable!() };
-                let T(R, b, yk, yv, c2) = *rl else { unreachable!() };
+                let T(R, rl, zk, zv, d) = r else {
+                    unreachable!()
+                };
+                let T(R, b, yk, yv, c2) = *rl else {
+                    unreachable!()
+                };
                 return t(R, t(B, l, k, v, *b), yk, yv, t(B, *c2, zk, zv, *d));
             }
         }
@@ -423,8 +459,12 @@ fn balance<K, V>(bug: Option<RbBug>, c: Color, l: Rb<K, V>, k: K, v: V, r: Rb<K,
         if bug != Some(RbBug::MissRR) {
             if let T(R, _, _, _, rr) = &r {
                 if matches!(**rr, T(R, ..)) {
-                    let T(R, b, yk, yv, rr) = r else { unreachable!() };
-                    let T(R, c2, zk, zv, d) = *rr else { unreachable!() };
+                    let T(R, b, yk, yv, rr) = r else {
+                        unreachable!()
+                    };
+                    let T(R, c2, zk, zv, d) = *rr else {
+                        unreachable!()
+                    };
                     return t(R, t(B, l, k, v, *b), yk, yv, t(B, *c2, zk, zv, *d));
                 }
             }
@@ -437,7 +477,11 @@ fn rb_insert<K: Ord, V>(bug: Option<RbBug>, k: K, v: V, tree: Rb<K, V>) -> Rb<K,
     fn ins<K: Ord, V>(bug: Option<RbBug>, k: K, v: V, tree: Rb<K, V>) -> Rb<K, V> {
         match tree {
             E => {
-                let c = if bug == Some(RbBug::InsertBlack) { B } else { R };
+                let c = if bug == Some(RbBug::InsertBlack) {
+                    B
+                } else {
+                    R
+                };
                 t(c, E, k, v, E)
             }
             T(c, l, k2, v2, r) => match k.cmp(&k2) {
@@ -481,7 +525,12 @@ fn rb_lazy<K: KeyLike, V: KeyLike>(
     }
 }
 
-fn rb_plain<K: Ord, V>(t: &Rb<K, V>, lo: Option<&K>, hi: Option<&K>, parent_red: bool) -> Option<u32> {
+fn rb_plain<K: Ord, V>(
+    t: &Rb<K, V>,
+    lo: Option<&K>,
+    hi: Option<&K>,
+    parent_red: bool,
+) -> Option<u32> {
     match t {
         E => Some(1),
         T(c, l, k, _, r) => {
@@ -540,13 +589,19 @@ fn rb_props<K: KeyLike, V: KeyLike>() -> Vec<(&'static str, RbProp<K, V>)> {
     vec![
         ("RbInsertValid", |bug, x| {
             let (t, k, v, _, _) = x.view();
-            implies(rb_precondition(t), || rb_valid(&rb_insert(bug, k.force(), v.force(), t.force())))
+            implies(rb_precondition(t), || {
+                rb_valid(&rb_insert(bug, k.force(), v.force(), t.force()))
+            })
         }),
         ("RbInsertPost", |bug, x| {
             let (t, k, v, k2, _) = x.view();
             implies(rb_precondition(t), || {
                 let (t, k, v, k2) = (t.force(), k.force(), v.force(), k2.force());
-                let expect = if k == k2 { Some(v.clone()) } else { rb_find(&t, &k2).cloned() };
+                let expect = if k == k2 {
+                    Some(v.clone())
+                } else {
+                    rb_find(&t, &k2).cloned()
+                };
                 rb_find(&rb_insert(bug, k, v, t), &k2).cloned() == expect
             })
         }),
@@ -562,7 +617,12 @@ fn rb_props<K: KeyLike, V: KeyLike>() -> Vec<(&'static str, RbProp<K, V>)> {
             let (t, k, v, k2, v2) = x.view();
             implies(rb_precondition(t), || {
                 let (t, k, v, k2, v2) = (t.force(), k.force(), v.force(), k2.force(), v2.force());
-                let lhs = rb_insert(bug, k.clone(), v.clone(), rb_insert(bug, k2.clone(), v2.clone(), t.clone()));
+                let lhs = rb_insert(
+                    bug,
+                    k.clone(),
+                    v.clone(),
+                    rb_insert(bug, k2.clone(), v2.clone(), t.clone()),
+                );
                 let rhs = if k == k2 {
                     rb_insert(bug, k, v, t)
                 } else {
@@ -588,15 +648,20 @@ struct Outcome {
     secs: f64,
 }
 
-fn run_one<T: Enumerable + Debug + Send>(
+fn run_one<T: Enumerable + Debug + Send, O: PropOutcome>(
     config: &Config,
-    prop: impl Fn(Lazy<'_, T>) -> RunResult + Sync,
+    prop: impl Fn(Lazy<'_, T>) -> O + Sync,
 ) -> Outcome {
     let start = Instant::now();
     let r = run_check(config, prop);
     let secs = start.elapsed().as_secs_f64();
     match r {
-        Ok(_) => Outcome { runs: None, in_time: false, size: 0, secs },
+        Ok(_) => Outcome {
+            runs: None,
+            in_time: false,
+            size: 0,
+            secs,
+        },
         Err(c) => Outcome {
             runs: Some(c.summary.runs + c.summary.random),
             in_time: secs <= 10.0,
@@ -605,6 +670,9 @@ fn run_one<T: Enumerable + Debug + Send>(
         },
     }
 }
+
+/// One magnitude task under a configuration.
+type Task = fn(&Config) -> Outcome;
 
 const CONFIGS: [(&str, IntegerSizes, bool); 4] = [
     ("bits/derived", IntegerSizes::BitLength, false),
@@ -653,11 +721,19 @@ fn main() {
     let sane = base.clone().runs(budget.min(50_000));
     for (name, p) in bst_props::<FKey, FVal>() {
         let r = run_check(&sane, |x: Lazy<'_, BstIn<FKey, FVal>>| p(None, x));
-        assert!(r.is_ok(), "correct BST fails {name}: {}", r.unwrap_err().report());
+        assert!(
+            r.is_ok(),
+            "correct BST fails {name}: {}",
+            r.unwrap_err().report()
+        );
     }
     for (name, p) in rb_props::<FKey, FVal>() {
         let r = run_check(&sane, |x: Lazy<'_, RbIn<FKey, FVal>>| p(None, x));
-        assert!(r.is_ok(), "correct RB tree fails {name}: {}", r.unwrap_err().report());
+        assert!(
+            r.is_ok(),
+            "correct RB tree fails {name}: {}",
+            r.unwrap_err().report()
+        );
     }
 
     let derived_bst = bst_props::<DKey, DVal>();
@@ -702,9 +778,7 @@ fn main() {
         .iter()
         .filter(|(_, o)| o.iter().any(|o| o.runs.is_some()))
         .collect();
-    println!(
-        "tree suite: run budget {budget} per check, 10 s ceiling, exhaustive phase only"
-    );
+    println!("tree suite: run budget {budget} per check, 10 s ceiling, exhaustive phase only");
     print!("{:<28}", "task (runs, size)");
     for (n, _, _) in CONFIGS {
         print!(" {n:>20}");
@@ -752,8 +826,44 @@ fn main() {
         );
         println!("{n:<16} {solved:>8} {in_time:>10} {common:>12} {secs:>10.1}");
     }
-    println!(
-        "(median runs over the tasks all four solved; seconds over all pairs; whole run {:.0} s)",
-        wall.elapsed().as_secs_f64()
-    );
+    println!("(median runs over the tasks all four solved; seconds over all pairs)");
+
+    // The other side: properties about magnitudes alone, where the bit
+    // length reaches large numbers in a few sizes and linear sizes cannot.
+    println!("\nmagnitude properties (runs to the first counterexample, size):");
+    println!("{:<34} {:>16} {:>16}", "property", "bits", "linear");
+    let numeric: Vec<(&str, Task)> = vec![
+        ("x < 1000 (i64)", |c| {
+            run_one(c, |x: Lazy<'_, i64>| x.get() < 1000)
+        }),
+        ("2x does not overflow (i32)", |c| {
+            run_one(c, |x: Lazy<'_, i32>| x.get().checked_mul(2).is_some())
+        }),
+        ("a + b does not overflow (i16, i16)", |c| {
+            run_one(c, |x: Lazy<'_, (i16, i16)>| {
+                let (a, b) = x.view();
+                a.get().checked_add(b.get()).is_some()
+            })
+        }),
+        ("sum of a list < 100 (Vec<u8>)", |c| {
+            run_one(c, |x: Lazy<'_, Vec<u8>>| {
+                x.iter().map(|v| u32::from(v.get())).sum::<u32>() < 100
+            })
+        }),
+    ];
+    for (name, f) in numeric {
+        let cells: Vec<String> = [&configs[0], &configs[2]]
+            .iter()
+            .map(|c| match f(c) {
+                Outcome {
+                    runs: Some(r),
+                    size,
+                    ..
+                } => format!("{r} ({size})"),
+                _ => "-".into(),
+            })
+            .collect();
+        println!("{name:<34} {:>16} {:>16}", cells[0], cells[1]);
+    }
+    println!("\nwhole run {:.0} s", wall.elapsed().as_secs_f64());
 }

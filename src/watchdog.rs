@@ -516,8 +516,7 @@ pub(crate) fn describe<T: Enumerable + Debug>(header: &str, fired: &Fired) -> St
 pub(crate) fn start_for<T: Enumerable + Debug>(limit: Duration, header: String) -> Watchdog {
     let integers = crate::space::integer_sizes();
     Watchdog::start(limit, move |fired| {
-        let report =
-            crate::space::with_integer_sizes(integers, || describe::<T>(&header, fired));
+        let report = crate::space::with_integer_sizes(integers, || describe::<T>(&header, fired));
         // Straight to the file descriptor: `eprint!` would go to the test
         // harness's capture buffer (inherited by this thread), which is
         // lost when the process exits.

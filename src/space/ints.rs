@@ -53,9 +53,7 @@ impl std::str::FromStr for IntegerSizes {
         match s.trim().to_ascii_lowercase().as_str() {
             "bits" | "bit-length" | "bitlength" | "bit_length" => Ok(IntegerSizes::BitLength),
             "linear" => Ok(IntegerSizes::Linear),
-            other => Err(format!(
-                "unknown integer sizes {other:?} (linear or bits)"
-            )),
+            other => Err(format!("unknown integer sizes {other:?} (linear or bits)")),
         }
     }
 }

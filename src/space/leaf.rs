@@ -342,7 +342,11 @@ impl<T: Debug + 'static> LeafFamily for LinearInt<T> {
     }
     fn value(&self, size: usize, index: &BigUint) -> Value {
         let offset = index.to_u64().expect("index fits in 64 bits");
-        let global = if size == 0 { 0 } else { 2 * size as u64 - 1 + offset };
+        let global = if size == 0 {
+            0
+        } else {
+            2 * size as u64 - 1 + offset
+        };
         Box::new((self.make)(linear_signed_from_index(self.bits, global)))
     }
     fn debug_value(&self, value: &dyn Any) -> String {

@@ -7,16 +7,24 @@
 //! (`Raw`) behind a typed handle; every backend (counting, the reference
 //! enumeration, the lazy search, indexing) reads the same tree, usually after
 //! [`crate::grammar`] has compiled it.
+//!
+//! Integers have two size conventions ([`IntegerSizes`]): by bit length (the
+//! default; 0 costs 0, size `k` holds the magnitudes of `k` bits, positives
+//! then negatives) and linear (`n` costs `|n|`: 0; 1, −1; 2, −2; ...). The
+//! canonical space of the primitive integer types follows the thread's mode
+//! ([`with_integer_sizes`], or a check's `Config::integer_sizes`); the
+//! spaces [`linear`] and [`bit_length`] and the wrapper [`Linear`] fix one
+//! convention whatever the mode.
 
 mod collections;
 mod ints;
 mod leaf;
 mod std_impls;
 
+pub(crate) use ints::ModeScope;
 pub use ints::{
     bit_length, integer_sizes, linear, with_integer_sizes, Integer, IntegerSizes, Linear,
 };
-pub(crate) use ints::ModeScope;
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 pub use leaf::{linear_nat_family, linear_signed_family};
 

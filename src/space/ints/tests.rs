@@ -48,7 +48,10 @@ fn linear_unsigned_values_are_one_per_size() {
         assert!(values_of::<u8>(256).is_empty());
         assert_eq!(values_of::<u64>(70), [70]);
         assert_eq!(count_of::<u32>(1 << 20), 1u32.into());
-        assert_eq!(crate::index::total_in(&grammar_of::<u16>()), Some(65536u32.into()));
+        assert_eq!(
+            crate::index::total_in(&grammar_of::<u16>()),
+            Some(65536u32.into())
+        );
     });
 }
 
@@ -126,10 +129,16 @@ fn seen<T: Enumerable + std::fmt::Debug>(bound: usize) -> Vec<String> {
 /// under an overriding space (generic path).
 #[test]
 fn typed_forcing_matches_the_reference_in_both_modes() {
-    assert_eq!(seen::<(i8, Vec<i16>)>(6), sorted(values_up_to::<(i8, Vec<i16>)>(6)));
+    assert_eq!(
+        seen::<(i8, Vec<i16>)>(6),
+        sorted(values_up_to::<(i8, Vec<i16>)>(6))
+    );
     linear_mode(|| {
         assert_eq!(seen::<i64>(40), sorted(values_up_to::<i64>(40)));
-        assert_eq!(seen::<(i8, Vec<i16>)>(8), sorted(values_up_to::<(i8, Vec<i16>)>(8)));
+        assert_eq!(
+            seen::<(i8, Vec<i16>)>(8),
+            sorted(values_up_to::<(i8, Vec<i16>)>(8))
+        );
         assert_eq!(seen::<Vec<u32>>(8), sorted(values_up_to::<Vec<u32>>(8)));
     });
     // The wrapper is linear whatever the mode.
@@ -200,7 +209,10 @@ fn parallel_search_and_replay_keep_the_mode() {
     let prop = |xs: Lazy<'_, Vec<i32>>| xs.iter().map(|x| x.get().abs()).sum::<i32>() < 7;
     let one = run_check(&lin, prop).unwrap_err();
     let three = run_check(&lin.clone().threads(3), prop).unwrap_err();
-    assert_eq!((&one.value, one.size, one.runs), (&three.value, three.size, three.runs));
+    assert_eq!(
+        (&one.value, one.size, one.runs),
+        (&three.value, three.size, three.runs)
+    );
     // [7]: a list of one (2) and 7 (7 linearly, 3 by bit length).
     assert_eq!((&one.value, one.size), (&vec![7], 9));
     let bits = run_check(&quick(Config::default()).threads(3), prop).unwrap_err();
@@ -212,8 +224,14 @@ fn parallel_search_and_replay_keep_the_mode() {
     assert_eq!(c.value, 30);
 
     // A key replays in its own mode, and is refused in the other.
-    let replayed = run_check(&Config { replay: Some(one.key.clone()), ..lin.clone() }, prop)
-        .unwrap_err();
+    let replayed = run_check(
+        &Config {
+            replay: Some(one.key.clone()),
+            ..lin.clone()
+        },
+        prop,
+    )
+    .unwrap_err();
     assert_eq!(replayed.value, one.value);
     let g_bits = grammar_of::<Vec<i32>>();
     assert!(crate::replay::tree_of_key(&g_bits, &one.key).is_err());
@@ -224,7 +242,10 @@ fn parallel_search_and_replay_keep_the_mode() {
 #[test]
 fn modes_parse_from_their_names() {
     assert_eq!("linear".parse::<IntegerSizes>(), Ok(LINEAR));
-    assert_eq!(" Bits ".parse::<IntegerSizes>(), Ok(IntegerSizes::BitLength));
+    assert_eq!(
+        " Bits ".parse::<IntegerSizes>(),
+        Ok(IntegerSizes::BitLength)
+    );
     assert!("log".parse::<IntegerSizes>().is_err());
     assert_eq!(IntegerSizes::default(), IntegerSizes::BitLength);
     for m in [LINEAR, IntegerSizes::BitLength] {
