@@ -146,6 +146,9 @@ pub struct Grammar {
     /// position of type `Key` holds the wrapped sort's value and the
     /// generic materialiser applies this to get a `Key`.
     pub(crate) wrappers: HashMap<TypeId, (SortId, Build)>,
+    /// The integer sizes it was compiled under: the family that canonical
+    /// positions of the primitive integer types hold.
+    pub(crate) integers: crate::space::IntegerSizes,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -473,12 +476,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
                     template: vec![],
                     leaf: true,
                 });
-                let total = family.last_size().and_then(|last| {
-                    (0..=last)
-                        .map(|s| family.count(s))
-                        .sum::<BigUint>()
-                        .to_u64()
-                });
+                let total = family.total().and_then(|t| t.to_u64());
                 SortKind::Leaf {
                     family,
                     prod: pid,
@@ -552,6 +550,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         counts: RefCell::new(crate::count::CountTables::default()),
         trusted: false,
         wrappers,
+        integers: crate::space::integer_sizes(),
     };
     for p in 0..g.prods.len() {
         let slots = g.prods[p].slots.clone();
@@ -958,9 +957,10 @@ impl Grammar {
 /// Compiled grammars of canonical spaces, per thread.
 pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
     thread_local! {
-        static CACHE: RefCell<HashMap<TypeId, Rc<Grammar>>> = RefCell::new(HashMap::new());
+        static CACHE: RefCell<HashMap<(TypeId, crate::space::IntegerSizes), Rc<Grammar>>> =
+            RefCell::new(HashMap::new());
     }
-    let id = TypeId::of::<T>();
+    let id = (TypeId::of::<T>(), crate::space::integer_sizes());
     if let Some(g) = CACHE.with(|c| c.borrow().get(&id).cloned()) {
         return g;
     }

@@ -49,11 +49,18 @@ const REGRESSION_DIR: &str = "neatcheck-regressions";
 const SHOWN_MAX: usize = 200;
 
 /// The 16-bit type check of a grammar's root: FNV-1a (32 bits) of its name,
+/// and of its integer sizes when linear,
 /// folded to 16 bits. Not a security measure, only a guard against pasting a
 /// key into the wrong test.
 fn type_check(g: &Grammar) -> u16 {
     let mut h: u32 = 0x811c_9dc5;
-    for b in g.root_name().bytes() {
+    // Linear integer sizes number values differently: a key of one mode
+    // must not replay in the other (bit-length keys are unchanged).
+    let mode = match g.integers {
+        crate::space::IntegerSizes::BitLength => "",
+        crate::space::IntegerSizes::Linear => "#linear",
+    };
+    for b in g.root_name().bytes().chain(mode.bytes()) {
         h ^= u32::from(b);
         h = h.wrapping_mul(0x0100_0193);
     }

@@ -514,8 +514,9 @@ pub(crate) fn describe<T: Enumerable + Debug>(header: &str, fired: &Fired) -> St
 /// exits the process with status 101, which the test harness reports as a
 /// failed test binary. `header` names the property (test name, location).
 pub(crate) fn start_for<T: Enumerable + Debug>(limit: Duration, header: String) -> Watchdog {
+    let integers = crate::space::integer_sizes();
     Watchdog::start(limit, move |fired| {
-        let report = describe::<T>(&header, fired);
+        let report = crate::space::with_integer_sizes(integers, || describe::<T>(&header, fired));
         // Straight to the file descriptor: `eprint!` would go to the test
         // harness's capture buffer (inherited by this thread), which is
         // lost when the process exits.

@@ -2,6 +2,7 @@
 //! environment variables that override it.
 
 use crate::cool::Strategy;
+use crate::space::IntegerSizes;
 use std::time::Duration;
 
 /// How a check searches. Every field can be set in code and overridden by
@@ -32,6 +33,7 @@ use std::time::Duration;
 /// | `NEATCHECK_REPLAY` | run only the input of this key (from a report) | unset |
 /// | `NEATCHECK_REGRESSIONS` | `0`: neither replay nor save the regression file | `1` |
 /// | `NEATCHECK_STRATEGY` | conjunction strategy for `Cool` properties | `OF` |
+/// | `NEATCHECK_INTEGERS` | sizes of the primitive integers: `linear` or `bits` | the thread's (bits) |
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// Largest size bound the exhaustive phase searches.
@@ -62,6 +64,10 @@ pub struct Config {
     pub regressions: bool,
     /// Strategy for properties returning [`crate::cool::Cool`].
     pub strategy: Strategy,
+    /// How the primitive integer types are sized in this check (`None`: as
+    /// on the calling thread, by bit length unless
+    /// [`crate::space::with_integer_sizes`] says otherwise).
+    pub integers: Option<IntegerSizes>,
 }
 
 /// The defaults: see the table on [`Config`].
@@ -86,6 +92,7 @@ impl Default for Config {
             replay: None,
             regressions: true,
             strategy: Strategy::OF,
+            integers: None,
         }
     }
 }
@@ -211,6 +218,12 @@ impl Config {
                 .parse()
                 .unwrap_or_else(|e: String| invalid("NEATCHECK_STRATEGY", &v, &e));
         }
+        if let Some(v) = env_var("NEATCHECK_INTEGERS") {
+            self.integers = Some(
+                v.parse()
+                    .unwrap_or_else(|e: String| invalid("NEATCHECK_INTEGERS", &v, &e)),
+            );
+        }
         self
     }
 
@@ -276,6 +289,22 @@ impl Config {
     /// Sets the conjunction strategy for `Cool` properties.
     pub fn strategy(mut self, s: Strategy) -> Self {
         self.strategy = s;
+        self
+    }
+
+    /// Sizes the primitive integer types of this check's input by `sizes`
+    /// (see [`IntegerSizes`]): the exhaustive phase, the random phase, the
+    /// parallel workers, shrinking and replay keys all use it.
+    ///
+    /// ```
+    /// use neatcheck::check::{run_check, Config};
+    /// use neatcheck::space::IntegerSizes;
+    /// let config = Config::default().integer_sizes(IntegerSizes::Linear);
+    /// let failure = run_check(&config, |x: u16| x < 100).unwrap_err();
+    /// assert_eq!((failure.value, failure.size), (100, 100));
+    /// ```
+    pub fn integer_sizes(mut self, sizes: IntegerSizes) -> Self {
+        self.integers = Some(sizes);
         self
     }
 }

@@ -168,6 +168,9 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     observe: &mut dyn FnMut(BoundEvent<'_>),
 ) -> Result<Summary, Box<Counterexample<T>>> {
     let start = Instant::now();
+    // The whole check (grammar, searchers, random cases, shrinking, keys)
+    // under the check's integer sizes.
+    let _integers = config.integers.map(crate::space::ModeScope::enter);
     let g = grammar_of::<T>();
     // A bad replay key is the user's error: reported before panics are
     // silenced for the runs.

@@ -269,6 +269,8 @@ fn run_watched<T: Enumerable + Debug + Send>(
 ) -> Result<Summary, Box<Counterexample<T>>> {
     // Reports print complete values of unnamed alternatives through `Debug`.
     crate::space::show_with_debug::<T>();
+    // The watchdog rebuilds a hung input under the mode it starts in.
+    let _integers = config.integers.map(crate::space::ModeScope::enter);
     let watchdog = start_watchdog::<T>(config, origin);
     let subject = Subject {
         step,

@@ -500,6 +500,8 @@ impl Parallel {
             out_of_time: AtomicBool::new(false),
             progress: Mutex::default(),
         };
+        // Workers compile their own grammars: under the caller's sizes.
+        let integers = crate::space::integer_sizes();
         let reports = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads)
                 .map(|_| {
@@ -514,7 +516,7 @@ impl Parallel {
                         shared,
                         watchdog,
                     };
-                    scope.spawn(move || job.work())
+                    scope.spawn(move || crate::space::with_integer_sizes(integers, || job.work()))
                 })
                 .collect();
             workers

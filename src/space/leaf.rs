@@ -31,6 +31,14 @@ pub trait LeafFamily {
     fn value(&self, size: usize, index: &BigUint) -> Value;
     /// `Debug` text of a value of the family.
     fn debug_value(&self, value: &dyn Any) -> String;
+    /// The number of values of all sizes, or `None` if unbounded. The
+    /// default sums [`LeafFamily::count`] up to [`LeafFamily::last_size`];
+    /// families with very many sizes (linear integers: one size per
+    /// magnitude) override it.
+    fn total(&self) -> Option<BigUint> {
+        self.last_size()
+            .map(|last| (0..=last).map(|s| self.count(s)).sum())
+    }
 }
 
 fn pow2(k: usize) -> BigUint {
@@ -254,4 +262,119 @@ impl LeafFamily for BigSigned {
     fn debug_value(&self, value: &dyn Any) -> String {
         debug_of::<BigInt>(value)
     }
+}
+
+/// Naturals by magnitude: `n` has size `n`, one value per size, up to `max`.
+/// The global index of `n` is `n`, as by bit length, so the typed decoding
+/// of the unsigned types serves both families.
+struct LinearNat<T> {
+    max: u64,
+    make: fn(u64) -> T,
+}
+
+impl<T: Debug + 'static> LeafFamily for LinearNat<T> {
+    fn name(&self) -> String {
+        std::any::type_name::<T>().to_string()
+    }
+    fn count(&self, size: usize) -> BigUint {
+        if size as u64 <= self.max {
+            BigUint::one()
+        } else {
+            BigUint::zero()
+        }
+    }
+    fn last_size(&self) -> Option<usize> {
+        Some(usize::try_from(self.max).unwrap_or(usize::MAX))
+    }
+    fn value(&self, size: usize, _index: &BigUint) -> Value {
+        Box::new((self.make)(size as u64))
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        debug_of::<T>(value)
+    }
+    fn total(&self) -> Option<BigUint> {
+        Some(BigUint::from(self.max) + 1u32)
+    }
+}
+
+/// The naturals `0..=max` by magnitude: `n` has size `n` (the convention
+/// of SmallCheck and LeanCheck). `make` converts from `u64`.
+pub fn linear_nat_family<T: Debug + 'static>(max: u64, make: fn(u64) -> T) -> Rc<dyn LeafFamily> {
+    Rc::new(LinearNat { max, make })
+}
+
+/// Signed integers by magnitude: size 0 holds 0, size `k` holds `k` then
+/// `-k`; the most negative value is alone at the last size.
+struct LinearInt<T> {
+    bits: u32,
+    make: fn(i64) -> T,
+}
+
+/// The magnitude of the most negative value of `bits` bits, the last size.
+fn linear_half(bits: u32) -> u64 {
+    1u64 << (bits - 1)
+}
+
+/// Decodes the global index of a linear signed family of `bits` bits: 0,
+/// then `k` at `2k - 1` and `-k` at `2k` (the most negative value, alone at
+/// its size, at `2^bits - 1`).
+#[inline]
+pub(crate) fn linear_signed_from_index(bits: u32, index: u64) -> i64 {
+    if index == 0 {
+        return 0;
+    }
+    // In 128 bits: the last index of a 64-bit family is 2^64 - 1.
+    let k = (u128::from(index) + 1) >> 1;
+    if index & 1 == 1 && k < u128::from(linear_half(bits)) {
+        k as i64
+    } else {
+        (-(k as i128)) as i64
+    }
+}
+
+impl<T: Debug + 'static> LeafFamily for LinearInt<T> {
+    fn name(&self) -> String {
+        std::any::type_name::<T>().to_string()
+    }
+    fn count(&self, size: usize) -> BigUint {
+        let half = linear_half(self.bits);
+        match size as u64 {
+            0 => BigUint::one(),
+            k if k < half => BigUint::from(2u32),
+            k if k == half => BigUint::one(),
+            _ => BigUint::zero(),
+        }
+    }
+    fn last_size(&self) -> Option<usize> {
+        Some(usize::try_from(linear_half(self.bits)).unwrap_or(usize::MAX))
+    }
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        let offset = index.to_u64().expect("index fits in 64 bits");
+        let global = if size == 0 {
+            0
+        } else {
+            2 * size as u64 - 1 + offset
+        };
+        Box::new((self.make)(linear_signed_from_index(self.bits, global)))
+    }
+    fn debug_value(&self, value: &dyn Any) -> String {
+        debug_of::<T>(value)
+    }
+    fn total(&self) -> Option<BigUint> {
+        Some(pow2(self.bits as usize))
+    }
+}
+
+/// The signed integers of `bits` bits by magnitude: 0 has size 0, `k` and
+/// `-k` size `k` (in that order); the most negative value has size
+/// `2^(bits-1)`. The convention of SmallCheck and LeanCheck.
+pub fn linear_signed_family<T: Debug + 'static>(
+    bits: u32,
+    make: fn(i64) -> T,
+) -> Rc<dyn LeafFamily> {
+    assert!(
+        (1..=64).contains(&bits),
+        "linear_signed_family supports 1 to 64 bits"
+    );
+    Rc::new(LinearInt { bits, make })
 }

@@ -7,9 +7,18 @@
 //! (`Raw`) behind a typed handle; every backend (counting, the reference
 //! enumeration, the lazy search, indexing) reads the same tree, usually after
 //! [`crate::grammar`] has compiled it.
+//!
+//! Integers have two size conventions ([`IntegerSizes`]): by bit length (the
+//! default; 0 costs 0, size `k` holds the magnitudes of `k` bits, positives
+//! then negatives) and linear (`n` costs `|n|`: 0; 1, −1; 2, −2; ...). The
+//! canonical space of the primitive integer types follows the thread's mode
+//! ([`with_integer_sizes`], or a check's `Config::integer_sizes`); the
+//! spaces [`linear`] and [`bit_length`] and the wrapper [`Linear`] fix one
+//! convention whatever the mode.
 
 mod collections;
 mod custom;
+mod ints;
 mod leaf;
 mod numbers;
 mod std_impls;
@@ -21,6 +30,11 @@ pub use custom::{__Show, __ShowDebug, __ShowNone};
 pub use custom::{ctor, show_with_debug};
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 pub use numbers::{below_family, float_family, nat_below, FloatFormat};
+pub(crate) use ints::ModeScope;
+pub use ints::{
+    bit_length, integer_sizes, linear, with_integer_sizes, Integer, IntegerSizes, Linear,
+};
+pub use leaf::{linear_nat_family, linear_signed_family};
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
@@ -235,11 +249,14 @@ pub trait Enumerable: Sized + 'static {
 }
 
 thread_local! {
-    static REGISTRY: RefCell<HashMap<TypeId, Rc<Raw>>> = RefCell::new(HashMap::new());
+    // Keyed by the integer sizes too: the primitive integers' `describe`
+    // depends on them, and so may a user's (through `integer_sizes()`).
+    static REGISTRY: RefCell<HashMap<(TypeId, IntegerSizes), Rc<Raw>>> =
+        RefCell::new(HashMap::new());
 }
 
 fn registered_raw<T: Enumerable>() -> Rc<Raw> {
-    let id = TypeId::of::<T>();
+    let id = (TypeId::of::<T>(), integer_sizes());
     if let Some(raw) = REGISTRY.with(|r| r.borrow().get(&id).cloned()) {
         return raw;
     }

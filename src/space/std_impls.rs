@@ -45,12 +45,14 @@ macro_rules! unsigned {
     ($($t:ty => $bits:expr),*) => {$(
         impl Enumerable for $t {
             fn describe() -> Space<Self> {
-                leaf(super::bits_family($bits, |x| x as $t))
+                let mode = super::integer_sizes();
+                leaf(super::ints::unsigned_family(mode, $bits, |x| x as $t))
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
                 match lazy.leaf_index() {
-                    // By bit length, the global index is the number itself.
+                    // By bit length and linearly alike, the global index is
+                    // the number itself.
                     Some(i) => i as $t,
                     None => lazy.force_generic(),
                 }
@@ -83,11 +85,17 @@ macro_rules! signed {
     ($($t:ty => $bits:expr),*) => {$(
         impl Enumerable for $t {
             fn describe() -> Space<Self> {
-                leaf(super::signed_family($bits, |x| x as $t))
+                let mode = super::integer_sizes();
+                leaf(super::ints::signed_family(mode, $bits, |x| x as $t))
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
                 match lazy.leaf_index() {
+                    // A canonical position holds the family of the mode its
+                    // grammar was compiled under.
+                    Some(i) if lazy.ctx.grammar.integers == super::IntegerSizes::Linear => {
+                        super::leaf::linear_signed_from_index($bits, i) as $t
+                    }
                     Some(i) => signed_from_index($bits, i) as $t,
                     None => lazy.force_generic(),
                 }
