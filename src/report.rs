@@ -207,8 +207,15 @@ fn complete_value_text(g: &Grammar, p: &Pattern) -> Option<String> {
         }
     }
     let tree = tree_of_complete(p);
-    let value = g.build_value(&tree);
-    crate::space::debug_text(&*value)
+    // A hand-written description that builds values inconsistently raises an
+    // internal error here too; the report then falls back to alternative
+    // numbers and the error is reported where the run made it.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let value = g.build_value(&tree);
+        crate::space::debug_text(&*value)
+    }))
+    .ok()
+    .flatten()
 }
 
 /// The tree of a pattern without holes (iterative).
