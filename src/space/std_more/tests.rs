@@ -278,8 +278,15 @@ fn hash_sets_and_maps_are_the_btree_ones() {
             assert_eq!(&fixed[i].iter().copied().collect::<BTreeSet<_>>(), set);
             assert_eq!(&no_ord[i].iter().map(|x| x.0).collect::<BTreeSet<_>>(), set);
         }
+        // No duplicates under the sets' own equality (no order needed).
+        for (i, a) in no_ord.iter().enumerate() {
+            assert!(no_ord[..i].iter().all(|b| b != a), "{a:?} twice");
+        }
         let bm = values_of::<BTreeMap<u8, bool>>(n);
         let hm = values_of::<HashMap<u8, bool>>(n);
+        for (i, a) in hm.iter().enumerate() {
+            assert!(hm[..i].iter().all(|b| b != a), "{a:?} twice");
+        }
         assert_eq!(hm.len(), bm.len());
         for (m, b) in hm.iter().zip(&bm) {
             assert_eq!(
