@@ -212,9 +212,12 @@ fn time(f: &dyn Fn() -> Classes) -> (Duration, Classes) {
     (timing::cpu_now() - start, c)
 }
 
+/// A whole search, returning its counts.
+type Search = Box<dyn Fn() -> Classes>;
+
 struct Row {
     name: &'static str,
-    variants: Vec<(&'static str, Box<dyn Fn() -> Classes>)>,
+    variants: Vec<(&'static str, Search)>,
 }
 
 fn main() {

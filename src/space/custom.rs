@@ -119,9 +119,10 @@ mod tests {
     struct NotDebug;
 
     #[test]
+    #[allow(clippy::needless_borrow)] // the double reference selects the impl
     fn registration_picks_debug_when_there_is_one() {
         #[derive(Debug)]
-        struct Shown(u8);
+        struct Shown(#[allow(dead_code)] u8);
         (&&__Show::<Shown>::new()).__register();
         (&&__Show::<NotDebug>::new()).__register();
         assert_eq!(debug_text(&Shown(3)).as_deref(), Some("Shown(3)"));
