@@ -52,7 +52,9 @@ fn print_as<T: Debug + 'static>(v: &dyn Any) -> Option<String> {
 
 /// Registers `T`'s `Debug` text as the way reports print complete values of
 /// type `T` whose alternatives have no constructor name. Checks register
-/// their input type and derived types their own and their fields' types.
+/// their input type and derived types their own and their fields' types; a
+/// hand-written `describe` can call it for its own type (or name its
+/// alternatives with [`ctor`]).
 pub fn show_with_debug<T: Debug + 'static>() {
     let id = TypeId::of::<T>();
     if PRINTERS.read().is_ok_and(|m| m.contains_key(&id)) {
