@@ -11,7 +11,8 @@
 //! Two workloads: sorted lists of integers (`Vec<Int>`, `Int` a union of two
 //! number families; `force()` reads an element whole, as the view does) and
 //! binary search trees (a hand-written recursive type, which `force()` could
-//! only read whole: no `force()` row). Each search runs to completion at a
+//! only read whole: no `force()` row; instead a derived tree whose key has
+//! its own space, which makes the search check every read). Each search runs to completion at a
 //! fixed bound; the variants of a workload make the same runs (checked). A
 //! timing is the thread CPU time of one whole search (the machines are
 //! shared), the best of N repeats (default 7), the variants interleaved so
@@ -111,6 +112,28 @@ enum DBst {
     Node(Box<DBst>, u8, Box<DBst>),
 }
 
+/// `DBst` with its key given its own space (the same values and sizes as
+/// `u8`'s, but not `u8`'s space): the search checks every read.
+#[derive(Enumerable, Clone, Debug, PartialEq, Eq)]
+enum WBst {
+    Leaf,
+    Node(
+        Box<WBst>,
+        #[enumerable(with = space::nat_bits(8, |x| x as u8))] u8,
+        Box<WBst>,
+    ),
+}
+
+fn bst_with(t: Lazy<'_, WBst>, lo: u8, hi: u8) -> bool {
+    match t.view() {
+        WBstView::Leaf => true,
+        WBstView::Node(l, x, r) => {
+            let x = x.get();
+            lo <= x && x < hi && bst_with(l, lo, x) && bst_with(r, x + 1, hi)
+        }
+    }
+}
+
 fn int_value(x: Int) -> i32 {
     match x {
         Int::Pos(n) => i32::from(n),
@@ -189,9 +212,12 @@ fn time(f: &dyn Fn() -> Classes) -> (Duration, Classes) {
     (timing::cpu_now() - start, c)
 }
 
+/// A whole search, returning its counts.
+type Search = Box<dyn Fn() -> Classes>;
+
 struct Row {
     name: &'static str,
-    variants: Vec<(&'static str, Box<dyn Fn() -> Classes>)>,
+    variants: Vec<(&'static str, Search)>,
 }
 
 fn main() {
@@ -228,6 +254,10 @@ fn main() {
                 (
                     "hand-written, alternative()",
                     Box::new(|| search::classes(|t| bst_hand(t, 0, u8::MAX), BST_BOUND)),
+                ),
+                (
+                    "derived, key `with` its own space",
+                    Box::new(|| search::classes(|t| bst_with(t, 0, u8::MAX), BST_BOUND)),
                 ),
             ],
         },

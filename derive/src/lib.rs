@@ -591,13 +591,16 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
 fn show_types(types: impl Iterator<Item = Type>) -> TokenStream2 {
     let nc = quote!(::neatcheck);
     let types: Vec<Type> = types.collect();
+    // The double reference selects the `Debug` implementation when there is
+    // one (autoref specialisation).
     quote! {
-        {
+        #[allow(clippy::needless_borrow)]
+        let _ = {
             #[allow(unused_imports)]
             use #nc::space::{__ShowDebug as _, __ShowNone as _};
             (&&#nc::space::__Show::<Self>::new()).__register();
             #( (&&#nc::space::__Show::<#types>::new()).__register(); )*
-        }
+        };
     }
 }
 

@@ -52,7 +52,9 @@ fn print_as<T: Debug + 'static>(v: &dyn Any) -> Option<String> {
 
 /// Registers `T`'s `Debug` text as the way reports print complete values of
 /// type `T` whose alternatives have no constructor name. Checks register
-/// their input type and derived types their own and their fields' types.
+/// their input type and derived types their own and their fields' types; a
+/// hand-written `describe` can call it for its own type (or name its
+/// alternatives with [`ctor`]).
 pub fn show_with_debug<T: Debug + 'static>() {
     let id = TypeId::of::<T>();
     if PRINTERS.read().is_ok_and(|m| m.contains_key(&id)) {
@@ -119,6 +121,7 @@ mod tests {
     struct NotDebug;
 
     #[test]
+    #[allow(clippy::needless_borrow)] // the double reference selects the impl
     fn registration_picks_debug_when_there_is_one() {
         #[derive(Debug)]
         struct Shown(#[allow(dead_code)] u8);
