@@ -11,8 +11,10 @@
 //!
 //! `cargo run --release --example tree_suite [runs]` prints, per task and
 //! configuration, the runs to the first counterexample (`-`: none within the
-//! budget or 10 s), then a summary. Only the exhaustive phase runs (no random
-//! phase), with a run budget (default 200 000) and a 10 s ceiling.
+//! budget or 10 s), then a summary. The tree tasks run the exhaustive phase
+//! only (no random phase), with a run budget (default 200 000) and a 10 s
+//! ceiling; a few properties about magnitudes alone then run with the
+//! random phase on, where the two integer sizes differ the other way.
 
 use neatcheck::check::Outcome as PropOutcome;
 use neatcheck::check::{run_check, Config, RunResult};
@@ -808,15 +810,27 @@ fn main() {
     );
     println!("\n{} tasks", tasks.len());
     println!(
-        "{:<16} {:>8} {:>10} {:>12} {:>10}",
-        "configuration", "solved", "in 10 s", "median runs", "seconds"
+        "{:<16} {:>9} {:>9} {:>9} {:>8} {:>12} {:>9}",
+        "configuration", "<=1k", "<=10k", "<=budget", "in 10 s", "median runs", "seconds"
     );
     for (c, (n, _, _)) in CONFIGS.iter().enumerate() {
-        let solved = tasks.iter().filter(|(_, o)| o[c].runs.is_some()).count();
+        // A run budget only cuts the search, so a task found after r runs is
+        // found by every budget of at least r runs, and by none below.
+        let within = |b: u64| {
+            let n = tasks
+                .iter()
+                .filter(|(_, o)| o[c].runs.is_some_and(|r| r <= b))
+                .count();
+            if b <= budget {
+                n.to_string()
+            } else {
+                "-".to_string()
+            }
+        };
         let in_time = tasks.iter().filter(|(_, o)| o[c].in_time).count();
-        let secs: f64 = rows.iter().map(|(_, o)| o[c].secs).sum();
+        let secs: f64 = tasks.iter().map(|(_, o)| o[c].secs).sum();
         // Median runs to failure over the tasks every configuration solved,
-        // so the medians compare like with like, then over its own solved.
+        // so the medians compare like with like.
         let common = median(
             tasks
                 .iter()
@@ -824,14 +838,31 @@ fn main() {
                 .map(|(_, o)| o[c].runs.unwrap())
                 .collect(),
         );
-        println!("{n:<16} {solved:>8} {in_time:>10} {common:>12} {secs:>10.1}");
+        println!(
+            "{n:<16} {:>9} {:>9} {:>9} {in_time:>8} {common:>12} {secs:>9.1}",
+            within(1_000),
+            within(10_000),
+            within(budget),
+        );
     }
-    println!("(median runs over the tasks all four solved; seconds over all pairs)");
+    println!(
+        "(solved within 1k, 10k and {budget} runs; median runs over the tasks all four \
+         solved; seconds spent on the tasks)"
+    );
 
     // The other side: properties about magnitudes alone, where the bit
     // length reaches large numbers in a few sizes and linear sizes cannot.
-    println!("\nmagnitude properties (runs to the first counterexample, size):");
+    // With the random phase on (its defaults): edge values are how a check
+    // meets MIN, MAX and powers of two.
+    println!(
+        "\nmagnitude properties, random phase on (runs + random cases to the first \
+         counterexample, size):"
+    );
     println!("{:<34} {:>16} {:>16}", "property", "bits", "linear");
+    let with_random: Vec<Config> = [&configs[0], &configs[2]]
+        .iter()
+        .map(|c| (*c).clone().samples(10_000, 200))
+        .collect();
     let numeric: Vec<(&str, Task)> = vec![
         ("x < 1000 (i64)", |c| {
             run_one(c, |x: Lazy<'_, i64>| x.get() < 1000)
@@ -852,7 +883,7 @@ fn main() {
         }),
     ];
     for (name, f) in numeric {
-        let cells: Vec<String> = [&configs[0], &configs[2]]
+        let cells: Vec<String> = with_random
             .iter()
             .map(|c| match f(c) {
                 Outcome {

@@ -33,6 +33,13 @@ use std::rc::Rc;
 /// negatives by magnitude; `MIN` alone at the last size). Linearly, size `k`
 /// holds `k`, then `-k` for signed types (`MIN` alone at the last size).
 ///
+/// Linear sizes never reach large magnitudes: a check's exhaustive phase
+/// stops at `|n|` equal to its size bound, and the random phase's edge and
+/// uniform atoms reach `|n| <= 130`. A property about magnitudes (overflow,
+/// thresholds) wants bit length, which reaches `MIN`, `MAX` and the powers
+/// of two; a property over a structure of several numbers (trees and their
+/// keys) usually fails sooner linearly (`examples/tree_suite.rs`).
+///
 /// Pick it per check with [`crate::Config::integer_sizes`] or
 /// `NEATCHECK_INTEGERS=linear|bits`, per field with [`linear`] and
 /// [`bit_length`], per type with the [`Linear`] wrapper or a newtype whose
