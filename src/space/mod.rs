@@ -28,13 +28,13 @@ pub(crate) use custom::debug_text;
 #[doc(hidden)]
 pub use custom::{__Show, __ShowDebug, __ShowNone};
 pub use custom::{ctor, show_with_debug};
-pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
-pub use numbers::{below_family, float_family, nat_below, FloatFormat};
 pub(crate) use ints::ModeScope;
 pub use ints::{
     bit_length, integer_sizes, linear, with_integer_sizes, Integer, IntegerSizes, Linear,
 };
+pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 pub use leaf::{linear_nat_family, linear_signed_family};
+pub use numbers::{below_family, float_family, nat_below, FloatFormat};
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
