@@ -229,7 +229,9 @@ pub mod space;
 pub mod values;
 mod watchdog;
 
-pub use check::{check, check_cool, check_with, collect, exists, implies, label, Config};
+pub use check::{
+    check, check_cool, check_in, check_in_with, check_with, collect, exists, implies, label, Config,
+};
 pub use lazy::{Lazy, LazyView};
 pub use neatcheck_derive::Enumerable;
 pub use space::{Enumerable, Space};

@@ -449,7 +449,11 @@ pub(crate) fn tree_of_copy(g: &Grammar, nodes: &[NodeCopy]) -> Option<Tree> {
 /// both with `Debug` and as constructors. Compiles `T`'s grammar on the
 /// calling thread (grammars are not `Send`; compilation is deterministic,
 /// so its alternatives are numbered as in the worker's).
-pub(crate) fn describe<T: Enumerable + Debug>(header: &str, fired: &Fired) -> String {
+pub(crate) fn describe<T: Enumerable + Debug>(
+    header: &str,
+    fired: &Fired,
+    source: &crate::search::GrammarSource<T>,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "neatcheck: {header}");
     let _ = writeln!(
@@ -460,7 +464,7 @@ pub(crate) fn describe<T: Enumerable + Debug>(header: &str, fired: &Fired) -> St
         fired.limit, fired.elapsed
     );
     let shown = catch_unwind(AssertUnwindSafe(|| {
-        let g = crate::grammar::grammar_of::<T>();
+        let g = source.grammar();
         if g.prods.len() != fired.prods {
             return Err(format!(
                 "the search ran over another space than `{}`'s own ({} alternatives, not {})",
@@ -513,10 +517,15 @@ pub(crate) fn describe<T: Enumerable + Debug>(header: &str, fired: &Fired) -> St
 /// overruns `limit` prints [`describe`]'s report to standard error and
 /// exits the process with status 101, which the test harness reports as a
 /// failed test binary. `header` names the property (test name, location).
-pub(crate) fn start_for<T: Enumerable + Debug>(limit: Duration, header: String) -> Watchdog {
+pub(crate) fn start_for<T: Enumerable + Debug>(
+    limit: Duration,
+    header: String,
+    source: crate::search::GrammarSource<T>,
+) -> Watchdog {
     let integers = crate::space::integer_sizes();
     Watchdog::start(limit, move |fired| {
-        let report = crate::space::with_integer_sizes(integers, || describe::<T>(&header, fired));
+        let report =
+            crate::space::with_integer_sizes(integers, || describe::<T>(&header, fired, &source));
         // Straight to the file descriptor: `eprint!` would go to the test
         // harness's capture buffer (inherited by this thread), which is
         // lost when the process exits.
@@ -600,7 +609,11 @@ mod tests {
         let tree = tree_of_copy(&g, &fired.nodes).unwrap();
         let v: Vec<bool> = crate::grammar::downcast(g.build_root(&tree), "test");
         assert_eq!(v, [false, true]);
-        let report = describe::<Vec<bool>>("property `p` at here.rs:1", &fired);
+        let report = describe::<Vec<bool>>(
+            "property `p` at here.rs:1",
+            &fired,
+            &crate::search::GrammarSource::Canonical,
+        );
         assert!(
             report.starts_with("neatcheck: property `p` at here.rs:1\n"),
             "{report}"
@@ -704,6 +717,7 @@ mod tests {
         let dog = start_for::<Vec<u8>>(
             limit,
             format!("property `hanging_child` at {}:{}", file!(), line!()),
+            crate::search::GrammarSource::Canonical,
         );
         let mut s = Searcher::<Vec<u8>>::new(100);
         s.watch(dog.slot());

@@ -11,9 +11,10 @@ use super::config::Config;
 use super::labels;
 use super::quiet::{self, Quiet};
 use super::random::{self, RandomCases};
-use crate::grammar::{grammar_of, Grammar, Tree};
+use crate::grammar::{Grammar, Tree};
 use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
+use crate::search::GrammarSource;
 use crate::search::{
     bound_in_searcher, BoundResult, Budget, ClockEvery, RunResult, Searcher, Tally as _,
 };
@@ -31,12 +32,14 @@ pub(crate) struct Subject<'a, T> {
     pub trace: &'a (dyn Fn(&mut Searcher<T>) -> Pattern + Sync),
     /// The per-run watchdog every searcher of the check reports to.
     pub watchdog: Option<&'a Watchdog>,
+    /// The space searched.
+    pub source: &'a GrammarSource<T>,
 }
 
 impl<T: Enumerable> Subject<'_, T> {
     /// A searcher of `T` up to `bound`, watched.
     fn searcher(&self, bound: usize) -> Searcher<T> {
-        let mut s = Searcher::<T>::new(bound);
+        let mut s = Searcher::<T>::from_grammar(self.source.grammar(), bound);
         if let Some(dog) = self.watchdog {
             s.watch(dog.slot());
         }
@@ -171,7 +174,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     // The whole check (grammar, searchers, random cases, shrinking, keys)
     // under the check's integer sizes.
     let _integers = config.integers.map(crate::space::ModeScope::enter);
-    let g = grammar_of::<T>();
+    let g = subject.source.grammar();
     // A bad replay key is the user's error: reported before panics are
     // silenced for the runs.
     let replay = config.replay.as_ref().map(|key| {
@@ -348,7 +351,14 @@ fn exhaust_bound<T: Enumerable + Send>(
     };
     let describe = |s: &mut Searcher<T>, r: RunResult| describe(s, subject, r, 0);
     let (result, mut tally): (_, Tally) = crate::search::Parallel::new(config.threads)
-        .bound_for_check(&step, &describe, bound, budget, subject.watchdog);
+        .bound_for_check(
+            &step,
+            &describe,
+            bound,
+            budget,
+            subject.watchdog,
+            subject.source,
+        );
     // The other counts of a bound that did not pass are those of the units
     // that completed.
     match &result {

@@ -35,6 +35,8 @@
 
 pub(crate) mod config;
 mod driver;
+#[cfg(test)]
+mod given_tests;
 mod labels;
 mod quiet;
 mod random;
@@ -47,7 +49,8 @@ pub use labels::{collect, label};
 
 use crate::cool::Cool;
 use crate::lazy::Lazy;
-use crate::search::Searcher;
+use crate::search::{GrammarSource, Searcher};
+use crate::space::Space;
 use crate::Enumerable;
 use driver::{drive, BoundEvent, Origin, Subject};
 pub(crate) use quiet::install as install_panic_hook;
@@ -184,8 +187,12 @@ macro_rules! plain_and_lazy_args {
             Property<($($name,)+), LazyArgs> for F
         {
             fn run_lazy(&self, x: Lazy<'_, ($($name,)+)>) -> RunResult {
-                let v = x.view();
-                self($(v.$idx),+).into_result()
+                // The arguments' tuple node, read without the check that it
+                // holds the tuple type's own space: `check_in` gives a
+                // tuple of other spaces, one position per argument all the
+                // same.
+                let first = x.read_node().a;
+                self($(x.__field::<$name>(first, $idx)),+).into_result()
             }
         }
     };
@@ -213,7 +220,7 @@ pub fn run_check<T: Enumerable + Debug + Send, M>(
     config: &Config,
     prop: impl Property<T, M> + Sync,
 ) -> Result<Summary, Box<Counterexample<T>>> {
-    run_property(config, &prop, &Origin::default())
+    run_property(config, &prop, &Origin::default(), &GrammarSource::Canonical)
 }
 
 /// [`run_check`] for a property returning a [`Cool`] formula (evaluated
@@ -225,13 +232,14 @@ pub fn run_check_cool<T: Enumerable + Debug + Send, F>(
 where
     F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
 {
-    run_cool(config, &prop, &Origin::default())
+    run_cool(config, &prop, &Origin::default(), &GrammarSource::Canonical)
 }
 
 fn run_property<T: Enumerable + Debug + Send, M>(
     config: &Config,
     prop: &(impl Property<T, M> + Sync),
     origin: &Origin,
+    source: &GrammarSource<T>,
 ) -> Result<Summary, Box<Counterexample<T>>> {
     let step = |s: &mut Searcher<T>| s.step(|x| prop.run_lazy(x));
     let trace = |s: &mut Searcher<T>| {
@@ -239,13 +247,14 @@ fn run_property<T: Enumerable + Debug + Send, M>(
             let _ = prop.run_lazy(x);
         })
     };
-    run_watched(config, origin, &step, &trace)
+    run_watched(config, origin, &step, &trace, source)
 }
 
 fn run_cool<T: Enumerable + Debug + Send, F>(
     config: &Config,
     prop: &F,
     origin: &Origin,
+    source: &GrammarSource<T>,
 ) -> Result<Summary, Box<Counterexample<T>>>
 where
     F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
@@ -257,7 +266,7 @@ where
             let _ = prop(x).eval();
         })
     };
-    run_watched(config, origin, &step, &trace)
+    run_watched(config, origin, &step, &trace, source)
 }
 
 /// The driver with the check's watchdog.
@@ -266,16 +275,18 @@ fn run_watched<T: Enumerable + Debug + Send>(
     origin: &Origin,
     step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
+    source: &GrammarSource<T>,
 ) -> Result<Summary, Box<Counterexample<T>>> {
     // Reports print complete values of unnamed alternatives through `Debug`.
     crate::space::show_with_debug::<T>();
     // The watchdog rebuilds a hung input under the mode it starts in.
     let _integers = config.integers.map(crate::space::ModeScope::enter);
-    let watchdog = start_watchdog::<T>(config, origin);
+    let watchdog = start_watchdog::<T>(config, origin, source);
     let subject = Subject {
         step,
         trace,
         watchdog: watchdog.as_ref(),
+        source,
     };
     drive(config, &subject, origin, &mut |_| {})
 }
@@ -315,6 +326,7 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
         step,
         trace,
         watchdog: None,
+        source: &GrammarSource::Canonical,
     };
     drive(&config, &subject, &Origin::default(), &mut print)
         .err()
@@ -325,6 +337,7 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
 fn start_watchdog<T: Enumerable + Debug>(
     config: &Config,
     origin: &Origin,
+    source: &GrammarSource<T>,
 ) -> Option<crate::watchdog::Watchdog> {
     let limit = config.run_timeout?;
     let header = format!(
@@ -335,7 +348,11 @@ fn start_watchdog<T: Enumerable + Debug>(
             .map_or(String::new(), |t| format!("`{t}` ")),
         origin.file.map_or(String::new(), |f| format!("in {f}"))
     );
-    Some(crate::watchdog::start_for::<T>(limit, header))
+    Some(crate::watchdog::start_for::<T>(
+        limit,
+        header,
+        source.clone(),
+    ))
 }
 
 /// The origin of a check called from a test.
@@ -572,9 +589,117 @@ pub fn check_with<T: Enumerable + Debug + Send, M>(
     let location = Location::caller();
     let config = config.with_env();
     let origin = origin_here(location);
-    let result = run_property(&config, &prop, &origin);
+    let result = run_property(&config, &prop, &origin, &GrammarSource::Canonical);
     finish(&config, &origin, location, result)
 }
+
+/// [`check`] over the values of given spaces instead of the arguments'
+/// own: a custom generator per argument, with no newtype. `spaces` makes a
+/// [`Space`] of the input, or a tuple of spaces, one per argument (each
+/// argument is then one position of its own space). It is called once per
+/// thread the check uses, so it must not capture thread-bound data.
+///
+/// Arguments stay lazily readable (`get`, `force`, and `view` where the
+/// space has the type's own structure) and counterexamples print as values.
+///
+/// ```
+/// use neatcheck::{space, Lazy};
+/// // Keys from a small range, lists of any bytes.
+/// neatcheck::check_in(
+///     || (space::range(-3, 3, |k| k), space::of::<Vec<u8>>()),
+///     |k: Lazy<i64>, xs: Lazy<Vec<u8>>| (-3..=3).contains(&k.get()) || xs.len() > 100,
+/// );
+/// ```
+#[track_caller]
+pub fn check_in<T, S, M>(
+    spaces: impl Fn() -> S + Send + Sync + 'static,
+    prop: impl Property<T, M> + Sync,
+) -> Summary
+where
+    T: Enumerable + Debug + Send,
+    S: Spaces<T>,
+{
+    check_in_with(Config::default(), spaces, prop)
+}
+
+/// [`check_in`] with a configuration (environment variables still override
+/// it).
+#[track_caller]
+pub fn check_in_with<T, S, M>(
+    config: Config,
+    spaces: impl Fn() -> S + Send + Sync + 'static,
+    prop: impl Property<T, M> + Sync,
+) -> Summary
+where
+    T: Enumerable + Debug + Send,
+    S: Spaces<T>,
+{
+    let location = Location::caller();
+    let config = config.with_env();
+    let origin = origin_here(location);
+    let source = GrammarSource::given(move || spaces().into_space());
+    let result = run_property(&config, &prop, &origin, &source);
+    finish(&config, &origin, location, result)
+}
+
+/// [`run_check`] over given spaces (see [`check_in`]).
+pub fn run_check_in<T, S, M>(
+    config: &Config,
+    spaces: impl Fn() -> S + Send + Sync + 'static,
+    prop: impl Property<T, M> + Sync,
+) -> Result<Summary, Box<Counterexample<T>>>
+where
+    T: Enumerable + Debug + Send,
+    S: Spaces<T>,
+{
+    let source = GrammarSource::given(move || spaces().into_space());
+    run_property(config, &prop, &Origin::default(), &source)
+}
+
+/// The input spaces of [`check_in`]: a [`Space`] of the whole input, or a
+/// tuple of spaces, one per argument of the property.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not describe the arguments of a property",
+    note = "give a `Space<T>` of the input, or a tuple of spaces, one per argument: \
+            `|| (space::range(0, 9, |x| x), space::of::<Vec<u8>>())`"
+)]
+pub trait Spaces<T> {
+    /// The space of the whole input.
+    fn into_space(self) -> Space<T>;
+}
+
+impl<T> Spaces<T> for Space<T> {
+    fn into_space(self) -> Space<T> {
+        self
+    }
+}
+
+macro_rules! spaces_tuple {
+    ($($name:ident : $idx:tt),+) => {
+        impl<$($name: 'static),+> Spaces<($($name,)+)> for ($(Space<$name>,)+) {
+            fn into_space(self) -> Space<($($name,)+)> {
+                crate::space::label(
+                    crate::space::Shape::Tuple,
+                    crate::space::product_with(
+                        vec![$(crate::space::field_with(self.$idx)),+],
+                        |f| ($(f.take::<$name>(),)+),
+                    ),
+                )
+            }
+        }
+    };
+}
+spaces_tuple!(A: 0, B: 1);
+spaces_tuple!(A: 0, B: 1, C: 2);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10);
+spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10, M: 11);
 
 /// [`check`] for a property returning a [`Cool`] formula.
 #[track_caller]
@@ -595,7 +720,7 @@ where
     let location = Location::caller();
     let config = config.with_env();
     let origin = origin_here(location);
-    let result = run_cool(&config, &prop, &origin);
+    let result = run_cool(&config, &prop, &origin, &GrammarSource::Canonical);
     finish(&config, &origin, location, result)
 }
 

@@ -9,6 +9,8 @@ pub(crate) mod engine;
 
 pub use crate::outcome::Counterexample;
 pub(crate) mod parallel;
+mod source;
+pub(crate) use source::GrammarSource;
 
 pub use parallel::Parallel;
 

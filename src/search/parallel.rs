@@ -38,8 +38,8 @@
 //! (in practice about one unit in flight per worker past the `R`-th run).
 
 use super::{
-    counterexample_here, BoundResult, Budget, Classes, Counterexample, Outcome, RunResult,
-    Searcher, Tally,
+    counterexample_here, BoundResult, Budget, Classes, Counterexample, GrammarSource, Outcome,
+    RunResult, Searcher, Tally,
 };
 use crate::cool::{Cool, Strategy};
 use crate::lazy::Lazy;
@@ -380,7 +380,14 @@ impl Parallel {
         let step = |s: &mut Searcher<T>| s.step(prop);
         // A panic is a counterexample in a counterexample search.
         let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
-        self.bound_for_check(&step, &describe, bound, budget, None)
+        self.bound_for_check(
+            &step,
+            &describe,
+            bound,
+            budget,
+            None,
+            &GrammarSource::Canonical,
+        )
     }
 
     /// One bound of a check's exhaustive phase: [`Parallel::ctrex_within`]
@@ -392,10 +399,18 @@ impl Parallel {
         bound: usize,
         budget: Budget,
         watchdog: Option<&crate::watchdog::Watchdog>,
+        source: &GrammarSource<T>,
     ) -> (BoundResult<T>, Tl) {
         let describe = |s: &mut Searcher<T>, r: RunResult| Hit::Counterexample(describe(s, r));
-        let (verdict, tally) =
-            self.drive(step, &describe, StopAt::Failure, bound, budget, watchdog);
+        let (verdict, tally) = self.drive(
+            step,
+            &describe,
+            StopAt::Failure,
+            bound,
+            budget,
+            watchdog,
+            source,
+        );
         let result = match verdict {
             Ending::Passed(runs) => BoundResult::Passed(runs),
             Ending::Hit(Hit::Counterexample(mut c), runs) => {
@@ -466,8 +481,15 @@ impl Parallel {
                 "neatcheck: the predicate panicked on input {shown}: {m}"
             ))
         };
-        let (verdict, satisfied): (_, Satisfied) =
-            self.drive(step, &describe, StopAt::Panic, bound, budget, None);
+        let (verdict, satisfied): (_, Satisfied) = self.drive(
+            step,
+            &describe,
+            StopAt::Panic,
+            bound,
+            budget,
+            None,
+            &GrammarSource::Canonical,
+        );
         match verdict {
             Ending::Passed(runs) => Some(Classes {
                 runs,
@@ -493,6 +515,7 @@ impl Parallel {
         bound: usize,
         budget: Budget,
         watchdog: Option<&crate::watchdog::Watchdog>,
+        source: &GrammarSource<T>,
     ) -> (Ending<T>, Tl) {
         let shared = Shared {
             next_ticket: AtomicU64::new(0),
@@ -515,6 +538,7 @@ impl Parallel {
                         split_depth: self.split_depth,
                         shared,
                         watchdog,
+                        source,
                     };
                     scope.spawn(move || crate::space::with_integer_sizes(integers, || job.work()))
                 })
@@ -616,6 +640,8 @@ struct Job<'a, T> {
     shared: &'a Shared,
     /// The per-run watchdog each worker's searcher reports to.
     watchdog: Option<&'a crate::watchdog::Watchdog>,
+    /// Where each worker gets its grammar.
+    source: &'a GrammarSource<T>,
 }
 
 /// The unit a worker is exploring.
@@ -640,7 +666,7 @@ impl<T: Enumerable> Job<'_, T> {
     fn work<Tl: Tally>(self) -> Report<T, Tl> {
         let shared = self.shared;
         let split_depth = self.split_depth;
-        let mut s = Searcher::<T>::new(self.bound);
+        let mut s = Searcher::<T>::from_grammar(self.source.grammar(), self.bound);
         if let Some(dog) = self.watchdog {
             s.watch(dog.slot());
         }
