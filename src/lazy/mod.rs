@@ -303,54 +303,6 @@ impl Drop for __DepthGuard {
     }
 }
 
-/// A handle that can only be materialised. The derive no longer produces it
-/// (the view of an `#[enumerable(with = ...)]` field is a [`Lazy`] handle,
-/// whose reads are checked); kept for code that names it.
-pub struct Opaque<'a, T> {
-    lazy: Lazy<'a, T>,
-}
-
-impl<T> Clone for Opaque<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T> Copy for Opaque<'_, T> {}
-
-impl<T> std::fmt::Debug for Opaque<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Opaque<{}>#{}",
-            std::any::type_name::<T>(),
-            self.lazy.node
-        )
-    }
-}
-
-impl<'a, T: 'static> Opaque<'a, T> {
-    /// Materialises the value (reads every position below).
-    pub fn force(self) -> T {
-        self.lazy.force_generic()
-    }
-
-    /// Reads an atomic value (the same as [`Opaque::force`]).
-    pub fn get(self) -> T
-    where
-        T: Copy,
-    {
-        self.force()
-    }
-}
-
-impl<'a, T> Lazy<'a, T> {
-    /// Derive support: the handle of a field with an overriding space.
-    #[doc(hidden)]
-    pub fn __opaque(self) -> Opaque<'a, T> {
-        Opaque { lazy: self }
-    }
-}
-
 /// The check of untrusted searches, out of the readers' hot path.
 #[cold]
 #[inline(never)]
