@@ -149,6 +149,10 @@ pub struct Grammar {
     /// The integer sizes it was compiled under: the family that canonical
     /// positions of the primitive integer types hold.
     pub(crate) integers: crate::space::IntegerSizes,
+    /// Every position reached from the root without entering a field with a
+    /// space of its own holds some type's canonical space (see
+    /// `all_positions_typed`).
+    pub(crate) typed_outside_own_spaces: bool,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -191,6 +195,12 @@ struct Compiler {
     /// Keeps anonymous raws alive so their addresses stay unique.
     keep: Vec<Rc<Raw>>,
     context: String,
+    /// Anonymous sorts made for fields with a space of their own
+    /// (`space::position`, what `#[enumerable(with = ...)]` gives), and
+    /// those made for any other anonymous field: see
+    /// `Grammar::all_positions_typed`.
+    own_space_fields: std::collections::HashSet<SortId>,
+    plain_anonymous: std::collections::HashSet<SortId>,
 }
 
 impl Compiler {
@@ -238,8 +248,16 @@ impl Compiler {
                 }
                 _ => self.slot_of(inner),
             },
-            Raw::Sort(inner) => (self.anon_sort(inner), Build::Slot),
-            _ => (self.anon_sort(raw), Build::Slot),
+            Raw::Sort(inner) => {
+                let id = self.anon_sort(inner);
+                self.own_space_fields.insert(id);
+                (id, Build::Slot)
+            }
+            _ => {
+                let id = self.anon_sort(raw);
+                self.plain_anonymous.insert(id);
+                (id, Build::Slot)
+            }
         }
     }
 
@@ -373,6 +391,8 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         by_ptr: HashMap::new(),
         keep: vec![],
         context: root_name.to_string(),
+        own_space_fields: Default::default(),
+        plain_anonymous: Default::default(),
     };
     let (root_sort, root_build) = c.slot_of(root);
     let mut i = 0;
@@ -551,7 +571,16 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         trusted: false,
         wrappers,
         integers: crate::space::integer_sizes(),
+        typed_outside_own_spaces: false,
     };
+    // A sort also reached as a plain anonymous field is not read only
+    // through checked handles.
+    let own_spaces: std::collections::HashSet<SortId> = c
+        .own_space_fields
+        .difference(&c.plain_anonymous)
+        .copied()
+        .collect();
+    g.typed_outside_own_spaces = g.typed_outside(&own_spaces);
     for p in 0..g.prods.len() {
         let slots = g.prods[p].slots.clone();
         let t = g.template_for(&slots);
@@ -935,22 +964,46 @@ pub(crate) fn downcast<T: 'static>(v: Value, what: &str) -> T {
 }
 
 impl Grammar {
-    /// Whether every position holds some type's canonical space: then a
-    /// typed handle reached through views holds its own type's space by
-    /// construction, and the search may skip the per-read checks. A field
-    /// with another space (`#[enumerable(with = ...)]`, a hand-written
-    /// union or leaf used as a field) is an anonymous sort, read through a
-    /// handle of its field type: such grammars check every read.
+    /// Whether a search may skip the per-read checks: every position holds
+    /// some type's canonical space, except inside fields with a space of
+    /// their own (`#[enumerable(with = ...)]`, `space::field_with`), whose
+    /// handles read through the run's checked context (`Lazy::__checked`,
+    /// `Alternative::field`). A typed handle reached through views then
+    /// holds its own type's space by construction. Any other anonymous
+    /// position (a hand-written union or leaf used as a field without
+    /// `field_with`) is read through a handle of its field type: such
+    /// grammars check every read.
     fn all_positions_typed(&self) -> bool {
-        self.sorts.iter().all(|s| {
-            s.origin.is_some()
-                || match &s.kind {
-                    // Aliases (resolved away) and uninhabited sorts hold no
-                    // position.
-                    SortKind::Algebraic { decl, .. } => decl.is_empty(),
-                    SortKind::Leaf { .. } => false,
+        self.typed_outside_own_spaces
+    }
+
+    /// Walks the sorts reachable from the root without entering `own`:
+    /// whether each holds some type's canonical space (or no position).
+    fn typed_outside(&self, own: &std::collections::HashSet<SortId>) -> bool {
+        let mut seen = vec![false; self.sorts.len()];
+        let mut stack = vec![self.root];
+        seen[self.root as usize] = true;
+        while let Some(sort) = stack.pop() {
+            let s = &self.sorts[sort as usize];
+            match &s.kind {
+                SortKind::Leaf { .. } if s.origin.is_none() => return false,
+                SortKind::Leaf { .. } => {}
+                SortKind::Algebraic { decl, .. } => {
+                    if s.origin.is_none() && !decl.is_empty() {
+                        return false;
+                    }
+                    for &p in decl {
+                        for &slot in &self.prods[p as usize].slots {
+                            if !own.contains(&slot) && !seen[slot as usize] {
+                                seen[slot as usize] = true;
+                                stack.push(slot);
+                            }
+                        }
+                    }
                 }
-        })
+            }
+        }
+        true
     }
 }
 

@@ -521,7 +521,9 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
                 let i = i as u32;
                 let ty = &f.ty;
                 if f.with.is_some() {
-                    return quote!(__lazy.__field::<#ty>(__first, #i));
+                    // Its position holds another space than the type's
+                    // own: read with every read checked.
+                    return quote!(__lazy.__field::<#ty>(__first, #i).__checked());
                 }
                 let target = boxed_inner(ty).cloned().unwrap_or(ty.clone());
                 quote!(__lazy.__field::<#target>(__first, #i))

@@ -11,6 +11,8 @@
 mod alternative;
 mod std_views;
 mod std_views_more;
+#[cfg(test)]
+mod trust_tests;
 
 pub use alternative::Alternative;
 pub use std_views::{LazyIter, ListView};
@@ -84,6 +86,10 @@ pub struct Ctx<'a> {
     /// Whether typed accessors may skip the canonical-space check (see
     /// `Grammar::trusted`).
     pub(crate) trusted: bool,
+    /// The same run with every read checked: the context of the handles of
+    /// positions that hold another space than their type's own (`None` when
+    /// this context checks every read already).
+    pub(crate) checked: Option<&'a Ctx<'a>>,
     pub(crate) reads: &'a UnsafeCell<Vec<u32>>,
 }
 
@@ -198,6 +204,15 @@ impl<'a, T> Lazy<'a, T> {
     #[inline(always)]
     pub fn __field<F>(self, first: u32, i: u32) -> Lazy<'a, F> {
         Lazy::new(self.ctx, first + i)
+    }
+
+    /// Derive support: the same position, read with every read checked (a
+    /// field with another space than its type's own, `#[enumerable(with =
+    /// ...)]`, whose reads a trusted search must not take on trust).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __checked(self) -> Lazy<'a, T> {
+        Lazy::new(self.ctx.checked.unwrap_or(self.ctx), self.node)
     }
 
     /// Derive support: whether this position holds `T`'s canonical space

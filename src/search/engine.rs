@@ -422,7 +422,8 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
-        let ctx = self.ctx(stamp);
+        let checked = self.ctx(stamp, None);
+        let ctx = self.ctx(stamp, Some(&checked));
         self.call(&ctx, f)
     }
 
@@ -664,7 +665,8 @@ impl Engine {
         let mark = self.read_mark();
         let stamp = self.next_stamp();
         let result = {
-            let ctx = self.ctx(stamp);
+            let checked = self.ctx(stamp, None);
+            let ctx = self.ctx(stamp, Some(&checked));
             self.call(&ctx, f)
         };
         let read: Vec<u32> = self.reads()[mark as usize..].to_vec();
@@ -675,8 +677,11 @@ impl Engine {
         (result, read)
     }
 
-    /// The read context of a run with the given stamp.
-    fn ctx(&self, stamp: u32) -> Ctx<'_> {
+    /// The read context of a run with the given stamp. A trusted grammar's
+    /// context carries its checked twin (`checked`, the same run with every
+    /// read checked) for the positions that hold another space than their
+    /// type's own (`with` fields).
+    fn ctx<'e>(&'e self, stamp: u32, checked: Option<&'e Ctx<'e>>) -> Ctx<'e> {
         // `Ctx::touch` writes one slot past the recorded reads whether it
         // records or not: there must always be room for one read per node
         // plus one.
@@ -689,14 +694,16 @@ impl Engine {
             slot_types: &self.slot_types,
             grammar: &self.grammar,
             stamp,
-            trusted: self.grammar.trusted,
+            trusted: checked.is_some() && self.grammar.trusted,
+            checked,
             reads: &self.reads,
         }
     }
 
     /// A context for materialising the current value (records nothing).
     pub fn with_plain_ctx<R>(&self, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
-        f(&self.ctx(0))
+        let checked = self.ctx(0, None);
+        f(&self.ctx(0, Some(&checked)))
     }
 
     /// The current value as a grammar tree (iterative).
