@@ -116,8 +116,11 @@
 //! handle of its type like any other: `get()` and `force()` read the field's
 //! own values, and `view()` works where the space is the type's own (a
 //! position of another structure is refused with a clear panic, never
-//! misread; a search over a type with such fields checks every read, which
-//! searches without them do not pay).
+//! misread: reads through such a field are checked, while the rest of the
+//! value is read on trust as usual).
+//!
+//! A space can also be given per argument of a property, with no newtype,
+//! through [`check_in`].
 //!
 //! `#[enumerable(transparent)]` on a struct with exactly one field makes the
 //! struct the very position of its field: `struct Key(i64)` has the values
