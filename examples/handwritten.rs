@@ -12,8 +12,8 @@
 //! number families; `force()` reads an element whole, as the view does) and
 //! binary search trees (a hand-written recursive type, which `force()` could
 //! only read whole: no `force()` row; instead a derived tree whose key has
-//! its own space, which makes the search check every read). Each search runs to completion at a
-//! fixed bound; the variants of a workload make the same runs (checked). A
+//! its own space, whose reads are checked and go through the generic
+//! materialiser). Each search runs to completion at a fixed bound; the variants of a workload make the same runs (checked). A
 //! timing is the thread CPU time of one whole search (the machines are
 //! shared), the best of N repeats (default 7), the variants interleaved so
 //! that load on the machine hits them alike. Prints a markdown table: ns
@@ -113,7 +113,7 @@ enum DBst {
 }
 
 /// `DBst` with its key given its own space (the same values and sizes as
-/// `u8`'s, but not `u8`'s space): the search checks every read.
+/// `u8`'s, but not `u8`'s space): reads of the key are checked.
 #[derive(Enumerable, Clone, Debug, PartialEq, Eq)]
 enum WBst {
     Leaf,
