@@ -806,13 +806,19 @@ impl Grammar {
             let Some(end) = family.count(s).to_u64().and_then(|c| last.checked_add(c)) else {
                 return s as u64;
             };
+            // The end of size `s` is kept (as the start of `s + 1`) even when
+            // `index` falls in `s`, so the next read of a value of this size
+            // is a table search, not a big-number count again; past the last
+            // size nothing is added.
+            if family.last_size().is_none_or(|l| s <= l) {
+                st.push(end);
+            }
             if index < end {
                 return s as u64;
             }
             if family.last_size().is_some_and(|l| s >= l) {
                 return INFINITE;
             }
-            st.push(end);
         }
         // Sizes with no values share their start with the next size: the
         // size of `index` is the last `s` with `starts[s] <= index`.
