@@ -149,9 +149,15 @@ pub struct Grammar {
     /// The integer sizes it was compiled under: the family that canonical
     /// positions of the primitive integer types hold.
     pub(crate) integers: crate::space::IntegerSizes,
-    /// Every position reached from the root without entering a field with a
-    /// space of its own holds some type's canonical space (see
-    /// `all_positions_typed`).
+    /// Whether a search may skip the per-read checks: every position holds
+    /// some type's canonical space, except inside fields with a space of
+    /// their own (`#[enumerable(with = ...)]`, `space::field_with`), whose
+    /// handles read through the run's checked context (`Lazy::__checked`,
+    /// `Alternative::field`). A typed handle reached through views then
+    /// holds its own type's space by construction. Any other anonymous
+    /// position (a hand-written union or leaf used as a field without
+    /// `field_with`) is read through a handle of its field type: such
+    /// grammars check every read.
     pub(crate) typed_outside_own_spaces: bool,
 }
 
@@ -198,7 +204,7 @@ struct Compiler {
     /// Anonymous sorts made for fields with a space of their own
     /// (`space::position`, what `#[enumerable(with = ...)]` gives), and
     /// those made for any other anonymous field: see
-    /// `Grammar::all_positions_typed`.
+    /// `Grammar::typed_outside_own_spaces`.
     own_space_fields: std::collections::HashSet<SortId>,
     plain_anonymous: std::collections::HashSet<SortId>,
 }
@@ -970,19 +976,6 @@ pub(crate) fn downcast<T: 'static>(v: Value, what: &str) -> T {
 }
 
 impl Grammar {
-    /// Whether a search may skip the per-read checks: every position holds
-    /// some type's canonical space, except inside fields with a space of
-    /// their own (`#[enumerable(with = ...)]`, `space::field_with`), whose
-    /// handles read through the run's checked context (`Lazy::__checked`,
-    /// `Alternative::field`). A typed handle reached through views then
-    /// holds its own type's space by construction. Any other anonymous
-    /// position (a hand-written union or leaf used as a field without
-    /// `field_with`) is read through a handle of its field type: such
-    /// grammars check every read.
-    fn all_positions_typed(&self) -> bool {
-        self.typed_outside_own_spaces
-    }
-
     /// Walks the sorts reachable from the root without entering `own`:
     /// whether each holds some type's canonical space (or no position).
     fn typed_outside(&self, own: &std::collections::HashSet<SortId>) -> bool {
@@ -1024,7 +1017,7 @@ pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
         return g;
     }
     let mut g = compile(&crate::space::of::<T>().raw, std::any::type_name::<T>());
-    g.trusted = g.all_positions_typed();
+    g.trusted = g.typed_outside_own_spaces;
     let g = Rc::new(g);
     CACHE.with(|c| c.borrow_mut().insert(id, g.clone()));
     g
@@ -1035,6 +1028,6 @@ pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> 
     let mut g = compile(&space.raw, std::any::type_name::<T>());
     // A space that is just a reference to `T`'s own is as good as `of::<T>()`.
     g.trusted = matches!(&*space.raw, Raw::Ref(tr) if tr.key == RefKey::Type(TypeId::of::<T>()))
-        && g.all_positions_typed();
+        && g.typed_outside_own_spaces;
     Rc::new(g)
 }

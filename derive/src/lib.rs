@@ -63,65 +63,63 @@ enum Kind {
     Unit,
 }
 
+/// Runs `each` on every item of every `#[enumerable(...)]` attribute.
+fn enumerable_items(
+    attrs: &[syn::Attribute],
+    mut each: impl FnMut(syn::meta::ParseNestedMeta) -> syn::Result<()>,
+) -> syn::Result<()> {
+    for attr in attrs {
+        if attr.path().is_ident("enumerable") {
+            attr.parse_nested_meta(&mut each)?;
+        }
+    }
+    Ok(())
+}
+
 fn parse_field_attrs(attrs: &[syn::Attribute]) -> syn::Result<Option<Expr>> {
     let mut with = None;
-    for attr in attrs {
-        if !attr.path().is_ident("enumerable") {
-            continue;
+    enumerable_items(attrs, |meta| {
+        if meta.path.is_ident("with") {
+            // `with = expr`, or the older string form `with = "expr"`.
+            let e: Expr = meta.value()?.parse()?;
+            with = Some(match e {
+                Expr::Lit(syn::ExprLit {
+                    lit: Lit::Str(s), ..
+                }) => s.parse::<Expr>()?,
+                e => e,
+            });
+            Ok(())
+        } else {
+            Err(meta.error("expected `with = <a Space of the field's type>`"))
         }
-        attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("with") {
-                // `with = expr`, or the older string form `with = "expr"`.
-                let e: Expr = meta.value()?.parse()?;
-                with = Some(match e {
-                    Expr::Lit(syn::ExprLit {
-                        lit: Lit::Str(s), ..
-                    }) => s.parse::<Expr>()?,
-                    e => e,
-                });
-                Ok(())
-            } else {
-                Err(meta.error("expected `with = <a Space of the field's type>`"))
-            }
-        })?;
-    }
+    })?;
     Ok(with)
 }
 
 /// Whether the type carries `#[enumerable(transparent)]`.
 fn type_transparent(attrs: &[syn::Attribute]) -> syn::Result<Option<Span>> {
     let mut transparent = None;
-    for attr in attrs {
-        if !attr.path().is_ident("enumerable") {
-            continue;
+    enumerable_items(attrs, |meta| {
+        if meta.path.is_ident("transparent") {
+            transparent = Some(meta.path.get_ident().map_or(Span::call_site(), Ident::span));
+            Ok(())
+        } else {
+            Err(meta.error("expected `transparent` (on a struct with one field)"))
         }
-        attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("transparent") {
-                transparent = Some(meta.path.get_ident().map_or(Span::call_site(), Ident::span));
-                Ok(())
-            } else {
-                Err(meta.error("expected `transparent` (on a struct with one field)"))
-            }
-        })?;
-    }
+    })?;
     Ok(transparent)
 }
 
 fn variant_skipped(attrs: &[syn::Attribute]) -> syn::Result<bool> {
     let mut skip = false;
-    for attr in attrs {
-        if !attr.path().is_ident("enumerable") {
-            continue;
+    enumerable_items(attrs, |meta| {
+        if meta.path.is_ident("skip") {
+            skip = true;
+            Ok(())
+        } else {
+            Err(meta.error("expected `skip`"))
         }
-        attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("skip") {
-                skip = true;
-                Ok(())
-            } else {
-                Err(meta.error("expected `skip`"))
-            }
-        })?;
-    }
+    })?;
     Ok(skip)
 }
 

@@ -586,10 +586,21 @@ pub fn check_with<T: Enumerable + Debug + Send, M>(
     config: Config,
     prop: impl Property<T, M> + Sync,
 ) -> Summary {
-    let location = Location::caller();
+    check_from(config, &prop, &GrammarSource::Canonical, Location::caller())
+}
+
+/// The body of [`check_with`] and [`check_in_with`]: the property over the
+/// source's space, with the environment, the regression file and the report
+/// of the caller at `location`.
+fn check_from<T: Enumerable + Debug + Send, M>(
+    config: Config,
+    prop: &(impl Property<T, M> + Sync),
+    source: &GrammarSource<T>,
+    location: &'static Location<'static>,
+) -> Summary {
     let config = config.with_env();
     let origin = origin_here(location);
-    let result = run_property(&config, &prop, &origin, &GrammarSource::Canonical);
+    let result = run_property(&config, prop, &origin, source);
     finish(&config, &origin, location, result)
 }
 
@@ -634,12 +645,8 @@ where
     T: Enumerable + Debug + Send,
     S: Spaces<T>,
 {
-    let location = Location::caller();
-    let config = config.with_env();
-    let origin = origin_here(location);
     let source = GrammarSource::given(move || spaces().into_space());
-    let result = run_property(&config, &prop, &origin, &source);
-    finish(&config, &origin, location, result)
+    check_from(config, &prop, &source, Location::caller())
 }
 
 /// [`run_check`] over given spaces (see [`check_in`]).

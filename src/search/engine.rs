@@ -422,9 +422,7 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
-        let checked = self.ctx(stamp, None);
-        let ctx = self.ctx(stamp, Some(&checked));
-        self.call(&ctx, f)
+        self.with_ctx(stamp, |ctx| self.call(ctx, f))
     }
 
     /// Length of the read vector (to mark where a run's reads start).
@@ -664,11 +662,7 @@ impl Engine {
         }
         let mark = self.read_mark();
         let stamp = self.next_stamp();
-        let result = {
-            let checked = self.ctx(stamp, None);
-            let ctx = self.ctx(stamp, Some(&checked));
-            self.call(&ctx, f)
-        };
+        let result = self.with_ctx(stamp, |ctx| self.call(ctx, f));
         let read: Vec<u32> = self.reads()[mark as usize..].to_vec();
         self.discard_reads(mark);
         for (n, m) in self.nodes.iter().zip(saved) {
@@ -677,33 +671,37 @@ impl Engine {
         (result, read)
     }
 
-    /// The read context of a run with the given stamp. A trusted grammar's
-    /// context carries its checked twin (`checked`, the same run with every
-    /// read checked) for the positions that hold another space than their
-    /// type's own (`with` fields).
-    fn ctx<'e>(&'e self, stamp: u32, checked: Option<&'e Ctx<'e>>) -> Ctx<'e> {
+    /// Runs `f` in the read context of a run with the given stamp. A
+    /// trusted grammar's context carries its checked twin (`checked`, the
+    /// same run with every read checked) for the positions that hold another
+    /// space than their type's own (`with` fields).
+    fn with_ctx<R>(&self, stamp: u32, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
         // `Ctx::touch` writes one slot past the recorded reads whether it
         // records or not: there must always be room for one read per node
         // plus one.
         // SAFETY: no reference into `reads` outlives a call into the engine
         // (frames keep indices, not slices), and no run is in progress here.
         unsafe { (*self.reads.get()).reserve(self.nodes.len() + 1) };
-        Ctx {
+        let checked = Ctx {
             nodes: &self.nodes,
             info: &self.info,
             slot_types: &self.slot_types,
             grammar: &self.grammar,
             stamp,
-            trusted: checked.is_some() && self.grammar.trusted,
-            checked,
+            trusted: false,
+            checked: None,
             reads: &self.reads,
-        }
+        };
+        f(&Ctx {
+            trusted: self.grammar.trusted,
+            checked: Some(&checked),
+            ..checked
+        })
     }
 
     /// A context for materialising the current value (records nothing).
     pub fn with_plain_ctx<R>(&self, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
-        let checked = self.ctx(0, None);
-        f(&self.ctx(0, Some(&checked)))
+        self.with_ctx(0, f)
     }
 
     /// The current value as a grammar tree (iterative).
