@@ -4,6 +4,8 @@
 //! own, so that searches and checks never report them as counterexamples of
 //! the user's property.
 
+pub(crate) mod quiet;
+
 use std::any::Any;
 
 /// The payload of a panic raised by neatcheck itself (see [`raise`]).
@@ -16,11 +18,11 @@ pub(crate) struct InternalError {
 pub(crate) const PREFIX: &str = "neatcheck: internal error (not a counterexample of your property)";
 
 /// Panics with an [`InternalError`]. Outside property runs the panic hook
-/// prints its message like a string panic's (see `check::quiet`).
+/// prints its message like a string panic's (see [`quiet`]).
 #[cold]
 #[inline(never)]
 pub(crate) fn raise(message: String) -> ! {
-    crate::check::install_panic_hook();
+    quiet::install();
     std::panic::panic_any(InternalError { message })
 }
 

@@ -213,6 +213,8 @@
 #[cfg(test)]
 extern crate self as neatcheck;
 
+#[cfg(test)]
+mod architecture_tests;
 pub mod check;
 pub mod cool;
 pub mod count;

@@ -9,9 +9,9 @@
 
 use super::config::Config;
 use super::labels;
-use super::quiet::{self, Quiet};
 use super::random::{self, RandomCases};
 use crate::grammar::{Grammar, Tree};
+use crate::internal::quiet::{self, Quiet};
 use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
 use crate::search::GrammarSource;

@@ -38,7 +38,6 @@ mod driver;
 #[cfg(test)]
 mod given_tests;
 mod labels;
-mod quiet;
 mod random;
 mod regressions;
 
@@ -53,7 +52,6 @@ use crate::search::{GrammarSource, Searcher};
 use crate::space::Space;
 use crate::Enumerable;
 use driver::{drive, BoundEvent, Origin, Subject};
-pub(crate) use quiet::install as install_panic_hook;
 use std::fmt::{Debug, Write};
 use std::panic::Location;
 
