@@ -229,6 +229,8 @@ mod robust_tests;
 pub mod search;
 mod shrink;
 pub mod space;
+#[cfg(test)]
+mod spec_tests;
 pub mod values;
 mod watchdog;
 
