@@ -5,9 +5,10 @@
 //! and sub-formulas are evaluated lazily, at most once per run, and its
 //! parallel conjunctions may be evaluated in either order. Which order is
 //! chosen is a *schedule*, computed per search node by the strategy and
-//! inherited by the node's children (benchmarks/README.md §6 is the
-//! normative description; the reference's quirks are reproduced so that run
-//! counts can be compared).
+//! inherited by the node's children. `docs/spec.md#strategies` states
+//! exactly what each strategy evaluates and runs (after
+//! `docs/benchmarks/README.md` §6, the normative description); the
+//! reference's quirks are reproduced so that run counts can be compared.
 
 use std::fmt;
 use std::rc::Rc;
@@ -155,7 +156,7 @@ impl From<bool> for Cool<'_> {
     }
 }
 
-/// A conjunction strategy (NEAT paper, Paper II §5).
+/// A conjunction strategy of the NEAT paper (exactly: `docs/spec.md#strategies`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strategy {
     /// Never reorder: evaluate left to right.
@@ -585,7 +586,8 @@ fn second_is_subset(
     }
 }
 
-/// Runs a formula under a strategy's node rule (README §6 table).
+/// The run a strategy makes on a node before the observed one (the
+/// per-node table of `docs/spec.md#strategies`).
 pub(crate) enum Phase {
     /// The look-ahead run of O and OF (records nothing).
     Lookahead,

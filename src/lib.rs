@@ -126,8 +126,9 @@
 //! struct the very position of its field: `struct Key(i64)` has the values
 //! and sizes of `i64`, and its view `KeyView(Lazy<i64>)` reads nothing. It
 //! is opt-in, not the default for one-field structs: a constructor costs 1
-//! in the size-based convention of NEAT (and of the shared benchmarks' run
-//! counts), so a plain one-field struct keeps its cost.
+//! in the size-based convention of NEAT (and of the run counts of the
+//! benchmark specifications, `docs/benchmarks/`), so a plain one-field
+//! struct keeps its cost.
 //!
 //! ```compile_fail
 //! # use neatcheck::Enumerable;
@@ -200,7 +201,10 @@
 //! Standard types are enumerated with the conventions of the Haskell
 //! `size-based` package: `bool` costs 1, naturals by bit length (0 has size
 //! 0, size `k + 1` holds `2^k ..= 2^(k+1) - 1`), a list of `n` elements costs
-//! `1 + n` plus its elements, tuples and boxes are free.
+//! `1 + n` plus its elements, tuples and boxes are free. `docs/spec.md` in
+//! the crate's source states the algorithm, the size of every standard type
+//! (`#sizes`) and the conjunction strategies' exact behaviour
+//! (`#strategies`).
 
 #![warn(missing_docs)]
 // A counterexample (with its coverage summary) is returned at most once per
@@ -231,6 +235,8 @@ mod robust_tests;
 pub mod search;
 mod shrink;
 pub mod space;
+#[cfg(test)]
+mod spec_tests;
 pub mod values;
 mod watchdog;
 

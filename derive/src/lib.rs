@@ -17,8 +17,8 @@
 //! on a struct with exactly one field makes the struct the position of its
 //! field (`space::transparent`): no constructor cost, and a view holding the
 //! field's handle. It is not the default for one-field structs because a
-//! constructor costs 1 in the size-based convention (the shared benchmarks'
-//! run counts rely on it). Derived types also register their `Debug` text
+//! constructor costs 1 in the size-based convention (the run counts of the
+//! benchmark specifications in `docs/benchmarks/` rely on it). Derived types also register their `Debug` text
 //! (when they have one) for reports of complete unnamed positions.
 
 extern crate proc_macro;

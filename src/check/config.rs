@@ -11,7 +11,7 @@ use std::time::Duration;
 /// The defaults are counted in runs, never in wall time: the same property
 /// gives the same verdict and the same counterexample on any machine under
 /// any load. They were chosen with `examples/check_cost.rs` (14 properties:
-/// the examples' and plain ones, the shared benchmarks' predicates): with
+/// the examples' and plain ones, the benchmark programs' predicates): with
 /// these a default check takes 0.6 s for the median property and under 2 s
 /// for the slowest on one core. The random phase costs most per case, and
 /// grows with the size of its cases: 10 000 cases up to size 400 took 4.5 s

@@ -29,8 +29,8 @@ use std::marker::PhantomData;
 /// locked by an ancestor, or of a sort with a single alternative.
 pub(crate) const LOCKED: u32 = u32::MAX;
 /// Mark of a position at the last alternative of its sort: it can not
-/// change either, so observing runs do not record it, but it is still an
-/// open position for the read counting of strategy OS.
+/// change either, so observing runs do not record it, nor do the counting
+/// runs of strategy OS (see `COUNT_STAMP`).
 pub(crate) const FINAL: u32 = u32::MAX - 1;
 /// Stamp of a counting run: records every open position (not `FINAL`, not
 /// `LOCKED`), whatever earlier runs of the node recorded. This reproduces

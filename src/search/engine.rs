@@ -6,7 +6,8 @@
 //! the positions read before it; returning undoes exactly that. Each frame of
 //! the explicit stack holds one expanded node's read list (a slice of one
 //! shared vector) and which child comes next, so memory is proportional to
-//! the current path. See DESIGN.md §2 for the rules this implements.
+//! the current path. The rules it implements (children, locks, search
+//! order) are stated in `docs/spec.md#search`.
 
 use crate::cool::Sched;
 use crate::grammar::{Grammar, INFINITE, NONE};
@@ -52,10 +53,11 @@ pub(crate) enum LockRule {
     /// matter; the others are dropped. Exact for everything but the read
     /// counting of strategies OS and OSF.
     Prune,
-    /// Exactly as the reference implementation: a position with a child is
-    /// locked in the children of later positions; a position without one is
-    /// locked in a child only once a position with a child inside its
-    /// subtree has been passed (its value is then rebuilt without it).
+    /// Exactly as the reference implementation (`docs/spec.md#locks`): a
+    /// position with a child is locked in the children of later positions;
+    /// a position without one is locked in a child only once a position
+    /// with a child inside its subtree has been passed (its value is then
+    /// rebuilt without it).
     Reference,
 }
 

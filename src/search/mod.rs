@@ -2,8 +2,8 @@
 //! drivers `test`/`test_for`, and the stepping [`Searcher`] for embedding.
 //!
 //! Every function here runs the predicate once per equivalence class of its
-//! laziness (DESIGN.md §2): values that agree on every position a run read
-//! are never run twice.
+//! laziness (`docs/spec.md#search`): values that agree on every position a
+//! run read are never run twice.
 
 pub(crate) mod engine;
 

@@ -1,5 +1,6 @@
 //! `Enumerable` for the standard types, with the size conventions of the
-//! `size-based` package (see DESIGN.md §3), and their typed materialisers.
+//! `size-based` package (the table of `docs/spec.md#sizes`), and their typed
+//! materialisers.
 
 use super::leaf::{BigNat, BigSigned};
 use super::{
