@@ -11,8 +11,9 @@
 //! [`trees_of`] walks the compiled grammar (and yields the structural trees
 //! that search patterns are matched against). Tests check they agree.
 
-use crate::grammar::{grammar_of, Grammar, SortId, SortKind, Tree};
+use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use crate::space::{Raw, Value};
+use crate::types::grammar_of;
 use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};

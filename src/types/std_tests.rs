@@ -331,7 +331,7 @@ fn hashed_values_print_in_enumeration_order() {
         );
     }
     // Known only by value, a hashed set prints its sorted entries.
-    let fam = super::SetsOf::<HashSet<u8>>::new();
+    let fam = super::collections::SetsOf::<HashSet<u8>>::new();
     let v: HashSet<u8> = [3, 10, 2].into_iter().collect();
     assert_eq!(
         crate::space::LeafFamily::debug_value(&fam, &v),
