@@ -139,7 +139,7 @@ fn build(raw: &Raw, d: &Deriv) -> Value {
 pub fn values_of<T: Enumerable>(n: usize) -> Vec<T> {
     // Compiling first reports cycles without `pay` instead of looping.
     let _ = grammar_of::<T>();
-    let raw = crate::space::of::<T>().raw;
+    let raw = crate::types::of::<T>().raw;
     enumerate(&raw, n)
         .iter()
         .map(|d| crate::grammar::downcast(build(&raw, d), "the reference enumeration"))

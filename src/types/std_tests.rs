@@ -1,5 +1,7 @@
-//! The types of `std_more.rs` against the reference enumeration: counts,
-//! values, ranks, typed materialisation, lazy searches and planted bugs.
+//! The sequences, wrappers, ranges and hashed and heap collections
+//! (`lists.rs`, `wrappers.rs`, `collections.rs`, `basic.rs`) against the
+//! reference enumeration: counts, values, ranks, typed materialisation,
+//! lazy searches and planted bugs.
 
 use crate::check::{run_check, Config, Found};
 use crate::count::count_of;
