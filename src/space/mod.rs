@@ -419,3 +419,51 @@ pub(crate) fn dyn_ref<T: 'static>(
         raw: Rc::new(move || raw().raw),
     })))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        static DESCRIBED: Cell<u32> = const { Cell::new(0) };
+    }
+
+    #[derive(Clone)]
+    struct Probe;
+
+    fn describe_probe() -> Space<Probe> {
+        DESCRIBED.with(|d| d.set(d.get() + 1));
+        pure(Probe)
+    }
+
+    fn resolve<T>(s: &Space<T>) -> (RefKey, Rc<Raw>) {
+        match &*s.raw {
+            Raw::Ref(r) => (r.key, (r.raw)()),
+            _ => panic!("a registered space is a reference"),
+        }
+    }
+
+    /// The registry runs a type's `describe` once per thread and integer
+    /// mode, and every reference to the type shares that one description.
+    #[test]
+    fn a_registered_type_is_described_once_per_thread_and_mode() {
+        let (key, first) = resolve(&registered(describe_probe));
+        assert_eq!(key, RefKey::Type(TypeId::of::<Probe>()));
+        assert_eq!(DESCRIBED.with(Cell::get), 1);
+        let (_, again) = resolve(&registered(describe_probe));
+        assert!(Rc::ptr_eq(&first, &again));
+        assert_eq!(DESCRIBED.with(Cell::get), 1);
+        let (_, linear) = with_integer_sizes(IntegerSizes::Linear, || {
+            resolve(&registered(describe_probe))
+        });
+        assert!(!Rc::ptr_eq(&first, &linear));
+        assert_eq!(DESCRIBED.with(Cell::get), 2);
+        // Another thread has its own registry.
+        let elsewhere = std::thread::spawn(|| {
+            let _ = resolve(&registered(describe_probe));
+            DESCRIBED.with(Cell::get)
+        });
+        assert_eq!(elsewhere.join().unwrap(), 1);
+    }
+}
