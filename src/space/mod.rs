@@ -62,6 +62,12 @@ pub struct Fields<'a> {
     values: std::vec::Drain<'a, Value>,
 }
 
+impl fmt::Debug for Fields<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Fields({} left)", self.values.len())
+    }
+}
+
 impl<'a> Fields<'a> {
     pub(crate) fn new(values: std::vec::Drain<'a, Value>) -> Self {
         Fields { values }
@@ -316,6 +322,12 @@ pub fn position<T: 'static>(s: Space<T>) -> Space<T> {
 #[derive(Clone)]
 pub struct RawSpace(pub(crate) Rc<Raw>);
 
+impl fmt::Debug for RawSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RawSpace")
+    }
+}
+
 impl<T> Space<T> {
     /// Erases the type (for [`product_with`]).
     pub fn erase(self) -> RawSpace {
@@ -326,6 +338,12 @@ impl<T> Space<T> {
 /// A constructor of a [`datatype`]: a name, its fields and how to build it.
 pub struct Constructor<T> {
     space: Space<T>,
+}
+
+impl<T> fmt::Debug for Constructor<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Constructor<{}>", std::any::type_name::<T>())
+    }
 }
 
 impl<T: 'static> Constructor<T> {

@@ -143,6 +143,14 @@ pub struct LazyIter<'a, T> {
     rest: Option<Lazy<'a, Vec<T>>>,
 }
 
+impl<T> std::fmt::Debug for LazyIter<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyIter")
+            .field("rest", &self.rest)
+            .finish()
+    }
+}
+
 impl<'a, T: Enumerable> Iterator for LazyIter<'a, T> {
     type Item = Lazy<'a, T>;
     #[inline]
