@@ -226,10 +226,10 @@ fn suffix_entry(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, idx: usiz
 
 /// The number of values of `T` of exactly `size`.
 pub fn count_of<T: Enumerable>(size: usize) -> BigUint {
-    crate::grammar::grammar_of::<T>().count(size)
+    crate::types::grammar_of::<T>().count(size)
 }
 
 /// The number of values of `T` of size `0..=size`.
 pub fn count_up_to<T: Enumerable>(size: usize) -> BigUint {
-    crate::grammar::grammar_of::<T>().count_up_to(size)
+    crate::types::grammar_of::<T>().count_up_to(size)
 }

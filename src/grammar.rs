@@ -1006,23 +1006,6 @@ impl Grammar {
     }
 }
 
-/// Compiled grammars of canonical spaces, per thread.
-pub(crate) fn grammar_of<T: crate::Enumerable>() -> Rc<Grammar> {
-    thread_local! {
-        static CACHE: RefCell<HashMap<(TypeId, crate::space::IntegerSizes), Rc<Grammar>>> =
-            RefCell::new(HashMap::new());
-    }
-    let id = (TypeId::of::<T>(), crate::space::integer_sizes());
-    if let Some(g) = CACHE.with(|c| c.borrow().get(&id).cloned()) {
-        return g;
-    }
-    let mut g = compile(&crate::space::of::<T>().raw, std::any::type_name::<T>());
-    g.trusted = g.typed_outside_own_spaces;
-    let g = Rc::new(g);
-    CACHE.with(|c| c.borrow_mut().insert(id, g.clone()));
-    g
-}
-
 /// Compiles an arbitrary space (not cached).
 pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> {
     let mut g = compile(&space.raw, std::any::type_name::<T>());

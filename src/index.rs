@@ -52,8 +52,9 @@ pub mod proptest_bridge;
 pub use rand;
 pub use sample::{spaced_indices, uniform_below, StripeIndices};
 
-use crate::grammar::{compile_space, downcast, grammar_of, Grammar, Tree};
+use crate::grammar::{compile_space, downcast, Grammar, Tree};
 use crate::space::Space;
+use crate::types::grammar_of;
 use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::Zero;

@@ -237,15 +237,17 @@ mod shrink;
 pub mod space;
 #[cfg(test)]
 mod spec_tests;
+mod types;
 pub mod values;
 mod watchdog;
 
 pub use check::{
     check, check_cool, check_in, check_in_with, check_with, collect, exists, implies, label, Config,
 };
-pub use lazy::{Lazy, LazyView};
+pub use lazy::Lazy;
 pub use neatcheck_derive::Enumerable;
-pub use space::{Enumerable, Space};
+pub use space::Space;
+pub use types::{Enumerable, LazyView};
 
 #[doc(hidden)]
 pub mod __private {

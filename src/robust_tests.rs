@@ -2,8 +2,8 @@
 //! internal errors, unbounded sizes and deep counterexamples.
 
 use crate::check::{run_check, Found};
-use crate::grammar::grammar_of;
 use crate::space::{self, Space};
+use crate::types::grammar_of;
 use crate::{Config, Enumerable, Lazy};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

@@ -11,8 +11,9 @@
 //! [`trees_of`] walks the compiled grammar (and yields the structural trees
 //! that search patterns are matched against). Tests check they agree.
 
-use crate::grammar::{grammar_of, Grammar, SortId, SortKind, Tree};
+use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use crate::space::{Raw, Value};
+use crate::types::grammar_of;
 use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
@@ -138,7 +139,7 @@ fn build(raw: &Raw, d: &Deriv) -> Value {
 pub fn values_of<T: Enumerable>(n: usize) -> Vec<T> {
     // Compiling first reports cycles without `pay` instead of looping.
     let _ = grammar_of::<T>();
-    let raw = crate::space::of::<T>().raw;
+    let raw = crate::types::of::<T>().raw;
     enumerate(&raw, n)
         .iter()
         .map(|d| crate::grammar::downcast(build(&raw, d), "the reference enumeration"))

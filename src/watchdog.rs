@@ -604,7 +604,7 @@ mod tests {
         assert!(fired.elapsed >= Duration::from_millis(50));
         assert_eq!(fired.limit, Duration::from_millis(50));
         assert_eq!(fired.size, 5);
-        let g = crate::grammar::grammar_of::<Vec<bool>>();
+        let g = crate::types::grammar_of::<Vec<bool>>();
         assert_eq!(fired.prods, g.prods.len());
         let tree = tree_of_copy(&g, &fired.nodes).unwrap();
         let v: Vec<bool> = crate::grammar::downcast(g.build_root(&tree), "test");
@@ -634,7 +634,7 @@ mod tests {
     #[test]
     fn loaded_values_and_traces_are_watched_too() {
         let (dog, rx) = recording(Duration::from_millis(50));
-        let g = crate::grammar::grammar_of::<Vec<u8>>();
+        let g = crate::types::grammar_of::<Vec<u8>>();
         let mut s = Searcher::<Vec<u8>>::new(0);
         s.watch(dog.slot());
         let tree = crate::index::Indexer::<Vec<u8>>::new()
@@ -683,7 +683,7 @@ mod tests {
 
     #[test]
     fn a_copy_that_does_not_fit_the_grammar_is_refused() {
-        let g = crate::grammar::grammar_of::<Vec<bool>>();
+        let g = crate::types::grammar_of::<Vec<bool>>();
         assert!(tree_of_copy(&g, &[]).is_none());
         let bad_prod = NodeCopy {
             prod: g.prods.len() as u32,

@@ -307,7 +307,7 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
         regressions: false,
         ..Config::default()
     };
-    let g = crate::grammar::grammar_of::<T>();
+    let g = crate::types::grammar_of::<T>();
     let mut print = |e: BoundEvent<'_>| match e {
         BoundEvent::Passed { bound, runs } => println!(
             "size {bound}: {runs} runs (worst case {})",

@@ -246,7 +246,7 @@ fn finish(mut v: Vec<u64>) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grammar::grammar_of;
+    use crate::types::grammar_of;
 
     fn edge_values<T: crate::Enumerable + Clone>() -> Vec<T> {
         let g = grammar_of::<T>();

@@ -7,20 +7,22 @@
 //! reading such a node stamps it and appends it to the run's read list, so
 //! the engine learns which positions were demanded and in which order.
 //! Locked positions carry the mark `LOCKED` and are never recorded.
+//!
+//! This layer is untyped below the handle: it reads nodes and materialises
+//! values through the grammar's build programs. The typed reading API
+//! (`force`, `view`, `get`, the [`LazyView`] and [`Atom`] traits, the views
+//! of the standard types) is the type layer's (`crate::types`).
 
-mod alternative;
-mod std_views;
-mod std_views_more;
 #[cfg(test)]
 mod trust_tests;
 
-pub use alternative::Alternative;
-pub use std_views::{LazyIter, ListView};
-pub use std_views_more::RangeView;
+// The typed reading API at its public paths (`neatcheck::lazy::ListView`...).
+// These point up to the type layer: a facade for users, not an import of
+// this layer (nothing in `lazy` uses them).
+pub use crate::types::{Alternative, Atom, LazyIter, LazyView, ListView, RangeView};
 
 use crate::grammar::{Grammar, ProdId};
 use crate::space::Value;
-use crate::Enumerable;
 use std::any::TypeId;
 use std::cell::{Cell, UnsafeCell};
 use std::marker::PhantomData;
@@ -249,15 +251,6 @@ impl<'a, T> Lazy<'a, T> {
         }
     }
 
-    /// Materialises the plain value at this position. Counts as reading
-    /// every position below it.
-    pub fn force(self) -> T
-    where
-        T: Enumerable,
-    {
-        T::force_lazy(self)
-    }
-
     /// The generic materialiser (through the space's build programs).
     #[doc(hidden)]
     pub fn force_generic(self) -> T
@@ -321,7 +314,7 @@ impl Drop for __DepthGuard {
 /// The check of untrusted searches, out of the readers' hot path.
 #[cold]
 #[inline(never)]
-fn check_canonical<T: 'static>(ctx: &Ctx<'_>, prod: ProdId) {
+pub(crate) fn check_canonical<T: 'static>(ctx: &Ctx<'_>, prod: ProdId) {
     if ctx.info[prod as usize].origin != Some(TypeId::of::<T>()) {
         non_canonical::<T>();
     }
@@ -369,84 +362,4 @@ pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
         }
     }
     values.pop().expect("one value")
-}
-
-/// Types whose lazy positions can be inspected one constructor at a time.
-///
-/// Derived for user types by `#[derive(Enumerable)]` (the view of `Exp` is
-/// the generated `ExpView<'a>`, an enum of the same shape whose fields are
-/// [`Lazy`] handles, `Box` fields made transparent); implemented for the
-/// standard types (`Option`, `Result`, tuples, arrays, `Vec`, `String`...).
-/// A hand-written `Enumerable` implements it with [`Lazy::alternative`].
-///
-/// ```compile_fail
-/// use neatcheck::{space, Enumerable, Lazy, Space};
-/// #[derive(Clone, Debug)]
-/// struct Meters(u8);
-/// impl Enumerable for Meters {
-///     fn describe() -> Space<Self> {
-///         space::map(space::of::<u8>(), Meters)
-///     }
-/// }
-/// // error: `Meters: LazyView` is not satisfied (no view: force it, or
-/// // implement `LazyView` with `Lazy::alternative`)
-/// neatcheck::search::classes(|m: Lazy<Meters>| { let _ = m.view(); true }, 3);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no lazy view: `Lazy<{Self}>` cannot be read one constructor at a time",
-    label = "`{Self}` has no `LazyView`",
-    note = "derived types have one (`#[derive(Enumerable)]`); a hand-written `Enumerable` can \
-            implement `LazyView` with `Lazy::alternative`; or read the whole value with `force()`"
-)]
-pub trait LazyView: Enumerable {
-    /// The one-level view of a position.
-    type View<'a>;
-    /// Reads the position's constructor (recording it if open).
-    fn view(lazy: Lazy<'_, Self>) -> Self::View<'_>;
-}
-
-impl<'a, T: LazyView> Lazy<'a, T> {
-    /// Reads the constructor at this position and returns its view.
-    #[inline(always)]
-    pub fn view(self) -> T::View<'a> {
-        // The view's lifetime is tied to the context, not to `self`.
-        let l: Lazy<'a, T> = self;
-        view_in(l)
-    }
-}
-
-#[inline(always)]
-fn view_in<'a, T: LazyView>(l: Lazy<'a, T>) -> T::View<'a> {
-    T::view(l)
-}
-
-/// Atomic types read whole: integers, `char`, `bool`.
-///
-/// ```compile_fail
-/// use neatcheck::Lazy;
-/// // error: `Vec<u8>` is not an atom ... (read it with `view()` or `force()`)
-/// neatcheck::search::classes(|xs: Lazy<Vec<u8>>| xs.get().is_empty(), 3);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an atom: `get()` reads integers, `char` and `bool` whole",
-    label = "`{Self}` is not an atom",
-    note = "read `Lazy<{Self}>` one constructor at a time with `view()` (derived types, `Option`, \
-            `Vec`, tuples...) or whole with `force()`"
-)]
-pub trait Atom: Enumerable + Copy {
-    /// Reads the value at a position.
-    fn get_lazy(lazy: Lazy<'_, Self>) -> Self;
-}
-
-impl<T> Lazy<'_, T> {
-    /// Reads the (atomic) value at this position.
-    // The bound is on the method, so that calling it on another type is
-    // reported as that type not being an `Atom` (with its note).
-    #[inline(always)]
-    pub fn get(self) -> T
-    where
-        T: Atom,
-    {
-        T::get_lazy(self)
-    }
 }

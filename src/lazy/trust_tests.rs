@@ -2,9 +2,9 @@
 //! is read on trust, the `with` fields through checked handles, and every
 //! read gives the value the reference enumeration has.
 
-use crate::grammar::grammar_of;
 use crate::search::{self, Searcher};
 use crate::space::{self, Space};
+use crate::types::grammar_of;
 use crate::values::values_of;
 use crate::{Enumerable, Lazy, LazyView};
 

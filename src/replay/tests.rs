@@ -4,8 +4,9 @@
 //! read and appended to as documented, also by several threads at once.
 
 use super::*;
-use crate::grammar::{downcast, grammar_of};
+use crate::grammar::downcast;
 use crate::index::{sample_tree_in, seeded_rng};
+use crate::types::grammar_of;
 use crate::Enumerable;
 use num_bigint::{BigInt, BigUint};
 use std::collections::{BTreeMap, BTreeSet};

@@ -15,10 +15,11 @@ pub(crate) use source::GrammarSource;
 pub use parallel::Parallel;
 
 use crate::cool::{self, Cool, Phase, Strategy};
-use crate::grammar::{compile_space, grammar_of, Grammar, Tree};
+use crate::grammar::{compile_space, Grammar, Tree};
 use crate::lazy::Lazy;
 use crate::report::{show_pattern, Pattern};
 use crate::space::Space;
+use crate::types::grammar_of;
 use crate::Enumerable;
 use engine::{Engine, LockRule, RunMode};
 use std::any::Any;

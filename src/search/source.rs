@@ -1,8 +1,9 @@
 //! Where a search gets its grammar on each thread: the canonical space of
 //! the searched type, or a space given for one check.
 
-use crate::grammar::{grammar_of, Grammar};
+use crate::grammar::Grammar;
 use crate::space::{IntegerSizes, Space};
+use crate::types::grammar_of;
 use crate::Enumerable;
 use std::cell::RefCell;
 use std::collections::HashMap;

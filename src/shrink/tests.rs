@@ -4,9 +4,10 @@
 //! locally minimal when it ran to the end).
 
 use super::{candidates, ladder, shrink, Shrunk};
-use crate::grammar::{downcast, grammar_of, Grammar, SortKind, Tree};
+use crate::grammar::{downcast, Grammar, SortKind, Tree};
 use crate::index::{sample_tree_in, seeded_rng};
 use crate::space::{self, Constructor, Space};
+use crate::types::grammar_of;
 use crate::Enumerable;
 use proptest::prelude::*;
 use std::rc::Rc;

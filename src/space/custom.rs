@@ -77,6 +77,12 @@ pub(crate) fn debug_text(v: &dyn Any) -> Option<String> {
 #[doc(hidden)]
 pub struct __Show<T>(PhantomData<fn() -> T>);
 
+impl<T> std::fmt::Debug for __Show<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "__Show<{}>", std::any::type_name::<T>())
+    }
+}
+
 impl<T> __Show<T> {
     #[doc(hidden)]
     pub fn new() -> Self {

@@ -1,8 +1,8 @@
 //! Integer size conventions: by bit length (the default, as in `size-based`)
-//! or linear (`n` costs `|n|`, as in SmallCheck and LeanCheck); the
+//! or linear (`n` costs `|n|`, as in SmallCheck and LeanCheck), and the
 //! per-thread mode that picks the canonical space of the primitive integer
-//! types; the per-field spaces [`linear`] and [`bit_length`]; and the
-//! [`Linear`] wrapper type.
+//! types. The typed side (the per-field spaces [`linear`](super::linear) and
+//! [`bit_length`](super::bit_length), the [`Linear`](super::Linear) wrapper) is in the type layer.
 //!
 //! The two conventions answer different questions. By bit length, size `k`
 //! holds every magnitude of `k` bits, so a few sizes reach `MIN` and `MAX`
@@ -11,7 +11,7 @@
 //! with several numbers (a tree and its keys) the size budget goes to the
 //! shape, not to the magnitudes of the keys.
 
-use super::{leaf, LeafFamily, Space};
+use super::LeafFamily;
 use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
@@ -41,8 +41,8 @@ use std::rc::Rc;
 /// keys) usually fails sooner linearly (`examples/tree_suite.rs`).
 ///
 /// Pick it per check with [`crate::Config::integer_sizes`] or
-/// `NEATCHECK_INTEGERS=linear|bits`, per field with [`linear`] and
-/// [`bit_length`], per type with the [`Linear`] wrapper or a newtype whose
+/// `NEATCHECK_INTEGERS=linear|bits`, per field with [`linear`](super::linear) and
+/// [`bit_length`](super::bit_length), per type with the [`Linear`](super::Linear) wrapper or a newtype whose
 /// space is `space::map(space::linear::<i64>(), Key)`, and for code outside a
 /// check with [`with_integer_sizes`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -118,66 +118,6 @@ impl Drop for ModeScope {
     }
 }
 
-/// The primitive integer types, which have both size conventions.
-///
-/// Implemented for `u8..u64`, `i8..i64`, `usize` and `isize`.
-pub trait Integer: super::Enumerable + Copy + fmt::Debug {
-    /// The space of the type sized linearly (`n` costs `|n|`).
-    fn linear_space() -> Space<Self>;
-    /// The space of the type sized by bit length.
-    fn bit_length_space() -> Space<Self>;
-}
-
-/// The values of an integer type sized linearly: `n` costs `|n|` (0; 1,
-/// −1; 2, −2; ...), whatever the mode of the check. For a field:
-///
-/// ```
-/// use neatcheck::Enumerable;
-/// #[derive(Enumerable, Debug, Clone)]
-/// struct Entry {
-///     #[enumerable(with = "neatcheck::space::linear::<i64>()")]
-///     key: i64,
-///     value: bool,
-/// }
-/// // Entry costs 1, the key |key|, the value 1.
-/// assert_eq!(neatcheck::count::count_of::<Entry>(4), 4u32.into());
-/// ```
-pub fn linear<T: Integer>() -> Space<T> {
-    T::linear_space()
-}
-
-/// The values of an integer type sized by bit length, whatever the mode of
-/// the check (see [`IntegerSizes`]).
-pub fn bit_length<T: Integer>() -> Space<T> {
-    T::bit_length_space()
-}
-
-/// An integer sized linearly in every check: a type-level [`linear`]. Its
-/// canonical space holds `Linear(n)` at size `|n|`; it is read whole, like
-/// the integer itself.
-///
-/// ```
-/// use neatcheck::space::Linear;
-/// use neatcheck::values::values_up_to;
-/// assert_eq!(
-///     values_up_to::<Linear<i8>>(2),
-///     [Linear(0), Linear(1), Linear(-1), Linear(2), Linear(-2)]
-/// );
-/// ```
-///
-/// For a user newtype, the same idiom without the wrapper is a hand-written
-/// space: `space::map(space::linear::<i64>(), Key)`, which also makes the
-/// newtype free (a derived struct costs 1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Linear<T>(pub T);
-
-impl<T> std::ops::Deref for Linear<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
 fn nat_max(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
@@ -187,7 +127,7 @@ fn nat_max(bits: u32) -> u64 {
 }
 
 /// The family of an unsigned type of `bits` bits under `mode`.
-pub(crate) fn unsigned_family<T: fmt::Debug + 'static>(
+pub(crate) fn unsigned_family_in<T: fmt::Debug + 'static>(
     mode: IntegerSizes,
     bits: u32,
     make: fn(u64) -> T,
@@ -199,7 +139,7 @@ pub(crate) fn unsigned_family<T: fmt::Debug + 'static>(
 }
 
 /// The family of a signed type of `bits` bits under `mode`.
-pub(crate) fn signed_family<T: fmt::Debug + 'static>(
+pub(crate) fn signed_family_in<T: fmt::Debug + 'static>(
     mode: IntegerSizes,
     bits: u32,
     make: fn(i64) -> T,
@@ -209,68 +149,3 @@ pub(crate) fn signed_family<T: fmt::Debug + 'static>(
         IntegerSizes::Linear => super::linear_signed_family(bits, make),
     }
 }
-
-macro_rules! integer {
-    (unsigned: $($t:ty => $bits:expr),*) => {$(
-        impl Integer for $t {
-            fn linear_space() -> Space<Self> {
-                leaf(unsigned_family(IntegerSizes::Linear, $bits, |x| x as $t))
-            }
-            fn bit_length_space() -> Space<Self> {
-                leaf(unsigned_family(IntegerSizes::BitLength, $bits, |x| x as $t))
-            }
-        }
-        impl super::Enumerable for Linear<$t> {
-            fn describe() -> Space<Self> {
-                leaf(unsigned_family(IntegerSizes::Linear, $bits, |x| Linear(x as $t)))
-            }
-            #[inline]
-            fn force_lazy(lazy: crate::lazy::Lazy<'_, Self>) -> Self {
-                match lazy.leaf_index() {
-                    // Linearly, the global index is the number itself.
-                    Some(i) => Linear(i as $t),
-                    None => lazy.force_generic(),
-                }
-            }
-        }
-        impl crate::lazy::Atom for Linear<$t> {
-            #[inline(always)]
-            fn get_lazy(lazy: crate::lazy::Lazy<'_, Self>) -> Self {
-                <Self as super::Enumerable>::force_lazy(lazy)
-            }
-        }
-    )*};
-    (signed: $($t:ty => $bits:expr),*) => {$(
-        impl Integer for $t {
-            fn linear_space() -> Space<Self> {
-                leaf(signed_family(IntegerSizes::Linear, $bits, |x| x as $t))
-            }
-            fn bit_length_space() -> Space<Self> {
-                leaf(signed_family(IntegerSizes::BitLength, $bits, |x| x as $t))
-            }
-        }
-        impl super::Enumerable for Linear<$t> {
-            fn describe() -> Space<Self> {
-                leaf(signed_family(IntegerSizes::Linear, $bits, |x| Linear(x as $t)))
-            }
-            #[inline]
-            fn force_lazy(lazy: crate::lazy::Lazy<'_, Self>) -> Self {
-                match lazy.leaf_index() {
-                    Some(i) => Linear(super::leaf::linear_signed_from_index($bits, i) as $t),
-                    None => lazy.force_generic(),
-                }
-            }
-        }
-        impl crate::lazy::Atom for Linear<$t> {
-            #[inline(always)]
-            fn get_lazy(lazy: crate::lazy::Lazy<'_, Self>) -> Self {
-                <Self as super::Enumerable>::force_lazy(lazy)
-            }
-        }
-    )*};
-}
-integer!(unsigned: u8 => 8, u16 => 16, u32 => 32, u64 => 64, usize => usize::BITS);
-integer!(signed: i8 => 8, i16 => 16, i32 => 32, i64 => 64, isize => isize::BITS);
-
-#[cfg(test)]
-mod tests;

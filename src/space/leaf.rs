@@ -128,6 +128,19 @@ pub(crate) fn signed_value(bits: u32, size: usize, offset: u64) -> i64 {
     }
 }
 
+/// Decodes a global index of a signed family of `bits` bits.
+#[inline]
+pub(crate) fn signed_from_index(bits: u32, index: u64) -> i64 {
+    if index == 0 {
+        return 0;
+    }
+    // Size k (1 <= k <= bits) starts at index 2^k - 1; in 128 bits because
+    // the last value of a 64-bit family (`i64::MIN`) has index 2^64 - 1.
+    let k = 127 - (u128::from(index) + 1).leading_zeros();
+    let start = ((1u128 << k) - 1) as u64;
+    signed_value(bits, k as usize, index - start)
+}
+
 impl<T: Debug + 'static> LeafFamily for Signed<T> {
     fn name(&self) -> String {
         std::any::type_name::<T>().to_string()

@@ -1,12 +1,17 @@
 //! Spaces: sized-functor descriptions of sets of values, ordered by size.
 //!
-//! This module owns the user-facing description layer: [`Space<T>`], its
-//! combinators (`empty`, `pure`, `pay`, `union`, `product`, `map` and the
-//! conveniences built from them), the [`Enumerable`] trait and the per-thread
-//! registry that builds each type's space once. Descriptions are untyped trees
-//! (`Raw`) behind a typed handle; every backend (counting, the reference
-//! enumeration, the lazy search, indexing) reads the same tree, usually after
-//! [`crate::grammar`] has compiled it.
+//! This module owns the description layer: [`Space<T>`], its combinators
+//! (`empty`, `pure`, `pay`, `union`, `product`, `map` and the conveniences
+//! built from them), the leaf families of atomic values, the integer size
+//! conventions and the per-thread registry that builds each type's space
+//! once (keyed by `TypeId`, given the type's `describe`). Descriptions are
+//! untyped trees (`Raw`) behind a typed handle; every backend (counting, the
+//! reference enumeration, the lazy search, indexing) reads the same tree,
+//! usually after [`crate::grammar`] has compiled it. It knows nothing of
+//! lazy handles nor of the `Enumerable` trait: the type layer
+//! (`crate::types`) gives types their spaces with these combinators, and
+//! the combinators that name a type's canonical space ([`of`], [`field`],
+//! [`transparent`]) live there and are re-exported here.
 //!
 //! Integers have two size conventions ([`IntegerSizes`]): by bit length (the
 //! default; 0 costs 0, size `k` holds the magnitudes of `k` bits, positives
@@ -16,25 +21,27 @@
 //! spaces [`linear`] and [`bit_length`] and the wrapper [`Linear`] fix one
 //! convention whatever the mode.
 
-mod collections;
 mod custom;
 mod ints;
 mod leaf;
-mod numbers;
-mod std_impls;
-mod std_more;
+pub(crate) mod numbers;
 
 pub(crate) use custom::debug_text;
 #[doc(hidden)]
 pub use custom::{__Show, __ShowDebug, __ShowNone};
 pub use custom::{ctor, show_with_debug};
-pub(crate) use ints::ModeScope;
-pub use ints::{
-    bit_length, integer_sizes, linear, with_integer_sizes, Integer, IntegerSizes, Linear,
-};
+pub use ints::{integer_sizes, with_integer_sizes, IntegerSizes};
+pub(crate) use ints::{signed_family_in, unsigned_family_in, ModeScope};
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 pub use leaf::{linear_nat_family, linear_signed_family};
+pub(crate) use leaf::{linear_signed_from_index, signed_from_index, BigNat, BigSigned};
+pub(crate) use numbers::char_from_index;
 pub use numbers::{below_family, float_family, nat_below, FloatFormat};
+
+// The typed combinators and the `Enumerable` trait, at their public paths
+// (`neatcheck::space::of`...). These point up to the type layer: a facade
+// for users, not an import of this layer (nothing in `space` uses them).
+pub use crate::types::{bit_length, field, linear, of, transparent, Enumerable, Integer, Linear};
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
@@ -53,6 +60,12 @@ pub type Combine = Rc<dyn Fn(&mut Fields<'_>) -> Value>;
 /// The field values of a product, handed to its combining function in order.
 pub struct Fields<'a> {
     values: std::vec::Drain<'a, Value>,
+}
+
+impl fmt::Debug for Fields<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Fields({} left)", self.values.len())
+    }
 }
 
 impl<'a> Fields<'a> {
@@ -175,79 +188,6 @@ impl<T> Space<T> {
     }
 }
 
-/// Types with a canonical space, shared by every part of neatcheck.
-///
-/// Usually derived with `#[derive(Enumerable)]`. A hand-written instance
-/// describes the type with the combinators of [`crate::space`] and refers
-/// to other types (and to itself, for recursion) with [`of`]:
-///
-/// ```
-/// use neatcheck::space::{self, Space};
-/// use neatcheck::Enumerable;
-///
-/// #[derive(Clone, Debug, PartialEq)]
-/// enum Nat { Z, S(Box<Nat>) }
-///
-/// impl Enumerable for Nat {
-///     fn describe() -> Space<Self> {
-///         space::pay(space::union(vec![
-///             space::pure(Nat::Z),
-///             space::map(space::of::<Nat>(), |n| Nat::S(Box::new(n))),
-///         ]))
-///     }
-/// }
-/// assert_eq!(neatcheck::count::count_of::<Nat>(3), 1u32.into());
-/// ```
-///
-/// Every recursive cycle must pass through [`pay`]; a cycle without one is
-/// reported with a panic naming the types involved when the space is first
-/// used.
-///
-/// A type without an instance is named in the compiler's error:
-///
-/// ```compile_fail
-/// struct NotEnumerable(u8);
-/// // error: `NotEnumerable` is not `Enumerable` ...
-/// let _ = neatcheck::count::count_of::<NotEnumerable>(3);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not `Enumerable`: neatcheck has no space of its values",
-    label = "`{Self}` has no space",
-    note = "derive it with `#[derive(Enumerable)]`, or describe it with `neatcheck::space` in \
-            `impl Enumerable for {Self}` (see the `Enumerable` docs)",
-    note = "for a field of a type from another crate, give the field a space with \
-            `#[enumerable(with = ...)]`, or wrap the type in a struct of yours"
-)]
-pub trait Enumerable: Sized + 'static {
-    /// Describes the space of the type. Called once per type and thread;
-    /// use [`of`] (never `T::describe()`) to refer to a type's space.
-    fn describe() -> Space<Self>;
-
-    /// Materialises the value at a lazy position. The default goes through
-    /// the generic materialiser; derived and standard types override it with
-    /// a typed (faster) version that falls back to the default for positions
-    /// that do not have the type's canonical space.
-    #[doc(hidden)]
-    fn force_lazy(lazy: crate::lazy::Lazy<'_, Self>) -> Self {
-        lazy.force_generic()
-    }
-
-    /// Whether a lazy position holds this type's canonical space (possibly
-    /// through a transparent wrapper). Does not read the position.
-    #[doc(hidden)]
-    fn __canonical_at(lazy: crate::lazy::Lazy<'_, Self>) -> bool {
-        lazy.__is_canonical()
-    }
-
-    /// The type whose canonical space a position of this type holds: the
-    /// type itself, or the wrapped type of a transparent wrapper (`Box<T>`,
-    /// `String`). Checks field handles of hand-written views.
-    #[doc(hidden)]
-    fn __position_type() -> TypeId {
-        TypeId::of::<Self>()
-    }
-}
-
 thread_local! {
     // Keyed by the integer sizes too: the primitive integers' `describe`
     // depends on them, and so may a user's (through `integer_sizes()`).
@@ -255,23 +195,25 @@ thread_local! {
         RefCell::new(HashMap::new());
 }
 
-fn registered_raw<T: Enumerable>() -> Rc<Raw> {
+fn registered_raw<T: 'static>(describe: fn() -> Space<T>) -> Rc<Raw> {
     let id = (TypeId::of::<T>(), integer_sizes());
     if let Some(raw) = REGISTRY.with(|r| r.borrow().get(&id).cloned()) {
         return raw;
     }
     // `describe` only builds `Ref`s to other types, so this never recurses.
-    let raw = T::describe().raw;
+    let raw = describe().raw;
     REGISTRY.with(|r| r.borrow_mut().entry(id).or_insert(raw).clone())
 }
 
-/// The canonical space of `T` (its [`Enumerable::describe`]), shared:
-/// built once per type and thread, referred to by type.
-pub fn of<T: Enumerable>() -> Space<T> {
+/// The shared space of the type `T`, referred to by type: `describe` runs
+/// once per type, thread and integer-size mode, when the space is first
+/// compiled. How `of::<T>()` reaches `T::describe` without this layer
+/// knowing the `Enumerable` trait.
+pub(crate) fn registered<T: 'static>(describe: fn() -> Space<T>) -> Space<T> {
     Space::from_raw(Rc::new(Raw::Ref(TypeRef {
         key: RefKey::Type(TypeId::of::<T>()),
         name: Cow::Borrowed(std::any::type_name::<T>()),
-        raw: Rc::new(registered_raw::<T>),
+        raw: Rc::new(move || registered_raw(describe)),
     })))
 }
 
@@ -359,13 +301,6 @@ pub fn map<A: 'static, B: 'static>(s: Space<A>, f: impl Fn(A) -> B + 'static) ->
     )))
 }
 
-/// Like [`map`] over a type's canonical space, but the search treats the
-/// result as the very same position (no extra node, the same lazy view).
-/// Used for `Box<T>`, `String` and similar zero-cost wrappers.
-pub fn transparent<A: Enumerable, B: 'static>(f: impl Fn(A) -> B + 'static) -> Space<B> {
-    Space::from_raw(Rc::new(Raw::Transparent(map(of::<A>(), f).raw)))
-}
-
 /// A leaf family of atomic values (see [`LeafFamily`]).
 pub fn leaf<T: 'static>(family: Rc<dyn LeafFamily>) -> Space<T> {
     Space::from_raw(Rc::new(Raw::Leaf(family)))
@@ -387,6 +322,12 @@ pub fn position<T: 'static>(s: Space<T>) -> Space<T> {
 #[derive(Clone)]
 pub struct RawSpace(pub(crate) Rc<Raw>);
 
+impl fmt::Debug for RawSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RawSpace")
+    }
+}
+
 impl<T> Space<T> {
     /// Erases the type (for [`product_with`]).
     pub fn erase(self) -> RawSpace {
@@ -397,6 +338,12 @@ impl<T> Space<T> {
 /// A constructor of a [`datatype`]: a name, its fields and how to build it.
 pub struct Constructor<T> {
     space: Space<T>,
+}
+
+impl<T> fmt::Debug for Constructor<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Constructor<{}>", std::any::type_name::<T>())
+    }
 }
 
 impl<T: 'static> Constructor<T> {
@@ -453,12 +400,6 @@ pub fn datatype<T: 'static>(constructors: Vec<Constructor<T>>) -> Space<T> {
     pay(union(constructors.into_iter().map(|c| c.space).collect()))
 }
 
-/// The field space of a derived constructor: the canonical space of the
-/// field's type.
-pub fn field<T: Enumerable>() -> RawSpace {
-    of::<T>().erase()
-}
-
 /// The field space of a derived constructor with an overriding space: kept
 /// one position whatever its shape.
 pub fn field_with<T: 'static>(s: Space<T>) -> RawSpace {
@@ -495,4 +436,52 @@ pub(crate) fn dyn_ref<T: 'static>(
         name: Cow::Owned(name),
         raw: Rc::new(move || raw().raw),
     })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        static DESCRIBED: Cell<u32> = const { Cell::new(0) };
+    }
+
+    #[derive(Clone)]
+    struct Probe;
+
+    fn describe_probe() -> Space<Probe> {
+        DESCRIBED.with(|d| d.set(d.get() + 1));
+        pure(Probe)
+    }
+
+    fn resolve<T>(s: &Space<T>) -> (RefKey, Rc<Raw>) {
+        match &*s.raw {
+            Raw::Ref(r) => (r.key, (r.raw)()),
+            _ => panic!("a registered space is a reference"),
+        }
+    }
+
+    /// The registry runs a type's `describe` once per thread and integer
+    /// mode, and every reference to the type shares that one description.
+    #[test]
+    fn a_registered_type_is_described_once_per_thread_and_mode() {
+        let (key, first) = resolve(&registered(describe_probe));
+        assert_eq!(key, RefKey::Type(TypeId::of::<Probe>()));
+        assert_eq!(DESCRIBED.with(Cell::get), 1);
+        let (_, again) = resolve(&registered(describe_probe));
+        assert!(Rc::ptr_eq(&first, &again));
+        assert_eq!(DESCRIBED.with(Cell::get), 1);
+        let (_, linear) = with_integer_sizes(IntegerSizes::Linear, || {
+            resolve(&registered(describe_probe))
+        });
+        assert!(!Rc::ptr_eq(&first, &linear));
+        assert_eq!(DESCRIBED.with(Cell::get), 2);
+        // Another thread has its own registry.
+        let elsewhere = std::thread::spawn(|| {
+            let _ = resolve(&registered(describe_probe));
+            DESCRIBED.with(Cell::get)
+        });
+        assert_eq!(elsewhere.join().unwrap(), 1);
+    }
 }

@@ -1,33 +1,21 @@
-//! Atomic number-like types beyond the 64-bit integers: binary floats
-//! (`f32`, `f64` and any IEEE-style format, through [`FloatFormat`]),
-//! `u128`/`i128`, the `NonZero` integers, `Duration`, bounded naturals
-//! ([`nat_below`]) and the full Unicode `char` family.
+//! The leaf families of number-like atoms beyond the 64-bit integers:
+//! binary floats (any IEEE-style format, [`FloatFormat`]), 128-bit
+//! integers, integers without 0 (for the `NonZero` types), bounded naturals
+//! ([`nat_below`], `Duration`'s nanoseconds) and the full Unicode `char`
+//! family. The types' spaces and typed readers are in `types/numbers.rs`.
 //!
 //! Every family here lists each value exactly once, in size order, and
 //! computes counts and values arithmetically, so that the typed
 //! materialisers can decode a leaf's global index without the grammar.
 
 use super::leaf::LeafFamily;
-use super::std_impls::signed_from_index;
-use super::{
-    bits_family, field, field_with, leaf, product_with, signed_family, Enumerable, Shape, Space,
-};
-use crate::lazy::{Atom, Lazy, LazyView};
+use super::{leaf, Space};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use std::any::Any;
-use std::borrow::Cow;
 use std::fmt::Debug;
-use std::num::{
-    NonZeroI128, NonZeroI16, NonZeroI32, NonZeroI64, NonZeroI8, NonZeroIsize, NonZeroU128,
-    NonZeroU16, NonZeroU32, NonZeroU64, NonZeroU8, NonZeroUsize,
-};
 use std::rc::Rc;
 use std::sync::OnceLock;
-use std::time::Duration;
-
-#[cfg(test)]
-mod tests;
 
 fn debug_of<T: Debug + 'static>(value: &dyn Any) -> String {
     match value.downcast_ref::<T>() {
@@ -37,7 +25,7 @@ fn debug_of<T: Debug + 'static>(value: &dyn Any) -> String {
 }
 
 /// Number of bits of `x` (0 for 0).
-fn bit_len(x: u64) -> u32 {
+pub(crate) fn bit_len(x: u64) -> u32 {
     64 - x.leading_zeros()
 }
 
@@ -101,7 +89,7 @@ pub struct FloatFormat {
 
 /// What a bit pattern of a format is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
+pub(crate) enum Class {
     Zero(bool),
     Inf(bool),
     Nan,
@@ -225,7 +213,7 @@ impl FloatFormat {
         u64::from(neg) << (self.t + self.w)
     }
 
-    fn classify(&self, bits: u64) -> Class {
+    pub(crate) fn classify(&self, bits: u64) -> Class {
         let neg = (bits >> (self.t + self.w)) & 1 == 1;
         let exp = (bits >> self.t) & self.exp_mask();
         let frac = bits & self.frac_mask();
@@ -349,7 +337,7 @@ impl FloatFormat {
 
     /// The natural size of `±m·2^e` and its offset among the general
     /// values of that size.
-    fn general_rank(&self, neg: bool, m: u64, e: i64) -> (usize, u64) {
+    pub(crate) fn general_rank(&self, neg: bool, m: u64, e: i64) -> (usize, u64) {
         let b = bit_len(m);
         let k = bit_len(e.unsigned_abs());
         let s = (b + k) as usize;
@@ -544,49 +532,12 @@ pub fn float_family<T: Debug + 'static>(
     Rc::new(FloatFamily { format, make })
 }
 
-/// `f32` in the order of [`FloatFormat`]: `0.0`; `1.0`, `-1.0`, `-0.0`;
-/// `NaN`, `inf`, `-inf`, `2.0` ...; `MAX`, `MIN`, `MIN_POSITIVE`, the
-/// smallest subnormal ... Every value once (one NaN), sizes 0 to 32; the
-/// search reaches all of them.
-impl Enumerable for f32 {
-    fn describe() -> Space<Self> {
-        leaf(float_family(FloatFormat::f32().clone(), |b| {
-            f32::from_bits(b as u32)
-        }))
-    }
-    #[inline]
-    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        match lazy.leaf_index() {
-            Some(i) => f32::from_bits(FloatFormat::f32().bits_at(i) as u32),
-            None => lazy.force_generic(),
-        }
-    }
-}
-
-/// `f64` in the order of [`FloatFormat`]: `0.0`; `1.0`, `-1.0`, `-0.0`;
-/// `NaN`, `inf`, `-inf`, `2.0` ...; `MAX`, `MIN`, `MIN_POSITIVE`, the
-/// smallest subnormal ... Every value once (one NaN), sizes 0 to 64; the
-/// search reaches all of them (`2^64 - 2^53 + 3` values fit its 64-bit
-/// leaf index).
-impl Enumerable for f64 {
-    fn describe() -> Space<Self> {
-        leaf(float_family(FloatFormat::f64().clone(), f64::from_bits))
-    }
-    #[inline]
-    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        match lazy.leaf_index() {
-            Some(i) => f64::from_bits(FloatFormat::f64().bits_at(i)),
-            None => lazy.force_generic(),
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------
 // 128-bit integers
 // ---------------------------------------------------------------------------
 
 /// `u128` by bit length.
-struct Bits128;
+pub(crate) struct Bits128;
 
 impl LeafFamily for Bits128 {
     fn name(&self) -> String {
@@ -618,7 +569,7 @@ impl LeafFamily for Bits128 {
 /// `i128` with the convention of the other signed integers: size `k`
 /// holds the magnitudes `2^(k-1) ..= 2^k - 1`, positives then negatives;
 /// size 128 holds only `i128::MIN`.
-struct Signed128;
+pub(crate) struct Signed128;
 
 /// The value at `offset` within `size` of the `i128` family.
 fn signed128_value(size: usize, offset: u128) -> i128 {
@@ -640,7 +591,7 @@ fn signed128_value(size: usize, offset: u128) -> i128 {
 /// Decodes a global index of the `i128` family (indices past `2^64` only
 /// arise for `NonZeroI128`, whose index is shifted by one).
 #[inline]
-fn i128_from_index(index: u128) -> i128 {
+pub(crate) fn i128_from_index(index: u128) -> i128 {
     if index == 0 {
         return 0;
     }
@@ -672,56 +623,15 @@ impl LeafFamily for Signed128 {
     }
 }
 
-/// `u128` by bit length (size `k` holds `2^(k-1) ..= 2^k - 1`), like the
-/// other unsigned integers. Counts, [`crate::count`], [`crate::values`] and
-/// value indexing ([`crate::index::index`]) cover every value. The search,
-/// its random phase, shrinking, replay keys and `Tree`s number a leaf's
-/// values with a 64-bit global index, which for `u128` is the value
-/// itself: they reach `0 ..= u64::MAX` (sizes 0 to 64, complete) and no
-/// larger value.
-impl Enumerable for u128 {
-    fn describe() -> Space<Self> {
-        leaf(Rc::new(Bits128))
-    }
-    #[inline]
-    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        match lazy.leaf_index() {
-            Some(i) => u128::from(i),
-            None => lazy.force_generic(),
-        }
-    }
-}
-
-/// `i128` like the other signed integers: size `k` holds the magnitudes
-/// `2^(k-1) ..= 2^k - 1`, positives then negatives, size 128 only
-/// `i128::MIN`. Counts, [`crate::count`], [`crate::values`] and value
-/// indexing ([`crate::index::index`]) cover every value. The search, its
-/// random phase, shrinking, replay keys and `Tree`s use a 64-bit global
-/// index: they reach sizes 0 to 63 completely (`-(2^63 - 1) ..= 2^63 - 1`)
-/// and the first value of size 64, `2^63` (global index `u64::MAX`); not
-/// `i64::MIN` nor any larger magnitude.
-impl Enumerable for i128 {
-    fn describe() -> Space<Self> {
-        leaf(Rc::new(Signed128))
-    }
-    #[inline]
-    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        match lazy.leaf_index() {
-            Some(i) => i128_from_index(u128::from(i)),
-            None => lazy.force_generic(),
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------
 // NonZero integers
 // ---------------------------------------------------------------------------
 
 /// An integer family without its only size-0 value, 0: every other size
 /// is unchanged, and global indices shift down by one.
-struct NonZeroLeaf<I, N> {
-    inner: Rc<dyn LeafFamily>,
-    make: fn(I) -> N,
+pub(crate) struct NonZeroLeaf<I, N> {
+    pub(crate) inner: Rc<dyn LeafFamily>,
+    pub(crate) make: fn(I) -> N,
 }
 
 impl<I: 'static, N: Debug + 'static> LeafFamily for NonZeroLeaf<I, N> {
@@ -749,69 +659,6 @@ impl<I: 'static, N: Debug + 'static> LeafFamily for NonZeroLeaf<I, N> {
         debug_of::<N>(value)
     }
 }
-
-macro_rules! nonzero {
-    ($($nz:ty, $int:ty => $family:expr, $decode:expr;)*) => {$(
-        /// The integers of the underlying type but 0, with the same sizes
-        /// (by bit length; size 0 is empty). Reached by the search like the
-        /// underlying type.
-        impl Enumerable for $nz {
-            fn describe() -> Space<Self> {
-                leaf(Rc::new(NonZeroLeaf::<$int, $nz> {
-                    inner: $family,
-                    make: |x| <$nz>::new(x).expect("0 is not enumerated"),
-                }))
-            }
-            #[inline]
-            fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-                match lazy.leaf_index() {
-                    Some(i) => {
-                        // The underlying family's index is one more.
-                        let decode: fn(u128) -> $int = $decode;
-                        <$nz>::new(decode(u128::from(i) + 1)).expect("nonzero")
-                    }
-                    None => lazy.force_generic(),
-                }
-            }
-        }
-        impl Atom for $nz {
-            #[inline(always)]
-            fn get_lazy(lazy: Lazy<'_, Self>) -> Self {
-                Self::force_lazy(lazy)
-            }
-        }
-    )*};
-}
-
-nonzero! {
-    NonZeroU8, u8 => bits_family(8, |x| x as u8), |i| i as u8;
-    NonZeroU16, u16 => bits_family(16, |x| x as u16), |i| i as u16;
-    NonZeroU32, u32 => bits_family(32, |x| x as u32), |i| i as u32;
-    NonZeroU64, u64 => bits_family(64, |x| x), |i| i as u64;
-    NonZeroUsize, usize => bits_family(usize::BITS, |x| x as usize), |i| i as usize;
-    NonZeroU128, u128 => Rc::new(Bits128), |i| i;
-    NonZeroI8, i8 => signed_family(8, |x| x as i8), |i| signed_from_index(8, i as u64) as i8;
-    NonZeroI16, i16 => signed_family(16, |x| x as i16),
-        |i| signed_from_index(16, i as u64) as i16;
-    NonZeroI32, i32 => signed_family(32, |x| x as i32),
-        |i| signed_from_index(32, i as u64) as i32;
-    NonZeroI64, i64 => signed_family(64, |x| x), |i| signed_from_index(64, i as u64);
-    NonZeroIsize, isize => signed_family(isize::BITS, |x| x as isize),
-        |i| signed_from_index(isize::BITS, i as u64) as isize;
-    NonZeroI128, i128 => Rc::new(Signed128), i128_from_index;
-}
-
-macro_rules! atom {
-    ($($t:ty),*) => {$(
-        impl Atom for $t {
-            #[inline(always)]
-            fn get_lazy(lazy: Lazy<'_, Self>) -> Self {
-                Self::force_lazy(lazy)
-            }
-        }
-    )*};
-}
-atom!(f32, f64, u128, i128, Duration);
 
 // ---------------------------------------------------------------------------
 // Bounded naturals and Duration
@@ -872,52 +719,6 @@ pub fn below_family<T: Debug + 'static>(bound: u64, make: fn(u64) -> T) -> Rc<dy
 /// ```
 pub fn nat_below<T: Debug + 'static>(bound: u64, make: fn(u64) -> T) -> Space<T> {
     leaf(below_family(bound, make))
-}
-
-/// Nanoseconds in a second.
-const NANOS: u64 = 1_000_000_000;
-
-/// A `Duration` is a pair, free like a tuple: whole seconds (a `u64`, by
-/// bit length) and subsecond nanoseconds (`0 .. 10^9`, by bit length,
-/// [`nat_below`]), so its size is the sum of their bit lengths and each
-/// duration appears once. Reports print it as
-/// `Duration { secs: _, nanos: _ }`. Its view is the pair of handles
-/// `(secs, nanos)`, read separately.
-impl Enumerable for Duration {
-    fn describe() -> Space<Self> {
-        super::label(
-            Shape::Ctor {
-                name: Cow::Borrowed("Duration"),
-                fields: Some(vec![Cow::Borrowed("secs"), Cow::Borrowed("nanos")]),
-            },
-            product_with(
-                vec![field::<u64>(), field_with(nat_below(NANOS, |n| n as u32))],
-                |f| Duration::new(f.take::<u64>(), f.take::<u32>()),
-            ),
-        )
-    }
-    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
-            return lazy.force_generic();
-        }
-        let (_, first) = lazy.__open();
-        let secs = u64::force_lazy(lazy.__field(first, 0));
-        // A canonical position's second field is the nanosecond family,
-        // whose global index is the number itself.
-        let nanos = lazy.__field::<u32>(first, 1).read_node().leaf_index();
-        Duration::new(secs, nanos as u32)
-    }
-}
-
-/// `(secs, nanos)`: the whole seconds and the subsecond nanoseconds, each
-/// its own position.
-impl LazyView for Duration {
-    type View<'a> = (Lazy<'a, u64>, Lazy<'a, u32>);
-    #[inline(always)]
-    fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        let (_, first) = lazy.__open();
-        (lazy.__field(first, 0), lazy.__field(first, 1))
-    }
 }
 
 // ---------------------------------------------------------------------------

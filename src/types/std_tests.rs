@@ -1,5 +1,7 @@
-//! The types of `std_more.rs` against the reference enumeration: counts,
-//! values, ranks, typed materialisation, lazy searches and planted bugs.
+//! The sequences, wrappers, ranges and hashed and heap collections
+//! (`lists.rs`, `wrappers.rs`, `collections.rs`, `basic.rs`) against the
+//! reference enumeration: counts, values, ranks, typed materialisation,
+//! lazy searches and planted bugs.
 
 use crate::check::{run_check, Config, Found};
 use crate::count::count_of;
@@ -331,7 +333,7 @@ fn hashed_values_print_in_enumeration_order() {
         );
     }
     // Known only by value, a hashed set prints its sorted entries.
-    let fam = super::SetsOf::<HashSet<u8>>::new();
+    let fam = super::collections::SetsOf::<HashSet<u8>>::new();
     let v: HashSet<u8> = [3, 10, 2].into_iter().collect();
     assert_eq!(
         crate::space::LeafFamily::debug_value(&fam, &v),

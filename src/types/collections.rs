@@ -8,19 +8,29 @@
 //! a map the size of its sorted list of entries: `1 + Σ (1 + size(k) +
 //! size(v))`. Both are leaf families: the search reads them whole.
 //!
+//! A container whose observable content is a set or a multiset lists each
+//! content once: a `BinaryHeap` exposes only its multiset of elements
+//! (`peek`, `pop`, `into_sorted_vec` do not depend on insertion order), so
+//! enumerating it as a `Vec` would run the property `k!` times on the same
+//! heap. A `HashMap` or `HashSet` is enumerated like its `BTree` counterpart
+//! but in the elements' enumeration order, so neither `Ord` nor the hasher
+//! matter, and reports print its elements in that order, never in hash
+//! order.
+//!
 //! Sets of a type whose own space goes through the set (a rose tree with a
 //! `BTreeSet` of children) are not supported: counting them would need the
 //! element counts while they are being computed.
 
-use super::{LeafFamily, Value};
+use super::Enumerable;
 use crate::index::Indexer;
-use crate::Enumerable;
+use crate::space::{leaf, LeafFamily, Space, Value};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::any::Any;
 use std::cell::{OnceCell, RefCell};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet};
 use std::fmt::Debug;
+use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 use std::rc::Rc;
 
@@ -585,5 +595,105 @@ impl<M: MapLike> LeafFamily for MapsOf<M> {
         } else {
             self.debug_value(&*self.value(size, index))
         }
+    }
+}
+
+impl<T: Enumerable + Ord + std::fmt::Debug> Enumerable for std::collections::BTreeSet<T> {
+    fn describe() -> Space<Self> {
+        leaf(Rc::new(SetFamily::<T>::new()))
+    }
+}
+
+impl<K, V> Enumerable for std::collections::BTreeMap<K, V>
+where
+    K: Enumerable + Ord + std::fmt::Debug,
+    V: Enumerable + std::fmt::Debug,
+{
+    fn describe() -> Space<Self> {
+        leaf(Rc::new(MapFamily::<K, V>::new()))
+    }
+}
+
+impl<T, S> SetLike for HashSet<T, S>
+where
+    T: Enumerable + Hash + Eq + Debug,
+    S: BuildHasher + Default + 'static,
+{
+    type Elem = T;
+    const HASHED: bool = true;
+    fn name() -> String {
+        format!("HashSet<{}>", std::any::type_name::<T>())
+    }
+    fn from_elems(elems: Vec<T>) -> Self {
+        elems.into_iter().collect()
+    }
+    fn debug_entries(&self) -> Vec<String> {
+        self.iter().map(|x| format!("{x:?}")).collect()
+    }
+}
+
+impl<K, V, S> MapLike for HashMap<K, V, S>
+where
+    K: Enumerable + Hash + Eq + Debug,
+    V: Enumerable + Debug,
+    S: BuildHasher + Default + 'static,
+{
+    type Key = K;
+    type Val = V;
+    const HASHED: bool = true;
+    fn name() -> String {
+        format!(
+            "HashMap<{}, {}>",
+            std::any::type_name::<K>(),
+            std::any::type_name::<V>()
+        )
+    }
+    fn from_entries(entries: Vec<(K, V)>) -> Self {
+        entries.into_iter().collect()
+    }
+    fn debug_entries(&self) -> Vec<String> {
+        self.iter().map(|(k, v)| format!("{k:?}: {v:?}")).collect()
+    }
+}
+
+impl<T: Enumerable + Ord + Debug> SetLike for BinaryHeap<T> {
+    type Elem = T;
+    const MULTI: bool = true;
+    fn name() -> String {
+        format!("BinaryHeap<{}>", std::any::type_name::<T>())
+    }
+    fn from_elems(elems: Vec<T>) -> Self {
+        BinaryHeap::from(elems)
+    }
+}
+
+/// Each set once, in the enumeration order of its elements (see the
+/// module's documentation); the hasher does not change what is enumerated.
+impl<T, S> Enumerable for HashSet<T, S>
+where
+    T: Enumerable + Hash + Eq + Debug,
+    S: BuildHasher + Default + 'static,
+{
+    fn describe() -> Space<Self> {
+        leaf(Rc::new(SetsOf::<Self>::new()))
+    }
+}
+
+/// Each map once, by the enumeration order of its keys.
+impl<K, V, S> Enumerable for HashMap<K, V, S>
+where
+    K: Enumerable + Hash + Eq + Debug,
+    V: Enumerable + Debug,
+    S: BuildHasher + Default + 'static,
+{
+    fn describe() -> Space<Self> {
+        leaf(Rc::new(MapsOf::<Self>::new()))
+    }
+}
+
+/// Each multiset of elements once (see the module's documentation).
+impl<T: Enumerable + Ord + Debug> Enumerable for BinaryHeap<T> {
+    fn describe() -> Space<Self> {
+        leaf(Rc::new(SetsOf::<Self>::new()))
     }
 }

@@ -4,8 +4,8 @@
 //! `Enumerable` can provide a [`LazyView`](super::LazyView) that reads as
 //! fast as a derived one.
 
-use super::{check_canonical, Ctx, Lazy};
-use crate::Enumerable;
+use super::Enumerable;
+use crate::lazy::{check_canonical, Ctx, Lazy};
 use std::marker::PhantomData;
 
 /// The alternative a position of `T` holds, read by [`Lazy::alternative`].

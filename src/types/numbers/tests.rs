@@ -1,14 +1,18 @@
 use super::*;
 use crate::check::{implies, run_check, Config, Found};
 use crate::count::count_of;
-use crate::grammar::{downcast, grammar_of, Tree};
+use crate::grammar::{downcast, Tree};
 use crate::index::seeded_rng;
 use crate::lazy::Atom;
 use crate::search::{self, Searcher};
+use crate::space::numbers::*;
+use crate::types::grammar_of;
 use crate::values::{tree_value, trees_of, values_in, values_of};
+use num_traits::{One, Zero};
 use rand::RngExt;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
+use std::fmt::Debug;
 
 fn config() -> Config {
     Config::default().regressions(false).seed(7)

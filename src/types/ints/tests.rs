@@ -1,14 +1,17 @@
 //! Linear integer sizes against the reference enumeration, the typed
 //! decoding, and the per-check mode through every part of a check.
 
-use super::super::{leaf::linear_signed_from_index, map, of, Enumerable, Space};
-use super::{linear, with_integer_sizes, IntegerSizes, Linear};
+use super::{linear, Linear};
 use crate::check::{run_check, Config};
 use crate::count::count_of;
-use crate::grammar::{downcast, grammar_of, Tree};
+use crate::grammar::{downcast, Tree};
 use crate::index::{rank_in, tree_in};
 use crate::lazy::Lazy;
 use crate::search::Searcher;
+use crate::space::{
+    linear_signed_from_index, map, signed_from_index, with_integer_sizes, IntegerSizes, Space,
+};
+use crate::types::{grammar_of, of, Enumerable};
 use crate::values::{tree_value, trees_of, values_of, values_up_to};
 use num_bigint::BigUint;
 use std::cell::RefCell;
@@ -200,7 +203,7 @@ fn the_check_mode_gives_each_convention_its_minimal_counterexample() {
     let f = run_check(&lin, prop).unwrap_err();
     assert_eq!((f.value.clone(), f.size), ((vec![0; 8], 0), 9));
     // The check's mode does not leak into the thread.
-    assert_eq!(super::integer_sizes(), IntegerSizes::BitLength);
+    assert_eq!(crate::space::integer_sizes(), IntegerSizes::BitLength);
 }
 
 #[test]
@@ -251,4 +254,21 @@ fn modes_parse_from_their_names() {
     for m in [LINEAR, IntegerSizes::BitLength] {
         assert_eq!(m.to_string().parse::<IntegerSizes>(), Ok(m));
     }
+}
+
+/// The lazy decoding of signed leaves agrees with the family's values,
+/// up to the last index of a 64-bit family (`u64::MAX`, `i64::MIN`).
+#[test]
+fn signed_indices_decode_like_the_family() {
+    let g = grammar_of::<i8>();
+    for i in 0..256u64 {
+        let v: i8 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i8");
+        assert_eq!(i64::from(v), signed_from_index(8, i), "index {i}");
+    }
+    let g = grammar_of::<i64>();
+    for i in [0, 1, 2, 1 << 40, u64::MAX - 1, u64::MAX] {
+        let v: i64 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i64");
+        assert_eq!(v, signed_from_index(64, i), "index {i}");
+    }
+    assert_eq!(signed_from_index(64, u64::MAX), i64::MIN);
 }

@@ -1,0 +1,190 @@
+//! The wrappers and ranges of the standard library: the pointer and cell
+//! wrappers (`Rc`, `Arc`, `Cell`, `RefCell`), `Wrapping` and `Reverse`,
+//! each *transparent* (the same positions, sizes and order as the wrapped
+//! type, so it costs the search nothing, and its lazy view is the wrapped
+//! type's view, with the wrapped handle through `inner()`), and `Range` and
+//! `RangeInclusive`, pairs free like tuples, viewed as their two bounds
+//! ([`RangeView`]). Spaces, typed materialisers and views together.
+
+use super::{field, transparent, Atom, Enumerable, LazyView};
+use crate::lazy::Lazy;
+use crate::space::{label, product_with, Shape, Space};
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::cmp::Reverse;
+use std::num::Wrapping;
+use std::ops::{Range, RangeInclusive};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Transparent wrappers of one value: the wrapped type's positions.
+macro_rules! wrapper {
+    ($($w:ident => $make:expr),* $(,)?) => {$(
+        impl<T: Enumerable> Enumerable for $w<T> {
+            fn describe() -> Space<Self> {
+                transparent($make)
+            }
+            fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
+                let inner = lazy.cast::<T>();
+                if T::__canonical_at(inner) {
+                    $make(T::force_lazy(inner))
+                } else {
+                    lazy.force_generic()
+                }
+            }
+            fn __canonical_at(lazy: Lazy<'_, Self>) -> bool {
+                T::__canonical_at(lazy.cast())
+            }
+        }
+    )*};
+}
+wrapper!(
+    Rc => Rc::new,
+    Arc => Arc::new,
+    Cell => Cell::new,
+    RefCell => RefCell::new,
+    Wrapping => Wrapping,
+    Reverse => Reverse,
+);
+
+impl<T: Atom> Atom for Wrapping<T> {
+    #[inline(always)]
+    fn get_lazy(lazy: Lazy<'_, Self>) -> Self {
+        Self::force_lazy(lazy)
+    }
+}
+
+impl<T: Atom> Atom for Reverse<T> {
+    #[inline(always)]
+    fn get_lazy(lazy: Lazy<'_, Self>) -> Self {
+        Self::force_lazy(lazy)
+    }
+}
+
+/// A pair of `start` and `end` with a constructor name for reports.
+fn bounds<T: Enumerable, R: 'static>(name: &'static str, make: fn(T, T) -> R) -> Space<R> {
+    label(
+        Shape::Ctor {
+            name: Cow::Borrowed(name),
+            fields: Some(vec![Cow::Borrowed("start"), Cow::Borrowed("end")]),
+        },
+        product_with(vec![field::<T>(), field::<T>()], move |f| {
+            let start = f.take::<T>();
+            let end = f.take::<T>();
+            make(start, end)
+        }),
+    )
+}
+
+/// `start` and `end` of a canonical range position, typed.
+fn force_bounds<T: Enumerable, R: 'static>(lazy: Lazy<'_, R>) -> Option<(T, T)> {
+    if !lazy.__is_canonical() {
+        return None;
+    }
+    let (_, first) = lazy.__open();
+    let start = T::force_lazy(lazy.__field(first, 0));
+    let end = T::force_lazy(lazy.__field(first, 1));
+    Some((start, end))
+}
+
+impl<T: Enumerable> Enumerable for Range<T> {
+    fn describe() -> Space<Self> {
+        bounds("Range", |start, end| start..end)
+    }
+    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
+        match force_bounds::<T, Self>(lazy) {
+            Some((start, end)) => start..end,
+            None => lazy.force_generic(),
+        }
+    }
+}
+
+impl<T: Enumerable> Enumerable for RangeInclusive<T> {
+    fn describe() -> Space<Self> {
+        bounds("RangeInclusive", RangeInclusive::new)
+    }
+    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
+        match force_bounds::<T, Self>(lazy) {
+            Some((start, end)) => start..=end,
+            None => lazy.force_generic(),
+        }
+    }
+}
+
+/// Wrappers whose position is the wrapped value's: the same view, and the
+/// wrapped handle through `inner()`.
+macro_rules! wrapper_views {
+    ($($w:ident),*) => {$(
+        impl<T: LazyView> LazyView for $w<T> {
+            type View<'a> = T::View<'a>;
+            #[inline(always)]
+            fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
+                T::view(lazy.cast())
+            }
+        }
+
+        impl<'a, T: Enumerable> Lazy<'a, $w<T>> {
+            /// The wrapped value's handle (the wrapper is transparent: the
+            /// same position, nothing is read).
+            #[inline(always)]
+            pub fn inner(self) -> Lazy<'a, T> {
+                self.cast()
+            }
+        }
+    )*};
+}
+wrapper_views!(Rc, Arc, Cell, RefCell, Wrapping, Reverse);
+
+/// The two bounds of a lazy `Range` or `RangeInclusive`, each read only
+/// when the property reads it.
+///
+/// ```
+/// use neatcheck::Lazy;
+/// use std::ops::Range;
+/// // Reads only `start`: one run per start of size <= 3 (0, 1, 2, 3, 4..=7),
+/// // whatever the end.
+/// let c = neatcheck::search::classes(|r: Lazy<Range<u8>>| r.view().start.get() == 0, 3);
+/// assert_eq!((c.runs, c.satisfying), (8, 1));
+/// ```
+#[derive(Debug)]
+pub struct RangeView<'a, T> {
+    /// The lower bound.
+    pub start: Lazy<'a, T>,
+    /// The upper bound (excluded for `Range`, included for
+    /// `RangeInclusive`).
+    pub end: Lazy<'a, T>,
+}
+
+impl<T> Clone for RangeView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for RangeView<'_, T> {}
+
+/// The bounds of a range position (a single-alternative pair: opening it
+/// records nothing).
+#[inline(always)]
+fn range_view<'a, T, R: 'static>(lazy: Lazy<'a, R>) -> RangeView<'a, T> {
+    let (_, first) = lazy.__open();
+    RangeView {
+        start: lazy.__field(first, 0),
+        end: lazy.__field(first, 1),
+    }
+}
+
+impl<T: Enumerable> LazyView for Range<T> {
+    type View<'a> = RangeView<'a, T>;
+    #[inline(always)]
+    fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
+        range_view(lazy)
+    }
+}
+
+impl<T: Enumerable> LazyView for RangeInclusive<T> {
+    type View<'a> = RangeView<'a, T>;
+    #[inline(always)]
+    fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
+        range_view(lazy)
+    }
+}
