@@ -216,6 +216,7 @@ extern crate self as neatcheck;
 pub mod check;
 pub mod cool;
 pub mod count;
+mod derive_support;
 pub mod dynamic;
 pub mod grammar;
 pub mod index;
@@ -239,7 +240,9 @@ pub use lazy::{Lazy, LazyView};
 pub use neatcheck_derive::Enumerable;
 pub use space::{Enumerable, Space};
 
+// The derive protocol (see `derive_support`): one hidden path for the
+// generated code, no hidden methods on the user's types.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::space::{Constructor, Fields};
+    pub use crate::derive_support::*;
 }

@@ -8,9 +8,9 @@ impl<T: Enumerable> LazyView for Option<T> {
     type View<'a> = Option<Lazy<'a, T>>;
     #[inline(always)]
     fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        match lazy.__open() {
+        match lazy.open() {
             (0, _) => None,
-            (_, first) => Some(lazy.__field(first, 0)),
+            (_, first) => Some(lazy.field_at(first, 0)),
         }
     }
 }
@@ -19,9 +19,9 @@ impl<T: Enumerable, E: Enumerable> LazyView for Result<T, E> {
     type View<'a> = Result<Lazy<'a, T>, Lazy<'a, E>>;
     #[inline(always)]
     fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        match lazy.__open() {
-            (0, first) => Ok(lazy.__field(first, 0)),
-            (_, first) => Err(lazy.__field(first, 0)),
+        match lazy.open() {
+            (0, first) => Ok(lazy.field_at(first, 0)),
+            (_, first) => Err(lazy.field_at(first, 0)),
         }
     }
 }
@@ -62,9 +62,9 @@ impl<T: Enumerable> LazyView for Vec<T> {
     type View<'a> = ListView<'a, T>;
     #[inline(always)]
     fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        match lazy.__open() {
+        match lazy.open() {
             (0, _) => ListView::Nil,
-            (_, first) => ListView::Cons(lazy.__field(first, 0), lazy.__field(first, 1)),
+            (_, first) => ListView::Cons(lazy.field_at(first, 0), lazy.field_at(first, 1)),
         }
     }
 }

@@ -114,10 +114,10 @@ impl<T> Copy for RangeView<'_, T> {}
 /// records nothing).
 #[inline(always)]
 fn range_view<'a, T, R: 'static>(lazy: Lazy<'a, R>) -> RangeView<'a, T> {
-    let (_, first) = lazy.__open();
+    let (_, first) = lazy.open();
     RangeView {
-        start: lazy.__field(first, 0),
-        end: lazy.__field(first, 1),
+        start: lazy.field_at(first, 0),
+        end: lazy.field_at(first, 1),
     }
 }
 

@@ -25,8 +25,6 @@ mod std_impls;
 mod std_more;
 
 pub(crate) use custom::debug_text;
-#[doc(hidden)]
-pub use custom::{__Show, __ShowDebug, __ShowNone};
 pub use custom::{ctor, show_with_debug};
 pub(crate) use ints::ModeScope;
 pub use ints::{
@@ -236,7 +234,7 @@ pub trait Enumerable: Sized + 'static {
     /// through a transparent wrapper). Does not read the position.
     #[doc(hidden)]
     fn __canonical_at(lazy: crate::lazy::Lazy<'_, Self>) -> bool {
-        lazy.__is_canonical()
+        lazy.is_canonical()
     }
 
     /// The type whose canonical space a position of this type holds: the

@@ -33,8 +33,8 @@ impl Enumerable for bool {
     }
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if lazy.__is_canonical() {
-            lazy.__open().0 == 1
+        if lazy.is_canonical() {
+            lazy.open().0 == 1
         } else {
             lazy.force_generic()
         }
@@ -192,14 +192,14 @@ impl Enumerable for String {
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         let inner = lazy.cast::<Vec<char>>();
-        if inner.__is_canonical() {
+        if inner.is_canonical() {
             Vec::<char>::force_lazy(inner).into_iter().collect()
         } else {
             lazy.force_generic()
         }
     }
     fn __canonical_at(lazy: Lazy<'_, Self>) -> bool {
-        lazy.cast::<Vec<char>>().__is_canonical()
+        lazy.cast::<Vec<char>>().is_canonical()
     }
     fn __position_type() -> std::any::TypeId {
         std::any::TypeId::of::<Vec<char>>()
@@ -214,12 +214,12 @@ impl<T: Enumerable> Enumerable for Option<T> {
         ])
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
+        if !lazy.is_canonical() {
             return lazy.force_generic();
         }
-        match lazy.__open() {
+        match lazy.open() {
             (0, _) => None,
-            (_, first) => Some(T::force_lazy(lazy.__field(first, 0))),
+            (_, first) => Some(T::force_lazy(lazy.field_at(first, 0))),
         }
     }
 }
@@ -232,12 +232,12 @@ impl<T: Enumerable, E: Enumerable> Enumerable for Result<T, E> {
         ])
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
+        if !lazy.is_canonical() {
             return lazy.force_generic();
         }
-        match lazy.__open() {
-            (0, first) => Ok(T::force_lazy(lazy.__field(first, 0))),
-            (_, first) => Err(E::force_lazy(lazy.__field(first, 0))),
+        match lazy.open() {
+            (0, first) => Ok(T::force_lazy(lazy.field_at(first, 0))),
+            (_, first) => Err(E::force_lazy(lazy.field_at(first, 0))),
         }
     }
 }
@@ -255,18 +255,18 @@ impl<T: Enumerable> Enumerable for Vec<T> {
         ])
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
+        if !lazy.is_canonical() {
             return lazy.force_generic();
         }
         let mut out = Vec::new();
         let mut cell = lazy;
         loop {
-            let (tag, first) = cell.__open();
+            let (tag, first) = cell.open();
             if tag == 0 {
                 return out;
             }
-            out.push(T::force_lazy(cell.__field(first, 0)));
-            cell = cell.__field(first, 1);
+            out.push(T::force_lazy(cell.field_at(first, 0)));
+            cell = cell.field_at(first, 1);
         }
     }
 }
@@ -281,19 +281,19 @@ macro_rules! tuple {
                 )
             }
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-                if !lazy.__is_canonical() {
+                if !lazy.is_canonical() {
                     return lazy.force_generic();
                 }
-                let (_, first) = lazy.__open();
-                ($($name::force_lazy(lazy.__field(first, $idx)),)+)
+                let (_, first) = lazy.open();
+                ($($name::force_lazy(lazy.field_at(first, $idx)),)+)
             }
         }
         impl<$($name: Enumerable),+> crate::lazy::LazyView for ($($name,)+) {
             type View<'a> = ($(Lazy<'a, $name>,)+);
             #[inline(always)]
             fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-                let (_, first) = lazy.__open();
-                ($(lazy.__field::<$name>(first, $idx),)+)
+                let (_, first) = lazy.open();
+                ($(lazy.field_at::<$name>(first, $idx),)+)
             }
         }
     };
@@ -321,11 +321,11 @@ impl<T: Enumerable, const N: usize> Enumerable for [T; N] {
         )
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() || N == 0 {
+        if !lazy.is_canonical() || N == 0 {
             return lazy.force_generic();
         }
-        let (_, first) = lazy.__open();
-        std::array::from_fn(|i| T::force_lazy(lazy.__field(first, i as u32)))
+        let (_, first) = lazy.open();
+        std::array::from_fn(|i| T::force_lazy(lazy.field_at(first, i as u32)))
     }
 }
 
@@ -335,8 +335,8 @@ impl<T: Enumerable, const N: usize> crate::lazy::LazyView for [T; N] {
         if N == 0 {
             return std::array::from_fn(|_| unreachable!());
         }
-        let (_, first) = lazy.__open();
-        std::array::from_fn(|i| lazy.__field(first, i as u32))
+        let (_, first) = lazy.open();
+        std::array::from_fn(|i| lazy.field_at(first, i as u32))
     }
 }
 

@@ -152,8 +152,8 @@ impl Enumerable for Ordering {
     }
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if lazy.__is_canonical() {
-            match lazy.__open().0 {
+        if lazy.is_canonical() {
+            match lazy.open().0 {
                 0 => Ordering::Less,
                 1 => Ordering::Equal,
                 _ => Ordering::Greater,
@@ -188,12 +188,12 @@ fn bounds<T: Enumerable, R: 'static>(name: &'static str, make: fn(T, T) -> R) ->
 
 /// `start` and `end` of a canonical range position, typed.
 fn force_bounds<T: Enumerable, R: 'static>(lazy: Lazy<'_, R>) -> Option<(T, T)> {
-    if !lazy.__is_canonical() {
+    if !lazy.is_canonical() {
         return None;
     }
-    let (_, first) = lazy.__open();
-    let start = T::force_lazy(lazy.__field(first, 0));
-    let end = T::force_lazy(lazy.__field(first, 1));
+    let (_, first) = lazy.open();
+    let start = T::force_lazy(lazy.field_at(first, 0));
+    let end = T::force_lazy(lazy.field_at(first, 1));
     Some((start, end))
 }
 
