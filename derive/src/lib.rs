@@ -667,3 +667,138 @@ fn mentions(tokens: TokenStream2, name: &Ident) -> bool {
         _ => false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(src: &str) -> String {
+        let input: DeriveInput = syn::parse_str(src).unwrap();
+        match expand(&input) {
+            Ok(_) => panic!("`{src}` expanded"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn expansion_of(src: &str) -> String {
+        let input: DeriveInput = syn::parse_str(src).unwrap();
+        expand(&input).unwrap().to_string()
+    }
+
+    #[test]
+    fn misuses_are_named_in_the_error() {
+        let cases = [
+            (
+                "#[enumerable(transparent)] enum E { A(u8) }",
+                "(`E` is an enum)",
+            ),
+            (
+                "#[enumerable(transparent)] struct P(u8, u8);",
+                "a struct with 2 fields",
+            ),
+            (
+                "#[enumerable(transparent)] struct U;",
+                "a struct with 0 fields",
+            ),
+            (
+                "#[enumerable(transparent)] struct W(#[enumerable(with = s())] u8);",
+                "remove `with`",
+            ),
+            ("struct R<'a>(&'a u8);", "without lifetime parameters"),
+            ("union X { a: u8 }", "does not support unions"),
+            ("enum E { #[enumerable(sikp)] A }", "expected `skip`"),
+            (
+                "struct S(#[enumerable(width = s())] u8);",
+                "expected `with = ",
+            ),
+            (
+                "#[enumerable(transparant)] struct S(u8);",
+                "expected `transparent`",
+            ),
+        ];
+        for (src, wanted) in cases {
+            let error = error_of(src);
+            assert!(error.contains(wanted), "`{src}`: {error}");
+        }
+    }
+
+    #[test]
+    fn constructors_are_spelled_in_their_variants_syntax() {
+        let input: DeriveInput = syn::parse_str("enum E { U, T(u8, bool), N { x: u8 } }").unwrap();
+        let ty = parse(&input).unwrap();
+        let spelled: Vec<String> = ty
+            .variants
+            .iter()
+            .map(|v| {
+                let items = v.fields.iter().map(|f| {
+                    let t = &f.ty;
+                    quote!(#t::MAX)
+                });
+                construct(ty.ctor_path(v), v, items, bare).to_string()
+            })
+            .collect();
+        assert_eq!(
+            spelled,
+            [
+                "E :: U",
+                "E :: T (u8 :: MAX , bool :: MAX)",
+                "E :: N { x : u8 :: MAX }"
+            ]
+        );
+    }
+
+    #[test]
+    fn skipped_variants_are_viewed_but_not_enumerated() {
+        let out = expansion_of("enum E { A(u8), #[enumerable(skip)] B(String), C }");
+        assert!(out.contains("Constructor :: new (\"A\""), "{out}");
+        assert!(!out.contains("Constructor :: new (\"B\""), "{out}");
+        // Tags count the enumerated variants only: `C` is tag 1.
+        assert!(out.contains("1u32 => E :: C"), "{out}");
+        assert!(out.contains("1u32 => EView :: C"), "{out}");
+        assert!(
+            out.contains("B (:: neatcheck :: Lazy < 'a , String >)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn with_fields_are_viewed_checked_and_forced_generically() {
+        let out = expansion_of("struct S { #[enumerable(with = s())] a: Box<u8>, b: Box<u8> }");
+        let p = ":: neatcheck :: __private ::";
+        let checked =
+            format!("a : {p} checked ({p} field :: < Box < u8 > , _ > (__lazy , __first , 0u32))");
+        assert!(out.contains(&checked), "{out}");
+        // A plain `Box` field is viewed as the boxed type's handle.
+        assert!(
+            out.contains(&format!(
+                "b : {p} field :: < u8 , _ > (__lazy , __first , 1u32)"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "a : {p} field :: < Box < u8 > , _ > (__lazy , __first , 0u32) . force_generic ()"
+            )),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn views_declare_only_the_parameters_their_fields_use() {
+        let out =
+            expansion_of("enum E<A, B, const N: usize> { X([A; N]), #[enumerable(skip)] Y(B), Z }");
+        assert!(out.contains("enum EView < 'a , A : :: neatcheck :: Enumerable , B : :: neatcheck :: Enumerable , const N : usize >"), "{out}");
+        let out = expansion_of("enum E<A, B> { X(A), Z }");
+        assert!(
+            out.contains("enum EView < 'a , A : :: neatcheck :: Enumerable >"),
+            "{out}"
+        );
+        assert!(
+            out.contains("type View < '__v > = EView < '__v , A >"),
+            "{out}"
+        );
+        let out = expansion_of("enum E<A> { Z }");
+        assert!(out.contains("enum EView {"), "{out}");
+        assert!(out.contains("type View < '__v > = EView ;"), "{out}");
+    }
+}
