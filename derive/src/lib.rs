@@ -26,7 +26,7 @@
 //! the rest, the hidden module `neatcheck::__private` (the derive protocol,
 //! documented there). Each generated item has one function below; values,
 //! patterns and view definitions of a constructor are all spelled by
-//! [`construct`].
+//! `construct`.
 
 extern crate proc_macro;
 
