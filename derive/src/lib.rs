@@ -253,6 +253,7 @@ fn check_transparent(ty: &TypeInfo<'_>, span: Span) -> syn::Result<()> {
     Ok(())
 }
 
+/// The whole output: `impl Enumerable`, the view type and `impl LazyView`.
 fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let ty = parse(input)?;
     let transparent = type_transparent(&input.attrs)?;

@@ -169,7 +169,7 @@ impl<'a, T> Lazy<'a, T> {
 
     /// Reads the position and returns the declaration tag of its
     /// alternative and the node index of its first field (typed
-    /// materialisers and views; see [`crate::derive_support`]).
+    /// materialisers and views).
     ///
     /// # Panics
     /// If the position does not hold `T`'s canonical space (a field with an
