@@ -797,13 +797,13 @@ impl<'a> DynView<'a> {
             self.name,
             self.arity
         );
-        self.at.__field(self.first, i as u32)
+        self.at.field_at(self.first, i as u32)
     }
 
     /// The handles of all fields, in order (reads nothing).
     pub fn fields(&self) -> impl Iterator<Item = Lazy<'a, DynValue>> + 'a {
         let (at, first) = (self.at, self.first);
-        (0..self.arity).map(move |i| at.__field(first, i))
+        (0..self.arity).map(move |i| at.field_at(first, i))
     }
 }
 

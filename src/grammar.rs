@@ -152,7 +152,7 @@ pub struct Grammar {
     /// Whether a search may skip the per-read checks: every position holds
     /// some type's canonical space, except inside fields with a space of
     /// their own (`#[enumerable(with = ...)]`, `space::field_with`), whose
-    /// handles read through the run's checked context (`Lazy::__checked`,
+    /// handles read through the run's checked context (`Lazy::checked`,
     /// `Alternative::field`). A typed handle reached through views then
     /// holds its own type's space by construction. Any other anonymous
     /// position (a hand-written union or leaf used as a field without

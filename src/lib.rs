@@ -222,6 +222,7 @@ mod architecture_tests;
 pub mod check;
 pub mod cool;
 pub mod count;
+mod derive_support;
 pub mod dynamic;
 pub mod grammar;
 pub mod index;
@@ -249,7 +250,9 @@ pub use neatcheck_derive::Enumerable;
 pub use space::Space;
 pub use types::{Enumerable, LazyView};
 
+// The derive protocol (see `derive_support`): one hidden path for the
+// generated code, no hidden methods on the user's types.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::space::{Constructor, Fields};
+    pub use crate::derive_support::*;
 }

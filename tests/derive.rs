@@ -1156,3 +1156,65 @@ fn transparent_views_read_the_field_itself() {
         search::search(|w: Lazy<'_, Wrap<bool>>| w.view().0.get(), 3).collect();
     assert_eq!(w, vec![Wrap(true)]);
 }
+
+/// A generic enum with `with` fields in a tuple and a named variant, unit
+/// variants around them and a skipped variant with fields: every way the
+/// derive spells a constructor (the space, the typed force, the view type
+/// and the view).
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
+#[allow(dead_code)]
+enum Mixed<T> {
+    Stop,
+    #[enumerable(skip)]
+    Never(std::time::Duration, T),
+    One(#[enumerable(with = space::range(1, 2, |x| x as u8))] u8, T),
+    Many {
+        // `true` alone: the first alternative of `bool`'s own space is
+        // `false`, so a view reading this position on trust would say `false`.
+        #[enumerable(with = space::one_of(vec![true]))]
+        flag: bool,
+        rest: Box<Mixed<T>>,
+    },
+    Halt,
+}
+
+fn mixed_of(m: Lazy<'_, Mixed<u8>>) -> Mixed<u8> {
+    match m.view() {
+        MixedView::Stop => Mixed::Stop,
+        MixedView::Never(..) => unreachable!("a skipped variant was read"),
+        MixedView::One(k, x) => Mixed::One(k.get(), x.get()),
+        MixedView::Many { flag, rest } => Mixed::Many {
+            flag: flag.get(),
+            rest: Box::new(mixed_of(rest)),
+        },
+        MixedView::Halt => Mixed::Halt,
+    }
+}
+
+#[test]
+fn generic_enums_with_with_fields_unit_and_skipped_variants() {
+    use Mixed::*;
+    let many = |rest| Many {
+        flag: true,
+        rest: Box::new(rest),
+    };
+    assert_eq!(values_of::<Mixed<u8>>(0), vec![]);
+    assert_eq!(values_of::<Mixed<u8>>(1), vec![Stop, Halt]);
+    // `One` costs 1, its range field 1 and the `u8` 0 for 0.
+    assert_eq!(values_of::<Mixed<u8>>(2), vec![One(1, 0), One(2, 0)]);
+    assert_eq!(
+        values_of::<Mixed<u8>>(3),
+        vec![One(1, 1), One(2, 1), many(Stop), many(Halt)]
+    );
+    // The view, the typed force and the searched value agree on every
+    // value (the named `with` field is read checked: `true`).
+    check_views::<Mixed<u8>>(6, mixed_of);
+    let deep = search::search(
+        |m: Lazy<'_, Mixed<u8>>| match m.view() {
+            MixedView::Many { flag, rest } => flag.get() && matches!(rest.force(), One(2, 3)),
+            _ => false,
+        },
+        7,
+    );
+    assert_eq!(deep.collect::<Vec<_>>(), vec![many(One(2, 3))]);
+}

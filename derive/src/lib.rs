@@ -20,6 +20,13 @@
 //! constructor costs 1 in the size-based convention (the run counts of the
 //! benchmark specifications in `docs/benchmarks/` rely on it). Derived types also register their `Debug` text
 //! (when they have one) for reports of complete unnamed positions.
+//!
+//! The generated code uses neatcheck's user-facing API (`Enumerable`,
+//! `LazyView`, `Lazy`, `space::datatype`, `space::Constructor`...) and, for
+//! the rest, the hidden module `neatcheck::__private` (the derive protocol,
+//! documented there). Each generated item has one function below; values,
+//! patterns and view definitions of a constructor are all spelled by
+//! `construct`.
 
 extern crate proc_macro;
 
@@ -36,7 +43,7 @@ use syn::{
 #[proc_macro_derive(Enumerable, attributes(enumerable))]
 pub fn derive_enumerable(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match expand(input) {
+    match expand(&input) {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }
@@ -50,10 +57,10 @@ struct FieldInfo {
 
 struct VariantInfo {
     name: Ident,
-    /// `None` for a struct (no variant path).
-    is_enum: bool,
     kind: Kind,
     fields: Vec<FieldInfo>,
+    /// `#[enumerable(skip)]`: in the view type, not in the space.
+    skipped: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -61,6 +68,41 @@ enum Kind {
     Named,
     Tuple,
     Unit,
+}
+
+/// The parsed input: a struct is one variant named after the type.
+struct TypeInfo<'a> {
+    input: &'a DeriveInput,
+    is_enum: bool,
+    variants: Vec<VariantInfo>,
+    view_name: Ident,
+}
+
+impl TypeInfo<'_> {
+    /// The variants in the space, in declaration order: their index is the
+    /// tag the search reads.
+    fn enumerated(&self) -> impl Iterator<Item = &VariantInfo> {
+        self.variants.iter().filter(|v| !v.skipped)
+    }
+
+    /// The path of a variant's constructor in `T` (`T::V`, or `T`).
+    fn ctor_path(&self, v: &VariantInfo) -> TokenStream2 {
+        variant_path(&self.input.ident, self.is_enum, v)
+    }
+
+    /// The path of a variant's constructor in the view type.
+    fn view_path(&self, v: &VariantInfo) -> TokenStream2 {
+        variant_path(&self.view_name, self.is_enum, v)
+    }
+}
+
+fn variant_path(ty: &Ident, is_enum: bool, v: &VariantInfo) -> TokenStream2 {
+    let vn = &v.name;
+    if is_enum {
+        quote!(#ty::#vn)
+    } else {
+        quote!(#ty)
+    }
 }
 
 /// Runs `each` on every item of every `#[enumerable(...)]` attribute.
@@ -123,21 +165,478 @@ fn variant_skipped(attrs: &[syn::Attribute]) -> syn::Result<bool> {
     Ok(skip)
 }
 
-fn fields_of(fields: &Fields) -> syn::Result<(Kind, Vec<FieldInfo>)> {
+fn variant_of(name: &Ident, fields: &Fields) -> syn::Result<VariantInfo> {
     let kind = match fields {
         Fields::Named(_) => Kind::Named,
         Fields::Unnamed(_) => Kind::Tuple,
         Fields::Unit => Kind::Unit,
     };
-    let mut out = vec![];
-    for f in fields.iter() {
-        out.push(FieldInfo {
-            name: f.ident.clone(),
-            ty: f.ty.clone(),
-            with: parse_field_attrs(&f.attrs)?,
-        });
+    let fields = fields
+        .iter()
+        .map(|f| {
+            Ok(FieldInfo {
+                name: f.ident.clone(),
+                ty: f.ty.clone(),
+                with: parse_field_attrs(&f.attrs)?,
+            })
+        })
+        .collect::<syn::Result<_>>()?;
+    Ok(VariantInfo {
+        name: name.clone(),
+        kind,
+        fields,
+        skipped: false,
+    })
+}
+
+fn parse(input: &DeriveInput) -> syn::Result<TypeInfo<'_>> {
+    for p in &input.generics.params {
+        if let GenericParam::Lifetime(l) = p {
+            return Err(syn::Error::new_spanned(
+                l,
+                "#[derive(Enumerable)] needs a type without lifetime parameters (Enumerable types are 'static)",
+            ));
+        }
     }
-    Ok((kind, out))
+    let variants = match &input.data {
+        Data::Struct(s) => vec![variant_of(&input.ident, &s.fields)?],
+        Data::Enum(e) => e
+            .variants
+            .iter()
+            .map(|v| {
+                let mut info = variant_of(&v.ident, &v.fields)?;
+                info.skipped = variant_skipped(&v.attrs)?;
+                Ok(info)
+            })
+            .collect::<syn::Result<_>>()?,
+        Data::Union(u) => {
+            return Err(syn::Error::new_spanned(
+                u.union_token,
+                "#[derive(Enumerable)] does not support unions",
+            ))
+        }
+    };
+    Ok(TypeInfo {
+        input,
+        is_enum: matches!(input.data, Data::Enum(_)),
+        variants,
+        view_name: format_ident!("{}View", input.ident),
+    })
+}
+
+/// `#[enumerable(transparent)]` needs a struct with one field of its own
+/// type's space.
+fn check_transparent(ty: &TypeInfo<'_>, span: Span) -> syn::Result<()> {
+    let name = &ty.input.ident;
+    let fields = &ty.variants[0].fields;
+    if ty.is_enum || fields.len() != 1 {
+        let what = if ty.is_enum {
+            "an enum".to_string()
+        } else {
+            format!("a struct with {} fields", fields.len())
+        };
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "#[enumerable(transparent)] needs a struct with exactly one field \
+                 (`{name}` is {what}); derive without it to give each constructor its cost of 1"
+            ),
+        ));
+    }
+    if let Some(e) = &fields[0].with {
+        return Err(syn::Error::new_spanned(
+            e,
+            "#[enumerable(transparent)] uses the field type's own space: \
+             remove `with` (or the `transparent` attribute)",
+        ));
+    }
+    Ok(())
+}
+
+/// The whole output: `impl Enumerable`, the view type and `impl LazyView`.
+fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
+    let ty = parse(input)?;
+    let transparent = type_transparent(&input.attrs)?;
+    if let Some(span) = transparent {
+        check_transparent(&ty, span)?;
+    }
+    let nc = quote!(::neatcheck);
+    let view = ViewGenerics::of(&ty);
+    let view_ty = view.ty(&ty.view_name);
+    let name = &input.ident;
+    let (enumerable, view_fn, doc) = if transparent.is_some() {
+        let doc = format!(
+            "The lazy view of [`{name}`] (transparent): the handle of its field, \
+             the same position (reading the view reads nothing)."
+        );
+        (
+            transparent_enumerable(&ty),
+            transparent_view_fn(&ty, &view_ty),
+            doc,
+        )
+    } else {
+        let doc = format!(
+            "The lazy view of [`{name}`]: one constructor read, fields as `neatcheck::Lazy` handles."
+        );
+        let (describe, force) = (describe_fn(&ty), force_lazy_fn(&ty));
+        (quote!(#describe #force), view_fn(&ty, &view_ty), doc)
+    };
+    let enumerable = impl_for(input, quote!(#nc::Enumerable), enumerable);
+    let view_def = view_type(&ty, &view, &doc);
+    let lazy_view = impl_for(
+        input,
+        quote!(#nc::LazyView),
+        quote! {
+            type View<'__v> = #view_ty;
+            #view_fn
+        },
+    );
+    Ok(quote! {
+        #enumerable
+
+        #view_def
+
+        #lazy_view
+    })
+}
+
+/// `impl<..: Enumerable> Trait for T<..> { body }`.
+fn impl_for(input: &DeriveInput, tr: TokenStream2, body: TokenStream2) -> TokenStream2 {
+    let name = &input.ident;
+    let mut generics = input.generics.clone();
+    for p in generics.params.iter_mut() {
+        if let GenericParam::Type(t) = p {
+            t.bounds.push(syn::parse_quote!(::neatcheck::Enumerable));
+        }
+    }
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    quote! {
+        impl #impl_generics #tr for #name #ty_generics #where_clause {
+            #body
+        }
+    }
+}
+
+/// The constructor `head` applied to one item per field, in the variant's
+/// syntax: `head`, `head(a, b)` or `head { x: a, y: b }`. Spells the values,
+/// the patterns and the view's definitions; `prefix` comes before each
+/// member (attributes and visibility of a definition's fields).
+fn construct(
+    head: TokenStream2,
+    v: &VariantInfo,
+    items: impl IntoIterator<Item = TokenStream2>,
+    prefix: impl Fn(&FieldInfo) -> TokenStream2,
+) -> TokenStream2 {
+    let items = items.into_iter();
+    let prefixes = v.fields.iter().map(prefix);
+    match v.kind {
+        Kind::Unit => quote!(#head),
+        Kind::Tuple => quote!(#head(#(#prefixes #items),*)),
+        Kind::Named => {
+            let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
+            quote!(#head { #(#prefixes #names: #items),* })
+        }
+    }
+}
+
+/// No prefix (values and patterns).
+fn bare(_: &FieldInfo) -> TokenStream2 {
+    quote!()
+}
+
+/// `Enumerable::describe`: the printers, then one `Constructor` per
+/// variant in the space.
+fn describe_fn(ty: &TypeInfo<'_>) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let show = show_types(ty);
+    let ctors = ty.enumerated().map(|v| {
+        let vname = v.name.to_string();
+        let spaces = v.fields.iter().map(|f| {
+            let fty = &f.ty;
+            match &f.with {
+                Some(e) => quote!(#nc::space::field_with::<#fty>(#e)),
+                None => quote!(#nc::space::field::<#fty>()),
+            }
+        });
+        let takes = v.fields.iter().map(|f| {
+            let fty = &f.ty;
+            quote!(__f.take::<#fty>())
+        });
+        let build = construct(ty.ctor_path(v), v, takes, bare);
+        let build = quote!(|__f: &mut #nc::space::Fields<'_>| #build);
+        if v.kind == Kind::Named {
+            let names = v
+                .fields
+                .iter()
+                .map(|f| f.name.as_ref().unwrap().to_string());
+            quote!(#nc::space::Constructor::named(#vname, vec![#((#names, #spaces)),*], #build,))
+        } else {
+            quote!(#nc::space::Constructor::new(#vname, vec![#(#spaces),*], #build,))
+        }
+    });
+    quote! {
+        fn describe() -> #nc::Space<Self> {
+            #show
+            #nc::space::datatype(vec![#(#ctors),*])
+        }
+    }
+}
+
+/// Registers the `Debug` printers of `Self` and of the field types that are
+/// `Debug` where the derive expands (reports print complete values of
+/// unnamed alternatives, such as a field's custom space, through them).
+fn show_types(ty: &TypeInfo<'_>) -> TokenStream2 {
+    let p = quote!(::neatcheck::__private);
+    let types = ty.enumerated().flat_map(|v| v.fields.iter().map(|f| &f.ty));
+    // The double reference selects `ShowDebug` when the type is `Debug`
+    // (autoref specialisation).
+    quote! {
+        #[allow(clippy::needless_borrow)]
+        let _ = {
+            #[allow(unused_imports)]
+            use #p::{ShowDebug as _, ShowNone as _};
+            (&&#p::Show::<Self>::new()).register_printer();
+            #( (&&#p::Show::<#types>::new()).register_printer(); )*
+        };
+    }
+}
+
+/// `Enumerable::force_lazy`: typed, one match arm per constructor; the
+/// generic materialiser for positions of another space and past the depth
+/// limit.
+fn force_lazy_fn(ty: &TypeInfo<'_>) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let p = quote!(#nc::__private);
+    let arms = ty.enumerated().enumerate().map(|(tag, v)| {
+        let tag = tag as u32;
+        let values = v.fields.iter().enumerate().map(|(i, f)| {
+            let (fty, i) = (&f.ty, i as u32);
+            let handle = quote!(#p::field::<#fty, _>(__lazy, __first, #i));
+            if f.with.is_some() {
+                quote!(#handle.force_generic())
+            } else {
+                quote!(<#fty as #nc::Enumerable>::force_lazy(#handle))
+            }
+        });
+        let build = construct(ty.ctor_path(v), v, values, bare);
+        quote!(#tag => #build,)
+    });
+    quote! {
+        #[allow(unused_variables)]
+        fn force_lazy(__lazy: #nc::Lazy<'_, Self>) -> Self {
+            if !#p::is_canonical(__lazy) {
+                return __lazy.force_generic();
+            }
+            let Some(__guard) = #p::DepthGuard::enter() else {
+                return __lazy.force_generic();
+            };
+            let (__tag, __first) = #p::open(__lazy);
+            match __tag {
+                #(#arms)*
+                _ => unreachable!("neatcheck: unknown constructor tag"),
+            }
+        }
+    }
+}
+
+/// `LazyView::view`: reads the constructor and hands out its fields'
+/// handles (checked ones for fields with a space of their own).
+fn view_fn(ty: &TypeInfo<'_>, view_ty: &TokenStream2) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let p = quote!(#nc::__private);
+    let arms = ty.enumerated().enumerate().map(|(tag, v)| {
+        let tag = tag as u32;
+        let handles = v.fields.iter().enumerate().map(|(i, f)| {
+            let i = i as u32;
+            if f.with.is_some() {
+                // Its position holds another space than the type's own:
+                // read with every read checked.
+                let fty = &f.ty;
+                return quote!(#p::checked(#p::field::<#fty, _>(__lazy, __first, #i)));
+            }
+            let target = boxed_inner(&f.ty).unwrap_or(&f.ty);
+            quote!(#p::field::<#target, _>(__lazy, __first, #i))
+        });
+        let build = construct(ty.view_path(v), v, handles, bare);
+        quote!(#tag => #build,)
+    });
+    let any_field = ty.variants.iter().any(|v| !v.fields.is_empty());
+    let unused_first = if any_field {
+        quote!()
+    } else {
+        quote!(let _ = __first;)
+    };
+    quote! {
+        #[inline]
+        #[allow(unused_variables)]
+        fn view<'__v>(__lazy: #nc::Lazy<'__v, Self>) -> #view_ty {
+            let (__tag, __first) = #p::open(__lazy);
+            #unused_first
+            match __tag {
+                #(#arms)*
+                _ => unreachable!("neatcheck: unknown constructor tag"),
+            }
+        }
+    }
+}
+
+/// `#[enumerable(transparent)]`: the struct is the very position of its one
+/// field (no constructor cost, no node).
+fn transparent_enumerable(ty: &TypeInfo<'_>) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let p = quote!(#nc::__private);
+    let v = &ty.variants[0];
+    let fty = &v.fields[0].ty;
+    let build = construct(ty.ctor_path(v), v, [quote!(__x)], bare);
+    let show = show_types(ty);
+    quote! {
+        fn describe() -> #nc::Space<Self> {
+            #show
+            #nc::space::transparent(|__x: #fty| #build)
+        }
+        fn force_lazy(__lazy: #nc::Lazy<'_, Self>) -> Self {
+            let __inner = #p::transparent_field::<#fty, _>(__lazy);
+            if <#fty as #nc::Enumerable>::__canonical_at(__inner) {
+                let __x = <#fty as #nc::Enumerable>::force_lazy(__inner);
+                #build
+            } else {
+                __lazy.force_generic()
+            }
+        }
+        fn __canonical_at(__lazy: #nc::Lazy<'_, Self>) -> bool {
+            <#fty as #nc::Enumerable>::__canonical_at(#p::transparent_field::<#fty, _>(__lazy))
+        }
+        fn __position_type() -> ::core::any::TypeId {
+            <#fty as #nc::Enumerable>::__position_type()
+        }
+    }
+}
+
+/// The view of a transparent struct holds its field's handle (reads
+/// nothing).
+fn transparent_view_fn(ty: &TypeInfo<'_>, view_ty: &TokenStream2) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let v = &ty.variants[0];
+    let fty = &v.fields[0].ty;
+    let target = boxed_inner(fty).unwrap_or(fty);
+    let handle = quote!(#nc::__private::transparent_field::<#target, _>(__lazy));
+    let build = construct(ty.view_path(v), v, [handle], bare);
+    quote! {
+        #[inline(always)]
+        fn view<'__v>(__lazy: #nc::Lazy<'__v, Self>) -> #view_ty {
+            #build
+        }
+    }
+}
+
+/// The generic parameters of the view type: `'a` if any variant has a
+/// field, and the type and const parameters the fields mention.
+struct ViewGenerics {
+    /// As declared: `'a, T: Enumerable, const N: usize`.
+    params: Vec<TokenStream2>,
+    /// As used in `LazyView::View<'__v>`: `'__v, T, N`.
+    args: Vec<TokenStream2>,
+}
+
+impl ViewGenerics {
+    fn of(ty: &TypeInfo<'_>) -> Self {
+        let nc = quote!(::neatcheck);
+        let fields = ty.variants.iter().flat_map(|v| v.fields.iter());
+        let field_tokens: TokenStream2 = fields.map(|f| &f.ty).map(|t| quote!(#t)).collect();
+        let mut params = vec![];
+        let mut args = vec![];
+        if ty.variants.iter().any(|v| !v.fields.is_empty()) {
+            params.push(quote!('a));
+            args.push(quote!('__v));
+        }
+        for p in &ty.input.generics.params {
+            match p {
+                GenericParam::Type(t) if mentions(field_tokens.clone(), &t.ident) => {
+                    let id = &t.ident;
+                    params.push(quote!(#id: #nc::Enumerable));
+                    args.push(quote!(#id));
+                }
+                GenericParam::Const(c) if mentions(field_tokens.clone(), &c.ident) => {
+                    let (id, cty) = (&c.ident, &c.ty);
+                    params.push(quote!(const #id: #cty));
+                    args.push(quote!(#id));
+                }
+                _ => {}
+            }
+        }
+        ViewGenerics { params, args }
+    }
+
+    /// `<'a, T: Enumerable, ..>` for the view's definition.
+    fn declared(&self) -> TokenStream2 {
+        let params = &self.params;
+        if params.is_empty() {
+            quote!()
+        } else {
+            quote!(<#(#params),*>)
+        }
+    }
+
+    /// `TView<'__v, T, ..>`.
+    fn ty(&self, view_name: &Ident) -> TokenStream2 {
+        let args = &self.args;
+        if args.is_empty() {
+            quote!(#view_name)
+        } else {
+            quote!(#view_name<#(#args),*>)
+        }
+    }
+}
+
+/// The view type: an enum or struct of `T`'s shape with `Lazy` fields.
+fn view_type(ty: &TypeInfo<'_>, generics: &ViewGenerics, doc: &str) -> TokenStream2 {
+    let vis = &ty.input.vis;
+    let view_name = &ty.view_name;
+    let params = generics.declared();
+    let lazy_of = |f: &FieldInfo| {
+        // A field with a space of its own is a handle of the field's type
+        // whose reads check the position (the grammar is not trusted).
+        let target = match f.with {
+            Some(_) => &f.ty,
+            None => boxed_inner(&f.ty).unwrap_or(&f.ty),
+        };
+        quote!(::neatcheck::Lazy<'a, #target>)
+    };
+    if ty.is_enum {
+        let variants = ty.variants.iter().map(|v| {
+            let vdoc = format!("The view of `{}::{}`.", ty.input.ident, v.name);
+            let vn = &v.name;
+            let shape = construct(quote!(#vn), v, v.fields.iter().map(lazy_of), bare);
+            quote!(#[doc = #vdoc] #shape)
+        });
+        return quote! {
+            #[doc = #doc]
+            #[allow(dead_code, non_camel_case_types)]
+            #[derive(Debug, Clone, Copy)]
+            #vis enum #view_name #params { #(#variants),* }
+        };
+    }
+    let v = &ty.variants[0];
+    let member = |f: &FieldInfo| match &f.name {
+        Some(n) => {
+            let fdoc = format!("The field `{n}`.");
+            quote!(#[doc = #fdoc] pub)
+        }
+        None => quote!(pub),
+    };
+    let body = construct(quote!(), v, v.fields.iter().map(lazy_of), member);
+    let end = if v.kind == Kind::Named {
+        quote!()
+    } else {
+        quote!(;)
+    };
+    quote! {
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #view_name #params #body #end
+    }
 }
 
 /// `Box<X>` -> `Some(X)`.
@@ -170,543 +669,137 @@ fn mentions(tokens: TokenStream2, name: &Ident) -> bool {
     })
 }
 
-fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
-    let name = &input.ident;
-    let vis = &input.vis;
-    for p in &input.generics.params {
-        if let GenericParam::Lifetime(l) = p {
-            return Err(syn::Error::new_spanned(
-                l,
-                "#[derive(Enumerable)] needs a type without lifetime parameters (Enumerable types are 'static)",
-            ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(src: &str) -> String {
+        let input: DeriveInput = syn::parse_str(src).unwrap();
+        match expand(&input) {
+            Ok(_) => panic!("`{src}` expanded"),
+            Err(e) => e.to_string(),
         }
     }
 
-    let mut variants: Vec<VariantInfo> = vec![];
-    let mut all_variants: Vec<VariantInfo> = vec![];
-    match &input.data {
-        Data::Struct(s) => {
-            let (kind, fields) = fields_of(&s.fields)?;
-            variants.push(VariantInfo {
-                name: name.clone(),
-                is_enum: false,
-                kind,
-                fields,
-            });
-        }
-        Data::Enum(e) => {
-            for v in &e.variants {
-                let (kind, fields) = fields_of(&v.fields)?;
-                let info = VariantInfo {
-                    name: v.ident.clone(),
-                    is_enum: true,
-                    kind,
-                    fields,
-                };
-                if variant_skipped(&v.attrs)? {
-                    all_variants.push(info);
-                } else {
-                    let (kind, fields) = fields_of(&v.fields)?;
-                    all_variants.push(VariantInfo {
-                        name: v.ident.clone(),
-                        is_enum: true,
-                        kind,
-                        fields,
-                    });
-                    variants.push(info);
-                }
-            }
-        }
-        Data::Union(u) => {
-            return Err(syn::Error::new_spanned(
-                u.union_token,
-                "#[derive(Enumerable)] does not support unions",
-            ))
-        }
-    }
-    let is_enum = matches!(input.data, Data::Enum(_));
-    if let Some(span) = type_transparent(&input.attrs)? {
-        if is_enum || variants.len() != 1 || variants[0].fields.len() != 1 {
-            return Err(syn::Error::new(
-                span,
-                format!(
-                    "#[enumerable(transparent)] needs a struct with exactly one field \
-                     (`{name}` is {}); derive without it to give each constructor its cost of 1",
-                    if is_enum {
-                        "an enum".to_string()
-                    } else {
-                        format!("a struct with {} fields", variants[0].fields.len())
-                    }
-                ),
-            ));
-        }
-        if let Some(e) = &variants[0].fields[0].with {
-            return Err(syn::Error::new_spanned(
-                e,
-                "#[enumerable(transparent)] uses the field type's own space: \
-                 remove `with` (or the `transparent` attribute)",
-            ));
-        }
-        return Ok(expand_transparent(&input, &variants[0]));
-    }
-    if !is_enum {
-        all_variants = vec![];
+    fn expansion_of(src: &str) -> String {
+        let input: DeriveInput = syn::parse_str(src).unwrap();
+        expand(&input).unwrap().to_string()
     }
 
-    let nc = quote!(::neatcheck);
-
-    // impl generics with `Enumerable` bounds on type parameters.
-    let mut generics = input.generics.clone();
-    for p in generics.params.iter_mut() {
-        if let GenericParam::Type(t) = p {
-            t.bounds.push(syn::parse_quote!(#nc::Enumerable));
+    #[test]
+    fn misuses_are_named_in_the_error() {
+        let cases = [
+            (
+                "#[enumerable(transparent)] enum E { A(u8) }",
+                "(`E` is an enum)",
+            ),
+            (
+                "#[enumerable(transparent)] struct P(u8, u8);",
+                "a struct with 2 fields",
+            ),
+            (
+                "#[enumerable(transparent)] struct U;",
+                "a struct with 0 fields",
+            ),
+            (
+                "#[enumerable(transparent)] struct W(#[enumerable(with = s())] u8);",
+                "remove `with`",
+            ),
+            ("struct R<'a>(&'a u8);", "without lifetime parameters"),
+            ("union X { a: u8 }", "does not support unions"),
+            ("enum E { #[enumerable(sikp)] A }", "expected `skip`"),
+            (
+                "struct S(#[enumerable(width = s())] u8);",
+                "expected `with = ",
+            ),
+            (
+                "#[enumerable(transparant)] struct S(u8);",
+                "expected `transparent`",
+            ),
+        ];
+        for (src, wanted) in cases {
+            let error = error_of(src);
+            assert!(error.contains(wanted), "`{src}`: {error}");
         }
     }
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = input.generics.split_for_impl();
 
-    // --- describe ---
-    let ctor_path = |v: &VariantInfo| -> TokenStream2 {
-        let vn = &v.name;
-        if v.is_enum {
-            quote!(#name::#vn)
-        } else {
-            quote!(#name)
-        }
-    };
-    let mut ctors = vec![];
-    for v in &variants {
-        let vname = v.name.to_string();
-        let path = ctor_path(v);
-        let field_spaces: Vec<TokenStream2> = v
-            .fields
+    #[test]
+    fn constructors_are_spelled_in_their_variants_syntax() {
+        let input: DeriveInput = syn::parse_str("enum E { U, T(u8, bool), N { x: u8 } }").unwrap();
+        let ty = parse(&input).unwrap();
+        let spelled: Vec<String> = ty
+            .variants
             .iter()
-            .map(|f| {
-                let ty = &f.ty;
-                match &f.with {
-                    Some(e) => quote!(#nc::space::field_with::<#ty>(#e)),
-                    None => quote!(#nc::space::field::<#ty>()),
-                }
+            .map(|v| {
+                let items = v.fields.iter().map(|f| {
+                    let t = &f.ty;
+                    quote!(#t::MAX)
+                });
+                construct(ty.ctor_path(v), v, items, bare).to_string()
             })
             .collect();
-        let takes: Vec<TokenStream2> = v
-            .fields
-            .iter()
-            .map(|f| {
-                let ty = &f.ty;
-                quote!(__f.take::<#ty>())
-            })
-            .collect();
-        let build = match v.kind {
-            Kind::Unit => quote!(#path),
-            Kind::Tuple => quote!(#path(#(#takes),*)),
-            Kind::Named => {
-                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
-                quote!(#path { #(#names: #takes),* })
-            }
-        };
-        let ctor = if v.kind == Kind::Named {
-            let names: Vec<String> = v
-                .fields
-                .iter()
-                .map(|f| f.name.as_ref().unwrap().to_string())
-                .collect();
-            quote!(#nc::space::Constructor::named(
-                #vname,
-                vec![#((#names, #field_spaces)),*],
-                |__f: &mut #nc::space::Fields<'_>| #build,
-            ))
-        } else {
-            quote!(#nc::space::Constructor::new(
-                #vname,
-                vec![#(#field_spaces),*],
-                |__f: &mut #nc::space::Fields<'_>| #build,
-            ))
-        };
-        ctors.push(ctor);
+        assert_eq!(
+            spelled,
+            [
+                "E :: U",
+                "E :: T (u8 :: MAX , bool :: MAX)",
+                "E :: N { x : u8 :: MAX }"
+            ]
+        );
     }
 
-    let show = show_types(
-        variants
-            .iter()
-            .flat_map(|v| v.fields.iter().map(|f| f.ty.clone())),
-    );
-
-    // --- force_lazy ---
-    let mut force_arms = vec![];
-    for (tag, v) in variants.iter().enumerate() {
-        let tag = tag as u32;
-        let path = ctor_path(v);
-        let vals: Vec<TokenStream2> = v
-            .fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let ty = &f.ty;
-                let i = i as u32;
-                if f.with.is_some() {
-                    quote!(__lazy.__field::<#ty>(__first, #i).force_generic())
-                } else {
-                    quote!(<#ty as #nc::Enumerable>::force_lazy(__lazy.__field::<#ty>(__first, #i)))
-                }
-            })
-            .collect();
-        let build = match v.kind {
-            Kind::Unit => quote!(#path),
-            Kind::Tuple => quote!(#path(#(#vals),*)),
-            Kind::Named => {
-                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
-                quote!(#path { #(#names: #vals),* })
-            }
-        };
-        force_arms.push(quote!(#tag => #build,));
+    #[test]
+    fn skipped_variants_are_viewed_but_not_enumerated() {
+        let out = expansion_of("enum E { A(u8), #[enumerable(skip)] B(String), C }");
+        assert!(out.contains("Constructor :: new (\"A\""), "{out}");
+        assert!(!out.contains("Constructor :: new (\"B\""), "{out}");
+        // Tags count the enumerated variants only: `C` is tag 1.
+        assert!(out.contains("1u32 => E :: C"), "{out}");
+        assert!(out.contains("1u32 => EView :: C"), "{out}");
+        assert!(
+            out.contains("B (:: neatcheck :: Lazy < 'a , String >)"),
+            "{out}"
+        );
     }
 
-    // --- view type ---
-    let view_name = format_ident!("{}View", name);
-    let lt = syn::Lifetime::new("'a", Span::call_site());
-    let view_field_ty = |f: &FieldInfo| -> TokenStream2 {
-        let ty = &f.ty;
-        if f.with.is_some() {
-            // The field's own space: a handle of the field's type whose
-            // reads check the position (the grammar is not trusted).
-            return quote!(#nc::Lazy<#lt, #ty>);
-        }
-        if let Some(inner) = boxed_inner(ty) {
-            return quote!(#nc::Lazy<#lt, #inner>);
-        }
-        quote!(#nc::Lazy<#lt, #ty>)
-    };
-    let view_variants_src: &Vec<VariantInfo> = if is_enum { &all_variants } else { &variants };
-    let any_field = view_variants_src.iter().any(|v| !v.fields.is_empty());
-    // Generic parameters of the view: 'a if any field, and the type and
-    // const parameters the fields mention.
-    let field_tokens: TokenStream2 = view_variants_src
-        .iter()
-        .flat_map(|v| v.fields.iter())
-        .map(|f| {
-            let t = &f.ty;
-            quote!(#t)
-        })
-        .collect();
-    let mut view_params: Vec<TokenStream2> = vec![];
-    let mut view_args: Vec<TokenStream2> = vec![];
-    if any_field {
-        view_params.push(quote!(#lt));
-        view_args.push(quote!(#lt));
+    #[test]
+    fn with_fields_are_viewed_checked_and_forced_generically() {
+        let out = expansion_of("struct S { #[enumerable(with = s())] a: Box<u8>, b: Box<u8> }");
+        let p = ":: neatcheck :: __private ::";
+        let checked =
+            format!("a : {p} checked ({p} field :: < Box < u8 > , _ > (__lazy , __first , 0u32))");
+        assert!(out.contains(&checked), "{out}");
+        // A plain `Box` field is viewed as the boxed type's handle.
+        assert!(
+            out.contains(&format!(
+                "b : {p} field :: < u8 , _ > (__lazy , __first , 1u32)"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "a : {p} field :: < Box < u8 > , _ > (__lazy , __first , 0u32) . force_generic ()"
+            )),
+            "{out}"
+        );
     }
-    for p in &input.generics.params {
-        match p {
-            GenericParam::Type(t) => {
-                if mentions(field_tokens.clone(), &t.ident) {
-                    let id = &t.ident;
-                    view_params.push(quote!(#id: #nc::Enumerable));
-                    view_args.push(quote!(#id));
-                }
-            }
-            GenericParam::Const(c) => {
-                if mentions(field_tokens.clone(), &c.ident) {
-                    let id = &c.ident;
-                    let ty = &c.ty;
-                    view_params.push(quote!(const #id: #ty));
-                    view_args.push(quote!(#id));
-                }
-            }
-            GenericParam::Lifetime(_) => {}
-        }
-    }
-    let view_generics = if view_params.is_empty() {
-        quote!()
-    } else {
-        quote!(<#(#view_params),*>)
-    };
-    let view_ty_args = if view_args.is_empty() {
-        quote!()
-    } else {
-        quote!(<#(#view_args),*>)
-    };
-    let view_ty_args_anon = {
-        let args: Vec<TokenStream2> = view_args
-            .iter()
-            .map(|a| {
-                if a.to_string() == "'a" {
-                    quote!('__v)
-                } else {
-                    a.clone()
-                }
-            })
-            .collect();
-        if args.is_empty() {
-            quote!()
-        } else {
-            quote!(<#(#args),*>)
-        }
-    };
 
-    let doc = format!(
-        "The lazy view of [`{name}`]: one constructor read, fields as `neatcheck::Lazy` handles."
-    );
-    let view_def = if is_enum {
-        let vs = all_variants.iter().map(|v| {
-            let vn = &v.name;
-            let tys: Vec<TokenStream2> = v.fields.iter().map(view_field_ty).collect();
-            match v.kind {
-                Kind::Unit => quote!(#vn),
-                Kind::Tuple => quote!(#vn(#(#tys),*)),
-                Kind::Named => {
-                    let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
-                    quote!(#vn { #(#names: #tys),* })
-                }
-            }
-        });
-        let variant_docs = all_variants
-            .iter()
-            .map(|v| format!("The view of `{}::{}`.", name, v.name));
-        let vs = vs.zip(variant_docs).map(|(v, d)| quote!(#[doc = #d] #v));
-        quote! {
-            #[doc = #doc]
-            #[allow(dead_code, non_camel_case_types)]
-            #[derive(Debug, Clone, Copy)]
-            #vis enum #view_name #view_generics { #(#vs),* }
-        }
-    } else {
-        let v = &variants[0];
-        let tys: Vec<TokenStream2> = v.fields.iter().map(view_field_ty).collect();
-        match v.kind {
-            Kind::Unit => quote! {
-                #[doc = #doc]
-                #[allow(dead_code)]
-                #[derive(Debug, Clone, Copy)]
-                #vis struct #view_name;
-            },
-            Kind::Tuple => quote! {
-                #[doc = #doc]
-                #[allow(dead_code)]
-                #[derive(Debug, Clone, Copy)]
-                #vis struct #view_name #view_generics (#(pub #tys),*);
-            },
-            Kind::Named => {
-                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
-                let fdocs = v
-                    .fields
-                    .iter()
-                    .map(|f| format!("The field `{}`.", f.name.as_ref().unwrap()));
-                quote! {
-                    #[doc = #doc]
-                    #[allow(dead_code)]
-                    #[derive(Debug, Clone, Copy)]
-                    #vis struct #view_name #view_generics { #(#[doc = #fdocs] pub #names: #tys),* }
-                }
-            }
-        }
-    };
-
-    // --- view fn ---
-    let mut view_arms = vec![];
-    for (tag, v) in variants.iter().enumerate() {
-        let tag = tag as u32;
-        let vn = &v.name;
-        let path = if is_enum {
-            quote!(#view_name::#vn)
-        } else {
-            quote!(#view_name)
-        };
-        let vals: Vec<TokenStream2> = v
-            .fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let i = i as u32;
-                let ty = &f.ty;
-                if f.with.is_some() {
-                    // Its position holds another space than the type's
-                    // own: read with every read checked.
-                    return quote!(__lazy.__field::<#ty>(__first, #i).__checked());
-                }
-                let target = boxed_inner(ty).cloned().unwrap_or(ty.clone());
-                quote!(__lazy.__field::<#target>(__first, #i))
-            })
-            .collect();
-        let build = match v.kind {
-            Kind::Unit => quote!(#path),
-            Kind::Tuple => quote!(#path(#(#vals),*)),
-            Kind::Named => {
-                let names = v.fields.iter().map(|f| f.name.as_ref().unwrap());
-                quote!(#path { #(#names: #vals),* })
-            }
-        };
-        view_arms.push(quote!(#tag => #build,));
-    }
-    let unused_first = if any_field {
-        quote!()
-    } else {
-        quote!(let _ = __first;)
-    };
-
-    let out = quote! {
-        impl #impl_generics #nc::Enumerable for #name #ty_generics #where_clause {
-            fn describe() -> #nc::Space<Self> {
-                #show
-                #nc::space::datatype(vec![#(#ctors),*])
-            }
-            #[allow(unused_variables)]
-            fn force_lazy(__lazy: #nc::Lazy<'_, Self>) -> Self {
-                if !__lazy.__is_canonical() {
-                    return __lazy.force_generic();
-                }
-                let Some(__guard) = #nc::lazy::__DepthGuard::enter() else {
-                    return __lazy.force_generic();
-                };
-                let (__tag, __first) = __lazy.__open();
-                match __tag {
-                    #(#force_arms)*
-                    _ => unreachable!("neatcheck: unknown constructor tag"),
-                }
-            }
-        }
-
-        #view_def
-
-        impl #impl_generics #nc::LazyView for #name #ty_generics #where_clause {
-            type View<'__v> = #view_name #view_ty_args_anon;
-            #[inline]
-            #[allow(unused_variables)]
-            fn view<'__v>(__lazy: #nc::Lazy<'__v, Self>) -> #view_name #view_ty_args_anon {
-                let (__tag, __first) = __lazy.__open();
-                #unused_first
-                match __tag {
-                    #(#view_arms)*
-                    _ => unreachable!("neatcheck: unknown constructor tag"),
-                }
-            }
-        }
-    };
-    let _ = view_ty_args;
-    Ok(out)
-}
-
-/// Registers the `Debug` printers of `Self` and of the field types that are
-/// `Debug` where the derive expands (reports print complete values of
-/// unnamed alternatives, such as a field's custom space, through them).
-fn show_types(types: impl Iterator<Item = Type>) -> TokenStream2 {
-    let nc = quote!(::neatcheck);
-    let types: Vec<Type> = types.collect();
-    // The double reference selects the `Debug` implementation when there is
-    // one (autoref specialisation).
-    quote! {
-        #[allow(clippy::needless_borrow)]
-        let _ = {
-            #[allow(unused_imports)]
-            use #nc::space::{__ShowDebug as _, __ShowNone as _};
-            (&&#nc::space::__Show::<Self>::new()).__register();
-            #( (&&#nc::space::__Show::<#types>::new()).__register(); )*
-        };
-    }
-}
-
-/// `#[enumerable(transparent)]`: the struct is the very position of its one
-/// field (no constructor cost, no node); its view holds the field's handle.
-fn expand_transparent(input: &DeriveInput, v: &VariantInfo) -> TokenStream2 {
-    let nc = quote!(::neatcheck);
-    let name = &input.ident;
-    let vis = &input.vis;
-    let f = &v.fields[0];
-    let ty = &f.ty;
-    let target = boxed_inner(ty).cloned().unwrap_or(ty.clone());
-
-    let mut generics = input.generics.clone();
-    for p in generics.params.iter_mut() {
-        if let GenericParam::Type(t) = p {
-            t.bounds.push(syn::parse_quote!(#nc::Enumerable));
-        }
-    }
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = input.generics.split_for_impl();
-
-    let build = match &f.name {
-        Some(n) => quote!(#name { #n: __x }),
-        None => quote!(#name(__x)),
-    };
-    let show = show_types(std::iter::once(ty.clone()));
-
-    // The view's generic parameters: 'a and the parameters the field uses.
-    let field_tokens = quote!(#ty);
-    let mut view_params: Vec<TokenStream2> = vec![quote!('a)];
-    let mut view_args: Vec<TokenStream2> = vec![quote!('__v)];
-    for p in &input.generics.params {
-        match p {
-            GenericParam::Type(t) if mentions(field_tokens.clone(), &t.ident) => {
-                let id = &t.ident;
-                view_params.push(quote!(#id: #nc::Enumerable));
-                view_args.push(quote!(#id));
-            }
-            GenericParam::Const(c) if mentions(field_tokens.clone(), &c.ident) => {
-                let id = &c.ident;
-                let cty = &c.ty;
-                view_params.push(quote!(const #id: #cty));
-                view_args.push(quote!(#id));
-            }
-            _ => {}
-        }
-    }
-    let view_name = format_ident!("{}View", name);
-    let doc = format!(
-        "The lazy view of [`{name}`] (transparent): the handle of its field, \
-         the same position (reading the view reads nothing)."
-    );
-    let view_def = match &f.name {
-        Some(n) => {
-            let fdoc = format!("The field `{n}`.");
-            quote! {
-                #[doc = #doc]
-                #[allow(dead_code)]
-                #[derive(Debug, Clone, Copy)]
-                #vis struct #view_name<#(#view_params),*> { #[doc = #fdoc] pub #n: #nc::Lazy<'a, #target> }
-            }
-        }
-        None => quote! {
-            #[doc = #doc]
-            #[allow(dead_code)]
-            #[derive(Debug, Clone, Copy)]
-            #vis struct #view_name<#(#view_params),*>(pub #nc::Lazy<'a, #target>);
-        },
-    };
-    let view_build = match &f.name {
-        Some(n) => quote!(#view_name { #n: __lazy.__transparent::<#target>() }),
-        None => quote!(#view_name(__lazy.__transparent::<#target>())),
-    };
-
-    quote! {
-        impl #impl_generics #nc::Enumerable for #name #ty_generics #where_clause {
-            fn describe() -> #nc::Space<Self> {
-                #show
-                #nc::space::transparent(|__x: #ty| #build)
-            }
-            fn force_lazy(__lazy: #nc::Lazy<'_, Self>) -> Self {
-                let __inner = __lazy.__transparent::<#ty>();
-                if <#ty as #nc::Enumerable>::__canonical_at(__inner) {
-                    let __x = <#ty as #nc::Enumerable>::force_lazy(__inner);
-                    #build
-                } else {
-                    __lazy.force_generic()
-                }
-            }
-            fn __canonical_at(__lazy: #nc::Lazy<'_, Self>) -> bool {
-                <#ty as #nc::Enumerable>::__canonical_at(__lazy.__transparent::<#ty>())
-            }
-            fn __position_type() -> ::core::any::TypeId {
-                <#ty as #nc::Enumerable>::__position_type()
-            }
-        }
-
-        #view_def
-
-        impl #impl_generics #nc::LazyView for #name #ty_generics #where_clause {
-            type View<'__v> = #view_name<#(#view_args),*>;
-            #[inline(always)]
-            fn view<'__v>(__lazy: #nc::Lazy<'__v, Self>) -> #view_name<#(#view_args),*> {
-                #view_build
-            }
-        }
+    #[test]
+    fn views_declare_only_the_parameters_their_fields_use() {
+        let out =
+            expansion_of("enum E<A, B, const N: usize> { X([A; N]), #[enumerable(skip)] Y(B), Z }");
+        assert!(out.contains("enum EView < 'a , A : :: neatcheck :: Enumerable , B : :: neatcheck :: Enumerable , const N : usize >"), "{out}");
+        let out = expansion_of("enum E<A, B> { X(A), Z }");
+        assert!(
+            out.contains("enum EView < 'a , A : :: neatcheck :: Enumerable >"),
+            "{out}"
+        );
+        assert!(
+            out.contains("type View < '__v > = EView < '__v , A >"),
+            "{out}"
+        );
+        let out = expansion_of("enum E<A> { Z }");
+        assert!(out.contains("enum EView {"), "{out}");
+        assert!(out.contains("type View < '__v > = EView ;"), "{out}");
     }
 }

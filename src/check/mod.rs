@@ -190,7 +190,7 @@ macro_rules! plain_and_lazy_args {
                 // tuple of other spaces, one position per argument all the
                 // same.
                 let first = x.read_node().a;
-                self($(x.__field::<$name>(first, $idx)),+).into_result()
+                self($(x.field_at::<$name>(first, $idx)),+).into_result()
             }
         }
     };

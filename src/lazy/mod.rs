@@ -169,15 +169,15 @@ impl<'a, T> Lazy<'a, T> {
         Lazy::new(self.ctx, self.node)
     }
 
-    /// Derive support: reads the position and returns the declaration tag of
-    /// its alternative and the node index of its first field.
+    /// Reads the position and returns the declaration tag of its
+    /// alternative and the node index of its first field (typed
+    /// materialisers and views).
     ///
     /// # Panics
     /// If the position does not hold `T`'s canonical space (a field with an
     /// overriding space): such positions can only be forced.
-    #[doc(hidden)]
     #[inline(always)]
-    pub fn __open(self) -> (u32, u32)
+    pub(crate) fn open(self) -> (u32, u32)
     where
         T: 'static,
     {
@@ -192,7 +192,7 @@ impl<'a, T> Lazy<'a, T> {
     }
 
     /// Dynamic-value support ([`crate::dynamic`]): reads the position exactly
-    /// like [`Lazy::__open`] (recording it if open) but without the
+    /// like [`Lazy::open`] (recording it if open) but without the
     /// canonical-type check, since datatypes declared at run time have no
     /// Rust type. Returns the node: its alternative, and its tag and first
     /// field (or, for a leaf, its index).
@@ -201,27 +201,26 @@ impl<'a, T> Lazy<'a, T> {
         self.ctx.touch(self.node)
     }
 
-    /// Derive support: the handle of field `i` given the first field index.
-    #[doc(hidden)]
+    /// The handle of field `i` given the first field index (from
+    /// [`Lazy::open`]).
     #[inline(always)]
-    pub fn __field<F>(self, first: u32, i: u32) -> Lazy<'a, F> {
+    pub(crate) fn field_at<F>(self, first: u32, i: u32) -> Lazy<'a, F> {
         Lazy::new(self.ctx, first + i)
     }
 
-    /// Derive support: the same position, read with every read checked (a
-    /// field with another space than its type's own, `#[enumerable(with =
-    /// ...)]`, whose reads a trusted search must not take on trust).
-    #[doc(hidden)]
+    /// The same position, read with every read checked (a field with
+    /// another space than its type's own, `#[enumerable(with = ...)]`, whose
+    /// reads a trusted search must not take on trust).
     #[inline(always)]
-    pub fn __checked(self) -> Lazy<'a, T> {
+    pub(crate) fn checked(self) -> Lazy<'a, T> {
         Lazy::new(self.ctx.checked.unwrap_or(self.ctx), self.node)
     }
 
-    /// Derive support: whether this position holds `T`'s canonical space
-    /// (does not read it).
-    #[doc(hidden)]
+    /// Whether this position holds `T`'s canonical space (does not read
+    /// it): typed materialisers fall back to [`Lazy::force_generic`] when
+    /// it does not.
     #[inline(always)]
-    pub fn __is_canonical(self) -> bool
+    pub(crate) fn is_canonical(self) -> bool
     where
         T: 'static,
     {
@@ -251,8 +250,27 @@ impl<'a, T> Lazy<'a, T> {
         }
     }
 
-    /// The generic materialiser (through the space's build programs).
-    #[doc(hidden)]
+    /// Materialises the plain value at this position through the build
+    /// programs of the position's space (counts as reading every position
+    /// below it), whatever that space is.
+    ///
+    /// [`Lazy::force`] is the same, faster, for an [`Enumerable`] type; this
+    /// one also reads values of a type without an instance, searched in a
+    /// space of its own ([`crate::search::Searcher::with_space`]):
+    ///
+    /// ```
+    /// use neatcheck::search::Searcher;
+    /// use neatcheck::{space, Lazy};
+    ///
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Celsius(i8); // no `Enumerable`
+    ///
+    /// let temperatures = space::map(space::range(-1, 1, |t| t as i8), Celsius);
+    /// let mut search = Searcher::with_space(&temperatures, 1);
+    /// let mut seen = vec![];
+    /// while search.step(|t: Lazy<Celsius>| seen.push(t.force_generic())).is_some() {}
+    /// assert_eq!(seen, [Celsius(-1), Celsius(0), Celsius(1)]);
+    /// ```
     pub fn force_generic(self) -> T
     where
         T: 'static,
@@ -273,41 +291,6 @@ impl<'a, T> Lazy<'a, T> {
             }
         };
         crate::grammar::downcast(v, "a lazy position")
-    }
-}
-
-thread_local! {
-    static FORCE_DEPTH: Cell<u32> = const { Cell::new(0) };
-}
-
-/// Derive support: bounds the recursion of typed materialisers. Past this
-/// depth they hand the rest of the value to the generic (iterative)
-/// materialiser, so forcing a deep value never overflows the stack.
-#[doc(hidden)]
-pub struct __DepthGuard(());
-
-impl __DepthGuard {
-    const LIMIT: u32 = 64;
-
-    /// Enters one level, or `None` when the typed recursion is deep enough.
-    #[inline(always)]
-    pub fn enter() -> Option<__DepthGuard> {
-        FORCE_DEPTH.with(|d| {
-            let v = d.get();
-            if v >= Self::LIMIT {
-                None
-            } else {
-                d.set(v + 1);
-                Some(__DepthGuard(()))
-            }
-        })
-    }
-}
-
-impl Drop for __DepthGuard {
-    #[inline(always)]
-    fn drop(&mut self) {
-        FORCE_DEPTH.with(|d| d.set(d.get() - 1));
     }
 }
 

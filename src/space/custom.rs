@@ -7,7 +7,6 @@ use std::any::{Any, TypeId};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Debug;
-use std::marker::PhantomData;
 use std::sync::{LazyLock, RwLock};
 
 /// Names the alternatives of `s` for reports: a value built by it prints as
@@ -69,71 +68,4 @@ pub fn show_with_debug<T: Debug + 'static>() {
 pub(crate) fn debug_text(v: &dyn Any) -> Option<String> {
     let printer = *PRINTERS.read().ok()?.get(&v.type_id())?;
     printer(v)
-}
-
-/// Derive support: registers `T`'s `Debug` printer when `T: Debug` is known
-/// at the expansion site (autoref specialisation), and does nothing
-/// otherwise.
-#[doc(hidden)]
-pub struct __Show<T>(PhantomData<fn() -> T>);
-
-impl<T> std::fmt::Debug for __Show<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "__Show<{}>", std::any::type_name::<T>())
-    }
-}
-
-impl<T> __Show<T> {
-    #[doc(hidden)]
-    pub fn new() -> Self {
-        __Show(PhantomData)
-    }
-}
-
-impl<T> Default for __Show<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Derive support (chosen when the type is `Debug`).
-#[doc(hidden)]
-pub trait __ShowDebug {
-    #[doc(hidden)]
-    fn __register(&self);
-}
-
-impl<T: Debug + 'static> __ShowDebug for &__Show<T> {
-    fn __register(&self) {
-        show_with_debug::<T>();
-    }
-}
-
-/// Derive support (the fallback for types that are not `Debug`).
-#[doc(hidden)]
-pub trait __ShowNone {
-    #[doc(hidden)]
-    fn __register(&self);
-}
-
-impl<T> __ShowNone for __Show<T> {
-    fn __register(&self) {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct NotDebug;
-
-    #[test]
-    #[allow(clippy::needless_borrow)] // the double reference selects the impl
-    fn registration_picks_debug_when_there_is_one() {
-        #[derive(Debug)]
-        struct Shown(#[allow(dead_code)] u8);
-        (&&__Show::<Shown>::new()).__register();
-        (&&__Show::<NotDebug>::new()).__register();
-        assert_eq!(debug_text(&Shown(3)).as_deref(), Some("Shown(3)"));
-        assert_eq!(debug_text(&NotDebug), None);
-    }
 }

@@ -27,8 +27,6 @@ mod leaf;
 pub(crate) mod numbers;
 
 pub(crate) use custom::debug_text;
-#[doc(hidden)]
-pub use custom::{__Show, __ShowDebug, __ShowNone};
 pub use custom::{ctor, show_with_debug};
 pub use ints::{integer_sizes, with_integer_sizes, IntegerSizes};
 pub(crate) use ints::{signed_family_in, unsigned_family_in, ModeScope};

@@ -117,16 +117,6 @@ impl<'a, T: Enumerable> Lazy<'a, T> {
     }
 }
 
-impl<'a, T> Lazy<'a, T> {
-    /// Derive support (`#[enumerable(transparent)]`): the same position as
-    /// the handle of the wrapped type.
-    #[doc(hidden)]
-    #[inline(always)]
-    pub fn __transparent<U>(self) -> Lazy<'a, U> {
-        self.cast()
-    }
-}
-
 impl<'a, T> Alternative<'a, T> {
     /// The alternative's index in the flattened declaration order of `T`'s
     /// description (see [`Alternative`]).
@@ -167,7 +157,7 @@ impl<'a, T> Alternative<'a, T> {
                 Some(t) if t == F::__position_type() => {}
                 // A field with a space of its own (`space::field_with`):
                 // its reads are checked.
-                None => return Lazy::new(self.ctx, self.first + i as u32).__checked(),
+                None => return Lazy::new(self.ctx, self.first + i as u32).checked(),
                 Some(_) => wrong_field_type::<T, F>(self.index, i),
             }
         }

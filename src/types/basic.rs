@@ -37,8 +37,8 @@ impl Enumerable for bool {
     }
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if lazy.__is_canonical() {
-            lazy.__open().0 == 1
+        if lazy.is_canonical() {
+            lazy.open().0 == 1
         } else {
             lazy.force_generic()
         }
@@ -100,12 +100,12 @@ impl<T: Enumerable> Enumerable for Option<T> {
         ])
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
+        if !lazy.is_canonical() {
             return lazy.force_generic();
         }
-        match lazy.__open() {
+        match lazy.open() {
             (0, _) => None,
-            (_, first) => Some(T::force_lazy(lazy.__field(first, 0))),
+            (_, first) => Some(T::force_lazy(lazy.field_at(first, 0))),
         }
     }
 }
@@ -118,12 +118,12 @@ impl<T: Enumerable, E: Enumerable> Enumerable for Result<T, E> {
         ])
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
+        if !lazy.is_canonical() {
             return lazy.force_generic();
         }
-        match lazy.__open() {
-            (0, first) => Ok(T::force_lazy(lazy.__field(first, 0))),
-            (_, first) => Err(E::force_lazy(lazy.__field(first, 0))),
+        match lazy.open() {
+            (0, first) => Ok(T::force_lazy(lazy.field_at(first, 0))),
+            (_, first) => Err(E::force_lazy(lazy.field_at(first, 0))),
         }
     }
 }
@@ -138,19 +138,19 @@ macro_rules! tuple {
                 )
             }
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-                if !lazy.__is_canonical() {
+                if !lazy.is_canonical() {
                     return lazy.force_generic();
                 }
-                let (_, first) = lazy.__open();
-                ($($name::force_lazy(lazy.__field(first, $idx)),)+)
+                let (_, first) = lazy.open();
+                ($($name::force_lazy(lazy.field_at(first, $idx)),)+)
             }
         }
         impl<$($name: Enumerable),+> LazyView for ($($name,)+) {
             type View<'a> = ($(Lazy<'a, $name>,)+);
             #[inline(always)]
             fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-                let (_, first) = lazy.__open();
-                ($(lazy.__field::<$name>(first, $idx),)+)
+                let (_, first) = lazy.open();
+                ($(lazy.field_at::<$name>(first, $idx),)+)
             }
         }
     };
@@ -178,11 +178,11 @@ impl<T: Enumerable, const N: usize> Enumerable for [T; N] {
         )
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() || N == 0 {
+        if !lazy.is_canonical() || N == 0 {
             return lazy.force_generic();
         }
-        let (_, first) = lazy.__open();
-        std::array::from_fn(|i| T::force_lazy(lazy.__field(first, i as u32)))
+        let (_, first) = lazy.open();
+        std::array::from_fn(|i| T::force_lazy(lazy.field_at(first, i as u32)))
     }
 }
 
@@ -192,8 +192,8 @@ impl<T: Enumerable, const N: usize> LazyView for [T; N] {
         if N == 0 {
             return std::array::from_fn(|_| unreachable!());
         }
-        let (_, first) = lazy.__open();
-        std::array::from_fn(|i| lazy.__field(first, i as u32))
+        let (_, first) = lazy.open();
+        std::array::from_fn(|i| lazy.field_at(first, i as u32))
     }
 }
 
@@ -217,8 +217,8 @@ impl Enumerable for Ordering {
     }
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if lazy.__is_canonical() {
-            match lazy.__open().0 {
+        if lazy.is_canonical() {
+            match lazy.open().0 {
                 0 => Ordering::Less,
                 1 => Ordering::Equal,
                 _ => Ordering::Greater,
@@ -240,9 +240,9 @@ impl<T: Enumerable> LazyView for Option<T> {
     type View<'a> = Option<Lazy<'a, T>>;
     #[inline(always)]
     fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        match lazy.__open() {
+        match lazy.open() {
             (0, _) => None,
-            (_, first) => Some(lazy.__field(first, 0)),
+            (_, first) => Some(lazy.field_at(first, 0)),
         }
     }
 }
@@ -251,9 +251,9 @@ impl<T: Enumerable, E: Enumerable> LazyView for Result<T, E> {
     type View<'a> = Result<Lazy<'a, T>, Lazy<'a, E>>;
     #[inline(always)]
     fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        match lazy.__open() {
-            (0, first) => Ok(lazy.__field(first, 0)),
-            (_, first) => Err(lazy.__field(first, 0)),
+        match lazy.open() {
+            (0, first) => Ok(lazy.field_at(first, 0)),
+            (_, first) => Err(lazy.field_at(first, 0)),
         }
     }
 }

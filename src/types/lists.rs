@@ -23,18 +23,18 @@ impl<T: Enumerable> Enumerable for Vec<T> {
         ])
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
+        if !lazy.is_canonical() {
             return lazy.force_generic();
         }
         let mut out = Vec::new();
         let mut cell = lazy;
         loop {
-            let (tag, first) = cell.__open();
+            let (tag, first) = cell.open();
             if tag == 0 {
                 return out;
             }
-            out.push(T::force_lazy(cell.__field(first, 0)));
-            cell = cell.__field(first, 1);
+            out.push(T::force_lazy(cell.field_at(first, 0)));
+            cell = cell.field_at(first, 1);
         }
     }
 }
@@ -45,14 +45,14 @@ impl Enumerable for String {
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         let inner = lazy.cast::<Vec<char>>();
-        if inner.__is_canonical() {
+        if inner.is_canonical() {
             Vec::<char>::force_lazy(inner).into_iter().collect()
         } else {
             lazy.force_generic()
         }
     }
     fn __canonical_at(lazy: Lazy<'_, Self>) -> bool {
-        lazy.cast::<Vec<char>>().__is_canonical()
+        lazy.cast::<Vec<char>>().is_canonical()
     }
     fn __position_type() -> std::any::TypeId {
         std::any::TypeId::of::<Vec<char>>()
@@ -123,9 +123,9 @@ impl<T: Enumerable> LazyView for Vec<T> {
     type View<'a> = ListView<'a, T>;
     #[inline(always)]
     fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        match lazy.__open() {
+        match lazy.open() {
             (0, _) => ListView::Nil,
-            (_, first) => ListView::Cons(lazy.__field(first, 0), lazy.__field(first, 1)),
+            (_, first) => ListView::Cons(lazy.field_at(first, 0), lazy.field_at(first, 1)),
         }
     }
 }

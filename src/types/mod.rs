@@ -102,7 +102,7 @@ pub trait Enumerable: Sized + 'static {
     /// through a transparent wrapper). Does not read the position.
     #[doc(hidden)]
     fn __canonical_at(lazy: Lazy<'_, Self>) -> bool {
-        lazy.__is_canonical()
+        lazy.is_canonical()
     }
 
     /// The type whose canonical space a position of this type holds: the

@@ -187,14 +187,14 @@ impl Enumerable for Duration {
         )
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        if !lazy.__is_canonical() {
+        if !lazy.is_canonical() {
             return lazy.force_generic();
         }
-        let (_, first) = lazy.__open();
-        let secs = u64::force_lazy(lazy.__field(first, 0));
+        let (_, first) = lazy.open();
+        let secs = u64::force_lazy(lazy.field_at(first, 0));
         // A canonical position's second field is the nanosecond family,
         // whose global index is the number itself.
-        let nanos = lazy.__field::<u32>(first, 1).read_node().leaf_index();
+        let nanos = lazy.field_at::<u32>(first, 1).read_node().leaf_index();
         Duration::new(secs, nanos as u32)
     }
 }
@@ -205,8 +205,8 @@ impl LazyView for Duration {
     type View<'a> = (Lazy<'a, u64>, Lazy<'a, u32>);
     #[inline(always)]
     fn view(lazy: Lazy<'_, Self>) -> Self::View<'_> {
-        let (_, first) = lazy.__open();
-        (lazy.__field(first, 0), lazy.__field(first, 1))
+        let (_, first) = lazy.open();
+        (lazy.field_at(first, 0), lazy.field_at(first, 1))
     }
 }
 

@@ -78,12 +78,12 @@ fn bounds<T: Enumerable, R: 'static>(name: &'static str, make: fn(T, T) -> R) ->
 
 /// `start` and `end` of a canonical range position, typed.
 fn force_bounds<T: Enumerable, R: 'static>(lazy: Lazy<'_, R>) -> Option<(T, T)> {
-    if !lazy.__is_canonical() {
+    if !lazy.is_canonical() {
         return None;
     }
-    let (_, first) = lazy.__open();
-    let start = T::force_lazy(lazy.__field(first, 0));
-    let end = T::force_lazy(lazy.__field(first, 1));
+    let (_, first) = lazy.open();
+    let start = T::force_lazy(lazy.field_at(first, 0));
+    let end = T::force_lazy(lazy.field_at(first, 1));
     Some((start, end))
 }
 
@@ -166,10 +166,10 @@ impl<T> Copy for RangeView<'_, T> {}
 /// records nothing).
 #[inline(always)]
 fn range_view<'a, T, R: 'static>(lazy: Lazy<'a, R>) -> RangeView<'a, T> {
-    let (_, first) = lazy.__open();
+    let (_, first) = lazy.open();
     RangeView {
-        start: lazy.__field(first, 0),
-        end: lazy.__field(first, 1),
+        start: lazy.field_at(first, 0),
+        end: lazy.field_at(first, 1),
     }
 }
 
