@@ -4,15 +4,23 @@
 //! `count(n)` of a sort is the number of its values of exactly size `n`;
 //! `count_up_to(n)` sums sizes `0..=n` and is the worst-case number of
 //! predicate runs of a search with bound `n`.
+//!
+//! The memo tables are this module's, not the grammar's (a grammar is
+//! immutable once compiled): a per-thread cache keyed by the grammar's
+//! identity ([`Grammar::id`]) holds them, and a [`Counts`] handle takes a
+//! grammar's tables out of it for as long as it counts (a leaf family may
+//! count another grammar meanwhile) and puts them back when dropped.
 
 use crate::grammar::{Grammar, SortId, SortKind};
 use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::Zero;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Memo tables of a grammar's counts, extended on demand.
-#[derive(Default)]
-pub(crate) struct CountTables {
+#[derive(Default, Debug)]
+struct CountTables {
     /// Sizes `0..upto` are computed.
     upto: usize,
     sorts: Vec<Vec<BigUint>>,
@@ -25,13 +33,74 @@ pub(crate) struct CountTables {
     order: Vec<SortId>,
 }
 
-impl Grammar {
+/// How many grammars' tables a thread keeps: past it the least recently
+/// used ones are dropped (and recomputed if that grammar counts again).
+const CACHED_GRAMMARS: usize = 64;
+
+/// The tables of the grammars counted on this thread, with when each was
+/// last used.
+#[derive(Default)]
+struct Cache {
+    tables: HashMap<u64, (u64, CountTables)>,
+    clock: u64,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// A grammar's counts: its memo tables, out of the thread's cache while the
+/// handle lives. Hold one across many queries (an index walk) to look the
+/// tables up once.
+pub(crate) struct Counts<'g> {
+    g: &'g Grammar,
+    t: CountTables,
+}
+
+impl std::fmt::Debug for Counts<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Counts({:?}, sizes 0..{})", self.g, self.t.upto)
+    }
+}
+
+impl Drop for Counts<'_> {
+    fn drop(&mut self) {
+        let t = std::mem::take(&mut self.t);
+        let id = self.g.id;
+        // `try_with`: a handle dropped while the thread's locals are torn
+        // down just loses its tables.
+        let _ = CACHE.try_with(|c| {
+            let mut c = c.borrow_mut();
+            c.clock += 1;
+            let now = c.clock;
+            c.tables.insert(id, (now, t));
+            if c.tables.len() > CACHED_GRAMMARS {
+                let oldest = c.tables.iter().min_by_key(|(_, (used, _))| *used);
+                if let Some(&oldest) = oldest.map(|(id, _)| id) {
+                    c.tables.remove(&oldest);
+                }
+            }
+        });
+    }
+}
+
+impl<'g> Counts<'g> {
+    /// The counts of `g`, with the tables this thread computed before.
+    pub(crate) fn of(g: &'g Grammar) -> Counts<'g> {
+        let t = CACHE
+            .with(|c| c.borrow_mut().tables.remove(&g.id))
+            .map(|(_, t)| t)
+            .unwrap_or_default();
+        Counts { g, t }
+    }
+
     fn same_size_order(&self) -> Vec<SortId> {
         // A sort depends on a slot at the same size only through a zero-weight
         // edge; those are acyclic (checked at compile time). Post-order DFS.
-        let n = self.sorts.len();
+        let g = self.g;
+        let n = g.sorts.len();
         let mut deps: Vec<Vec<SortId>> = vec![vec![]; n];
-        for p in &self.prods {
+        for p in &g.prods {
             if p.leaf || p.cost > 0 {
                 continue;
             }
@@ -41,7 +110,7 @@ impl Grammar {
                     .iter()
                     .enumerate()
                     .filter(|&(i, _)| i != j)
-                    .map(|(_, &o)| self.sorts[o as usize].min_size)
+                    .map(|(_, &o)| g.sorts[o as usize].min_size)
                     .fold(0u64, |a, b| a.saturating_add(b));
                 if others == 0 {
                     deps[p.sort as usize].push(s);
@@ -75,36 +144,39 @@ impl Grammar {
     }
 
     /// Makes sure counts of sizes `0..=n` are known.
-    fn extend_counts(&self, n: usize) {
-        let mut t = self.counts.borrow_mut();
-        if t.upto > n {
+    fn extend_counts(&mut self, n: usize) {
+        if self.t.upto > n {
             return;
         }
-        if t.sorts.is_empty() {
-            t.sorts = vec![vec![]; self.sorts.len()];
-            t.nonzero = vec![vec![]; self.sorts.len()];
-            t.suffix = self
+        let g = self.g;
+        if self.t.sorts.is_empty() {
+            let order = self.same_size_order();
+            let t = &mut self.t;
+            t.sorts = vec![vec![]; g.sorts.len()];
+            t.nonzero = vec![vec![]; g.sorts.len()];
+            t.suffix = g
                 .prods
                 .iter()
                 .map(|p| vec![vec![]; p.slots.len()])
                 .collect();
-            t.order = self.same_size_order();
+            t.order = order;
         }
+        let t = &mut self.t;
         let order = t.order.clone();
         for size in t.upto..=n {
             for &s in &order {
-                let c = match &self.sorts[s as usize].kind {
+                let c = match &g.sorts[s as usize].kind {
                     SortKind::Leaf { family, .. } => family.count(size),
                     SortKind::Algebraic { decl, .. } => {
                         let mut total = BigUint::zero();
                         for &p in decl {
-                            let prod = &self.prods[p as usize];
+                            let prod = &g.prods[p as usize];
                             let cost = prod.cost as usize;
                             if size < cost {
                                 continue;
                             }
                             let m = size - cost;
-                            total += alt_count(&mut t, self, p, m);
+                            total += alt_count(t, g, p, m);
                         }
                         total
                     }
@@ -118,29 +190,26 @@ impl Grammar {
         }
     }
 
-    /// The number of values of exactly `size`.
-    pub fn count(&self, size: usize) -> BigUint {
-        self.extend_counts(size);
-        self.counts.borrow().sorts[self.root as usize][size].clone()
+    /// The number of values of the root of exactly `size`.
+    pub(crate) fn count(&mut self, size: usize) -> BigUint {
+        self.sort_count(self.g.root, size)
     }
 
-    /// The number of values of size `0..=size`.
-    pub fn count_up_to(&self, size: usize) -> BigUint {
+    /// The number of values of the root of size `0..=size`.
+    pub(crate) fn count_up_to(&mut self, size: usize) -> BigUint {
         self.extend_counts(size);
-        self.counts.borrow().sorts[self.root as usize][..=size]
-            .iter()
-            .sum()
+        self.t.sorts[self.g.root as usize][..=size].iter().sum()
     }
 
     /// Count of a sort at a size (sizes up to `size` get computed).
-    pub(crate) fn sort_count(&self, sort: SortId, size: usize) -> BigUint {
+    pub(crate) fn sort_count(&mut self, sort: SortId, size: usize) -> BigUint {
         self.extend_counts(size);
-        self.counts.borrow().sorts[sort as usize][size].clone()
+        self.t.sorts[sort as usize][size].clone()
     }
 
     /// Number of ways the slots `j..` of `prod` have total size `m`.
-    pub(crate) fn suffix_count(&self, prod: u32, j: usize, m: usize) -> BigUint {
-        let k = self.prods[prod as usize].slots.len();
+    pub(crate) fn suffix_count(&mut self, prod: u32, j: usize, m: usize) -> BigUint {
+        let k = self.g.prods[prod as usize].slots.len();
         if j == k {
             return if m == 0 {
                 BigUint::from(1u32)
@@ -149,8 +218,19 @@ impl Grammar {
             };
         }
         self.extend_counts(m);
-        let mut t = self.counts.borrow_mut();
-        suffix(&mut t, self, prod, j, m)
+        suffix(&mut self.t, self.g, prod, j, m)
+    }
+}
+
+impl Grammar {
+    /// The number of values of exactly `size`.
+    pub fn count(&self, size: usize) -> BigUint {
+        Counts::of(self).count(size)
+    }
+
+    /// The number of values of size `0..=size`.
+    pub fn count_up_to(&self, size: usize) -> BigUint {
+        Counts::of(self).count_up_to(size)
     }
 }
 

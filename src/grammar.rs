@@ -11,12 +11,14 @@
 //! `String`) into the position they wrap, and lays out the minimal value of
 //! every alternative's fields as a template the search copies.
 
+use crate::arena::{build, id32, Opened, Unfold};
 use crate::space::{Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 pub(crate) type SortId = u32;
@@ -66,6 +68,20 @@ impl Build {
     }
 }
 
+/// Whether a position at some alternative can still change: what the
+/// engine turns into a node's initial mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fixity {
+    /// Later alternatives (or leaf values) remain.
+    Open,
+    /// The last alternative of its sort (the last value of its leaf
+    /// family): it can not change, but it is still a choice.
+    Last,
+    /// Its sort has a single alternative (a leaf family a single value):
+    /// no choice at all.
+    Single,
+}
+
 /// One node of the minimal value of an alternative's fields.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TemplateNode {
@@ -74,8 +90,8 @@ pub(crate) struct TemplateNode {
     pub tag: u32,
     /// Offset (from the template's base) of this node's first field.
     pub first: u32,
-    /// The node's initial mark (`0`, `FINAL` or `LOCKED`).
-    pub mark: u32,
+    /// Whether the node can change.
+    pub fixity: Fixity,
 }
 
 /// An alternative of a sort, in chain position.
@@ -135,7 +151,9 @@ pub struct Grammar {
     /// for each alternative of the root sort is not needed: the root starts
     /// at the root sort's minimal value.
     pub(crate) root_template: Vec<TemplateNode>,
-    pub(crate) counts: RefCell<crate::count::CountTables>,
+    /// Unique per compilation (on all threads): what caches of facts
+    /// computed from a grammar (the count tables) are keyed by.
+    pub(crate) id: u64,
     /// The root is the canonical space of the searched type (compiled from
     /// `of::<T>()`): every position reached through typed views then holds
     /// its type's canonical space, and accessors may skip the check.
@@ -573,7 +591,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         root,
         root_build,
         root_template: vec![],
-        counts: RefCell::new(crate::count::CountTables::default()),
+        id: next_grammar_id(),
         trusted: false,
         wrappers,
         integers: crate::space::integer_sizes(),
@@ -596,6 +614,12 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         g.root_template = g.template_for(&[g.root]);
     }
     g
+}
+
+/// A fresh grammar identity.
+fn next_grammar_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 fn alt_min(a: &PendingAlt, min: &[u64]) -> u64 {
@@ -742,13 +766,13 @@ impl Grammar {
             let sort = queue[i];
             let prod = self.min_prod(sort);
             let p = &self.prods[prod as usize];
-            let first = queue.len() as u32;
+            let first = id32(queue.len());
             queue.extend_from_slice(&p.slots);
             t.push(TemplateNode {
                 prod,
                 tag: if p.leaf { 0 } else { p.tag },
                 first: if p.leaf { 0 } else { first },
-                mark: self.initial_mark(prod, 0),
+                fixity: self.fixity(prod, 0),
             });
             i += 1;
         }
@@ -763,24 +787,25 @@ impl Grammar {
         }
     }
 
-    /// The mark of a fresh node at `prod` (leaf index `index`).
-    pub(crate) fn initial_mark(&self, prod: ProdId, index: u64) -> u32 {
+    /// Whether a node at `prod` (leaf index `index`) can change.
+    pub(crate) fn fixity(&self, prod: ProdId, index: u64) -> Fixity {
         let p = &self.prods[prod as usize];
         let single = match &self.sorts[p.sort as usize].kind {
             SortKind::Algebraic { chain, .. } => chain.len() == 1,
             SortKind::Leaf { total, .. } => *total == Some(1),
         };
         if single {
-            crate::lazy::LOCKED
-        } else if self.statically_locked(prod, index) {
-            crate::lazy::FINAL
+            Fixity::Single
+        } else if self.is_last(prod, index) {
+            Fixity::Last
         } else {
-            0
+            Fixity::Open
         }
     }
 
-    /// Whether a node at `prod` (leaf index `index`) can never change.
-    pub(crate) fn statically_locked(&self, prod: ProdId, index: u64) -> bool {
+    /// Whether a node at `prod` (leaf index `index`) is at its sort's last
+    /// alternative (its family's last value): it can never change.
+    pub(crate) fn is_last(&self, prod: ProdId, index: u64) -> bool {
         let p = &self.prods[prod as usize];
         if p.leaf {
             match &self.sorts[p.sort as usize].kind {
@@ -901,29 +926,13 @@ pub enum Tree {
 impl Grammar {
     /// Builds the plain value of a tree of the given sort (iterative).
     pub(crate) fn build_value(&self, tree: &Tree) -> Value {
-        enum Task<'t> {
-            Visit(&'t Tree),
-            Finish(ProdId, usize),
-        }
-        let mut tasks = vec![Task::Visit(tree)];
-        let mut values: Vec<Value> = vec![];
-        while let Some(task) = tasks.pop() {
-            match task {
-                Task::Visit(Tree::Leaf(sort, idx)) => values.push(self.leaf_value(*sort, *idx)),
-                Task::Visit(Tree::Node(p, kids)) => {
-                    tasks.push(Task::Finish(*p, kids.len()));
-                    for k in kids.iter().rev() {
-                        tasks.push(Task::Visit(k));
-                    }
-                }
-                Task::Finish(p, n) => {
-                    let args: Vec<Value> = values.split_off(values.len() - n);
-                    let v = self.prods[p as usize].build.run(&mut args.into_iter());
-                    values.push(v);
-                }
-            }
-        }
-        values.pop().unwrap()
+        build(
+            &mut TreeValue {
+                g: self,
+                trees: PhantomData,
+            },
+            tree,
+        )
     }
 
     /// Builds the root value (applying the root conversion).
@@ -934,18 +943,76 @@ impl Grammar {
 
     /// Size of a tree.
     pub(crate) fn tree_size(&self, tree: &Tree) -> u64 {
-        let mut total = 0;
-        let mut stack = vec![tree];
-        while let Some(t) = stack.pop() {
-            match t {
-                Tree::Leaf(s, i) => total += self.leaf_size(*s, *i),
-                Tree::Node(p, kids) => {
-                    total += self.prods[*p as usize].cost as u64;
-                    stack.extend(kids.iter().map(|k| &**k));
-                }
+        build(
+            &mut TreeSize {
+                g: self,
+                trees: PhantomData,
+            },
+            tree,
+        )
+    }
+}
+
+/// A tree's fields, in order, as positions of a bottom-up build.
+fn tree_fields<'t>(kids: &'t [Rc<Tree>], fields: &mut Vec<&'t Tree>) {
+    fields.extend(kids.iter().map(|k| &**k));
+}
+
+/// Trees become plain values through the build programs.
+struct TreeValue<'g, 't> {
+    g: &'g Grammar,
+    trees: PhantomData<&'t Tree>,
+}
+
+impl<'t> Unfold for TreeValue<'_, 't> {
+    type Pos = &'t Tree;
+    type Label = ProdId;
+    type Out = Value;
+
+    fn open(
+        &mut self,
+        tree: &'t Tree,
+        fields: &mut Vec<&'t Tree>,
+    ) -> Option<Opened<ProdId, Value>> {
+        Some(match tree {
+            Tree::Leaf(sort, index) => Opened::Done(self.g.leaf_value(*sort, *index)),
+            Tree::Node(prod, kids) => {
+                tree_fields(kids, fields);
+                Opened::Node(*prod)
             }
-        }
-        total
+        })
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Value>) -> Value {
+        self.g.prods[prod as usize]
+            .build
+            .run(&mut fields.into_iter())
+    }
+}
+
+/// Trees become their sizes (costs plus leaf sizes).
+struct TreeSize<'g, 't> {
+    g: &'g Grammar,
+    trees: PhantomData<&'t Tree>,
+}
+
+impl<'t> Unfold for TreeSize<'_, 't> {
+    type Pos = &'t Tree;
+    type Label = u64;
+    type Out = u64;
+
+    fn open(&mut self, tree: &'t Tree, fields: &mut Vec<&'t Tree>) -> Option<Opened<u64, u64>> {
+        Some(match tree {
+            Tree::Leaf(sort, index) => Opened::Done(self.g.leaf_size(*sort, *index)),
+            Tree::Node(prod, kids) => {
+                tree_fields(kids, fields);
+                Opened::Node(self.g.prods[*prod as usize].cost as u64)
+            }
+        })
+    }
+
+    fn close(&mut self, cost: u64, fields: Vec<u64>) -> u64 {
+        cost + fields.iter().sum::<u64>()
     }
 }
 

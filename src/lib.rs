@@ -203,6 +203,7 @@
 //! `1 + n` plus its elements, tuples and boxes are free.
 
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 // A counterexample (with its coverage summary) is returned at most once per
 // search: its size on the stack costs nothing measurable, and boxing it
 // would make every caller's `Err(c)` pattern clumsier.
@@ -213,6 +214,7 @@
 #[cfg(test)]
 extern crate self as neatcheck;
 
+mod arena;
 pub mod check;
 pub mod cool;
 pub mod count;
