@@ -134,7 +134,7 @@ impl<'g> Counts<'g> {
                         stack.push((to, 0));
                     }
                 } else {
-                    order.push(*node as SortId);
+                    order.push(crate::arena::id32(*node));
                     state[*node] = 2;
                     stack.pop();
                 }

@@ -232,7 +232,7 @@ impl Compiler {
         if let Some(&id) = self.by_type.get(&tr.key) {
             return id;
         }
-        let id = self.sorts.len() as SortId;
+        let id = id32(self.sorts.len());
         self.sorts.push(PendingSort {
             name: tr.name.to_string(),
             origin: match tr.key {
@@ -250,7 +250,7 @@ impl Compiler {
         if let Some(&id) = self.by_ptr.get(&ptr) {
             return id;
         }
-        let id = self.sorts.len() as SortId;
+        let id = id32(self.sorts.len());
         self.sorts.push(PendingSort {
             name: format!("<part of {}>", self.context),
             origin: None,
@@ -407,8 +407,50 @@ fn leaf_min_size(family: &dyn LeafFamily) -> u64 {
 }
 
 /// Compiles a description. Panics with a precise message on a recursive
-/// cycle without `pay`.
+/// cycle without `pay`. The passes, in order, each establishing what the
+/// next relies on.
 pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
+    let (mut c, root_sort, root_build) = flatten(root, root_name);
+    collapse_identity_wrappers(&mut c.sorts);
+    let min = minimal_sizes(&c.sorts);
+    check_zero_cycles(&c.sorts, &min);
+    let resolved = resolve_aliases(&c.sorts);
+    let wrappers: HashMap<TypeId, (SortId, Build)> = c
+        .sorts
+        .iter()
+        .zip(&resolved)
+        .filter_map(|(ps, r)| Some((ps.origin?, r.clone()?)))
+        .collect();
+    let (sorts, prods) = order_alternatives(&mut c.sorts, &min, &resolved);
+    let (root, conv) = resolve(&resolved, root_sort);
+    let root_build = root_build.substitute(&mut vec![conv].into_iter());
+    let mut g = Grammar {
+        sorts,
+        prods,
+        root,
+        root_build,
+        root_template: vec![],
+        id: next_grammar_id(),
+        trusted: false,
+        wrappers,
+        integers: crate::space::integer_sizes(),
+        typed_outside_own_spaces: false,
+    };
+    // A sort also reached as a plain anonymous field is not read only
+    // through checked handles.
+    let own_spaces: std::collections::HashSet<SortId> = c
+        .own_space_fields
+        .difference(&c.plain_anonymous)
+        .copied()
+        .collect();
+    g.typed_outside_own_spaces = g.typed_outside(&own_spaces);
+    lay_out_templates(&mut g);
+    g
+}
+
+/// Pass 1 establishes: every sort reachable from the root is defined (a
+/// leaf, an alias or its pending alternatives), and the root is a slot.
+fn flatten(root: &Rc<Raw>, root_name: &str) -> (Compiler, SortId, Build) {
     let mut c = Compiler {
         sorts: vec![],
         by_type: HashMap::new(),
@@ -419,17 +461,19 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         plain_anonymous: Default::default(),
     };
     let (root_sort, root_build) = c.slot_of(root);
+    // Defining a sort may add sorts (its fields): up to a fixpoint.
     let mut i = 0;
     while i < c.sorts.len() {
-        c.define(i as SortId);
+        c.define(id32(i));
         i += 1;
     }
-    let n = c.sorts.len();
+    (c, root_sort, root_build)
+}
 
-    // Alias targets: a sort that is exactly another one (possibly converted).
-    // An identity wrapper (one alternative, cost 0, one slot, no conversion)
-    // is an alias too.
-    for s in &mut c.sorts {
+/// Pass 2 establishes: an identity wrapper (one alternative, cost 0, one
+/// slot, no conversion, no name) is an alias of what it wraps.
+fn collapse_identity_wrappers(sorts: &mut [PendingSort]) {
+    for s in sorts {
         if let PendingKind::Algebraic(alts) = &s.kind {
             if alts.len() == 1
                 && alts[0].cost == 0
@@ -441,13 +485,17 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             }
         }
     }
+}
 
-    // Minimal sizes by fixpoint (values only decrease, bounded below by 0).
+/// Pass 3 establishes: every sort's minimal size (`INFINITE` when
+/// uninhabited), by fixpoint (values only decrease, bounded below by 0).
+fn minimal_sizes(sorts: &[PendingSort]) -> Vec<u64> {
+    let n = sorts.len();
     let mut min = vec![INFINITE; n];
     loop {
         let mut changed = false;
         for id in 0..n {
-            let m = match &c.sorts[id].kind {
+            let m = match &sorts[id].kind {
                 PendingKind::Leaf(f) => leaf_min_size(&**f),
                 PendingKind::Alias(t, _) => min[*t as usize],
                 PendingKind::Algebraic(alts) => alts
@@ -463,18 +511,19 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             }
         }
         if !changed {
-            break;
+            return min;
         }
     }
+}
 
-    check_zero_cycles(&c.sorts, &min);
-
-    // Resolve aliases to (final sort, conversion).
-    let mut resolved: Vec<Option<(SortId, Build)>> = vec![None; n];
+/// Pass 5 establishes: each alias sort's final (non-alias) sort and the
+/// conversion from its value (`None` for sorts that are no alias).
+fn resolve_aliases(sorts: &[PendingSort]) -> Vec<Option<(SortId, Build)>> {
+    let mut resolved: Vec<Option<(SortId, Build)>> = vec![None; sorts.len()];
     for (id, slot) in resolved.iter_mut().enumerate() {
-        let mut target = id as SortId;
+        let mut target = id32(id);
         let mut convs: Vec<Build> = vec![];
-        while let PendingKind::Alias(t, b) = &c.sorts[target as usize].kind {
+        while let PendingKind::Alias(t, b) = &sorts[target as usize].kind {
             convs.push(b.clone());
             target = *t;
         }
@@ -487,28 +536,35 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             *slot = Some((target, build));
         }
     }
-    let wrappers: HashMap<TypeId, (SortId, Build)> = c
-        .sorts
-        .iter()
-        .zip(&resolved)
-        .filter_map(|(ps, r)| Some((ps.origin?, r.clone()?)))
-        .collect();
-    let resolve = |s: SortId| -> (SortId, Build) {
-        match &resolved[s as usize] {
-            Some((t, b)) => (*t, b.clone()),
-            None => (s, Build::Slot),
-        }
-    };
+    resolved
+}
 
-    // Build the final sorts and prods.
-    let mut sorts = Vec::with_capacity(n);
+/// A slot's final sort and the conversion from its value.
+fn resolve(resolved: &[Option<(SortId, Build)>], s: SortId) -> (SortId, Build) {
+    match &resolved[s as usize] {
+        Some((t, b)) => (*t, b.clone()),
+        None => (s, Build::Slot),
+    }
+}
+
+/// Pass 6 establishes: the final sorts and alternatives. Uninhabited
+/// alternatives are dropped, slots point at final sorts (conversions moved
+/// into the build programs), and each sort's chain is ordered by minimal
+/// size (stable: ties keep declaration order) with the size steps between
+/// neighbours.
+fn order_alternatives(
+    pending: &mut [PendingSort],
+    min: &[u64],
+    resolved: &[Option<(SortId, Build)>],
+) -> (Vec<Sort>, Vec<Prod>) {
+    let mut sorts = Vec::with_capacity(pending.len());
     let mut prods: Vec<Prod> = vec![];
-    for (id, ps) in c.sorts.iter_mut().enumerate() {
+    for (id, ps) in pending.iter_mut().enumerate() {
         let kind = match std::mem::replace(&mut ps.kind, PendingKind::Algebraic(vec![])) {
             PendingKind::Leaf(family) => {
-                let pid = prods.len() as ProdId;
+                let pid = id32(prods.len());
                 prods.push(Prod {
-                    sort: id as SortId,
+                    sort: id32(id),
                     tag: 0,
                     cost: 0,
                     slots: vec![],
@@ -535,23 +591,23 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             PendingKind::Algebraic(alts) => {
                 let mut decl = vec![];
                 for (tag, a) in alts.into_iter().enumerate() {
-                    let m = alt_min(&a, &min);
+                    let m = alt_min(&a, min);
                     if m == INFINITE {
                         continue;
                     }
                     let mut convs = vec![];
                     let mut slots = vec![];
                     for &s in &a.slots {
-                        let (t, b) = resolve(s);
+                        let (t, b) = resolve(resolved, s);
                         slots.push(t);
                         convs.push(b);
                     }
                     let build = a.build.substitute(&mut convs.into_iter());
-                    let pid = prods.len() as ProdId;
+                    let pid = id32(prods.len());
                     prods.push(Prod {
-                        sort: id as SortId,
-                        tag: tag as u32,
-                        cost: a.cost as u32,
+                        sort: id32(id),
+                        tag: id32(tag),
+                        cost: u32::try_from(a.cost).expect("neatcheck: a cost past 2^32"),
                         slots,
                         build,
                         shape: a.shape,
@@ -568,7 +624,8 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
                 for w in chain.windows(2) {
                     let delta = prods[w[1] as usize].min_size - prods[w[0] as usize].min_size;
                     prods[w[0] as usize].next = w[1];
-                    prods[w[0] as usize].next_delta = delta.min(u32::MAX as u64) as u32;
+                    // Saturated: a step this large never fits a bound.
+                    prods[w[0] as usize].next_delta = u32::try_from(delta).unwrap_or(u32::MAX);
                 }
                 SortKind::Algebraic { chain, decl }
             }
@@ -581,30 +638,12 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             min_size: min[id],
         });
     }
+    (sorts, prods)
+}
 
-    let (root, conv) = resolve(root_sort);
-    let root_build = root_build.substitute(&mut vec![conv].into_iter());
-
-    let mut g = Grammar {
-        sorts,
-        prods,
-        root,
-        root_build,
-        root_template: vec![],
-        id: next_grammar_id(),
-        trusted: false,
-        wrappers,
-        integers: crate::space::integer_sizes(),
-        typed_outside_own_spaces: false,
-    };
-    // A sort also reached as a plain anonymous field is not read only
-    // through checked handles.
-    let own_spaces: std::collections::HashSet<SortId> = c
-        .own_space_fields
-        .difference(&c.plain_anonymous)
-        .copied()
-        .collect();
-    g.typed_outside_own_spaces = g.typed_outside(&own_spaces);
+/// Pass 7 establishes: every alternative's template (the minimal value of
+/// its fields) and the root's, which the search copies into its arena.
+fn lay_out_templates(g: &mut Grammar) {
     for p in 0..g.prods.len() {
         let slots = g.prods[p].slots.clone();
         let t = g.template_for(&slots);
@@ -613,7 +652,6 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
     if g.sorts[g.root as usize].min_size != INFINITE {
         g.root_template = g.template_for(&[g.root]);
     }
-    g
 }
 
 /// A fresh grammar identity.
@@ -666,7 +704,7 @@ fn zero_sized(sorts: &[PendingSort], min: &[u64]) -> Vec<bool> {
     }
 }
 
-/// Rejects every cycle that adds nothing to the size, whatever it goes
+/// Pass 4 establishes: no cycle adds nothing to the size, whatever it goes
 /// through (`of`, `map`, `product`, `transparent`, `position`).
 ///
 /// The rule: an edge `A -> B` when an alternative of `A` without `pay` has
@@ -898,9 +936,7 @@ impl Grammar {
         self.sorts
             .iter()
             .enumerate()
-            .filter(|(i, s)| {
-                *i as SortId != self.root && s.origin.is_some() && s.min_size == INFINITE
-            })
+            .filter(|(i, s)| id32(*i) != self.root && s.origin.is_some() && s.min_size == INFINITE)
             .map(|(_, s)| format!("`{}`", s.name))
             .collect()
     }

@@ -661,10 +661,10 @@ mod tests {
     fn a_copy_that_does_not_fit_the_grammar_is_refused() {
         let g = crate::grammar::grammar_of::<Vec<bool>>();
         assert!(tree_of_copy(&g, &[]).is_none());
-        let bad_prod = Choice::alternative(g.prods.len() as u32, 0, 0);
+        let bad_prod = Choice::alternative(crate::arena::id32(g.prods.len()), 0, 0);
         assert!(tree_of_copy(&g, &[bad_prod]).is_none());
         // A cons cell whose fields point back at itself.
-        let cons = g.prods.iter().position(|p| p.slots.len() == 2).unwrap() as u32;
+        let cons = crate::arena::id32(g.prods.iter().position(|p| p.slots.len() == 2).unwrap());
         let cyclic = Choice::alternative(cons, 0, 0);
         assert!(tree_of_copy(&g, &[cyclic, cyclic]).is_none());
     }
