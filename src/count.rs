@@ -11,7 +11,7 @@
 //! grammar's tables out of it for as long as it counts (a leaf family may
 //! count another grammar meanwhile) and puts them back when dropped.
 
-use crate::grammar::{Grammar, SortId, SortKind};
+use crate::grammar::{Grammar, ProdId, SortId, SortKind};
 use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::Zero;
@@ -110,10 +110,10 @@ impl<'g> Counts<'g> {
                     .iter()
                     .enumerate()
                     .filter(|&(i, _)| i != j)
-                    .map(|(_, &o)| g.sorts[o as usize].min_size)
+                    .map(|(_, &o)| g.sorts[o.index()].min_size)
                     .fold(0u64, |a, b| a.saturating_add(b));
                 if others == 0 {
-                    deps[p.sort as usize].push(s);
+                    deps[p.sort.index()].push(s);
                 }
             }
         }
@@ -127,14 +127,14 @@ impl<'g> Counts<'g> {
             state[start] = 1;
             while let Some((node, next)) = stack.last_mut() {
                 if *next < deps[*node].len() {
-                    let to = deps[*node][*next] as usize;
+                    let to = deps[*node][*next].index();
                     *next += 1;
                     if state[to] == 0 {
                         state[to] = 1;
                         stack.push((to, 0));
                     }
                 } else {
-                    order.push(crate::arena::id32(*node));
+                    order.push(SortId::new(*node));
                     state[*node] = 2;
                     stack.pop();
                 }
@@ -165,12 +165,12 @@ impl<'g> Counts<'g> {
         let order = t.order.clone();
         for size in t.upto..=n {
             for &s in &order {
-                let c = match &g.sorts[s as usize].kind {
+                let c = match &g.sorts[s.index()].kind {
                     SortKind::Leaf { family, .. } => family.count(size),
                     SortKind::Algebraic { decl, .. } => {
                         let mut total = BigUint::zero();
                         for &p in decl {
-                            let prod = &g.prods[p as usize];
+                            let prod = &g.prods[p.index()];
                             let cost = prod.cost as usize;
                             if size < cost {
                                 continue;
@@ -182,9 +182,9 @@ impl<'g> Counts<'g> {
                     }
                 };
                 if !c.is_zero() {
-                    t.nonzero[s as usize].push(size);
+                    t.nonzero[s.index()].push(size);
                 }
-                t.sorts[s as usize].push(c);
+                t.sorts[s.index()].push(c);
             }
             t.upto = size + 1;
         }
@@ -198,18 +198,18 @@ impl<'g> Counts<'g> {
     /// The number of values of the root of size `0..=size`.
     pub(crate) fn count_up_to(&mut self, size: usize) -> BigUint {
         self.extend_counts(size);
-        self.t.sorts[self.g.root as usize][..=size].iter().sum()
+        self.t.sorts[self.g.root.index()][..=size].iter().sum()
     }
 
     /// Count of a sort at a size (sizes up to `size` get computed).
     pub(crate) fn sort_count(&mut self, sort: SortId, size: usize) -> BigUint {
         self.extend_counts(size);
-        self.t.sorts[sort as usize][size].clone()
+        self.t.sorts[sort.index()][size].clone()
     }
 
     /// Number of ways the slots `j..` of `prod` have total size `m`.
-    pub(crate) fn suffix_count(&mut self, prod: u32, j: usize, m: usize) -> BigUint {
-        let k = self.g.prods[prod as usize].slots.len();
+    pub(crate) fn suffix_count(&mut self, prod: ProdId, j: usize, m: usize) -> BigUint {
+        let k = self.g.prods[prod.index()].slots.len();
         if j == k {
             return if m == 0 {
                 BigUint::from(1u32)
@@ -236,8 +236,8 @@ impl Grammar {
 
 /// Ways for the slots of `prod` to have total size `m`; needs counts of
 /// sizes `< m` (and `m` for zero-weight slots, ordered before).
-fn alt_count(t: &mut CountTables, g: &Grammar, prod: u32, m: usize) -> BigUint {
-    if g.prods[prod as usize].slots.is_empty() {
+fn alt_count(t: &mut CountTables, g: &Grammar, prod: ProdId, m: usize) -> BigUint {
+    if g.prods[prod.index()].slots.is_empty() {
         return if m == 0 {
             BigUint::from(1u32)
         } else {
@@ -247,8 +247,8 @@ fn alt_count(t: &mut CountTables, g: &Grammar, prod: u32, m: usize) -> BigUint {
     suffix(t, g, prod, 0, m)
 }
 
-fn suffix(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, m: usize) -> BigUint {
-    let slots = &g.prods[prod as usize].slots;
+fn suffix(t: &mut CountTables, g: &Grammar, prod: ProdId, j: usize, m: usize) -> BigUint {
+    let slots = &g.prods[prod.index()].slots;
     let k = slots.len();
     if j == k {
         return if m == 0 {
@@ -257,32 +257,32 @@ fn suffix(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, m: usize) -> Bi
             BigUint::zero()
         };
     }
-    let cached = t.suffix[prod as usize][j].len();
+    let cached = t.suffix[prod.index()][j].len();
     if m < cached {
-        return t.suffix[prod as usize][j][m].clone();
+        return t.suffix[prod.index()][j][m].clone();
     }
     // Entries below `limit` only use counts that are already final, so they
     // can be cached; a larger one (a zero-cost product at the current size)
     // is computed without caching.
     let limit = slots[j..]
         .iter()
-        .map(|&s| t.sorts[s as usize].len())
+        .map(|&s| t.sorts[s.index()].len())
         .min()
         .unwrap_or(0);
     if m < limit {
         for idx in cached..=m {
             let v = suffix_entry(t, g, prod, j, idx);
-            t.suffix[prod as usize][j].push(v);
+            t.suffix[prod.index()][j].push(v);
         }
-        t.suffix[prod as usize][j][m].clone()
+        t.suffix[prod.index()][j][m].clone()
     } else {
         suffix_entry(t, g, prod, j, m)
     }
 }
 
-fn suffix_entry(t: &mut CountTables, g: &Grammar, prod: u32, j: usize, idx: usize) -> BigUint {
-    let slots = &g.prods[prod as usize].slots;
-    let s = slots[j] as usize;
+fn suffix_entry(t: &mut CountTables, g: &Grammar, prod: ProdId, j: usize, idx: usize) -> BigUint {
+    let slots = &g.prods[prod.index()].slots;
+    let s = slots[j].index();
     if j + 1 == slots.len() {
         // The last slot alone: its own count (the convolution with the
         // empty suffix would make long lists quadratic to count).

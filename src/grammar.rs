@@ -21,9 +21,7 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
-pub(crate) type SortId = u32;
-pub(crate) type ProdId = u32;
-pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) use crate::arena::{ProdId, SortId};
 pub(crate) const INFINITE: u64 = u64::MAX;
 
 /// How an alternative builds its value from the values of its slots.
@@ -104,8 +102,8 @@ pub(crate) struct Prod {
     pub build: Build,
     pub shape: Option<Rc<Shape>>,
     pub min_size: u64,
-    /// The next alternative in the chain, or `NONE`.
-    pub next: ProdId,
+    /// The next alternative in the chain.
+    pub next: Option<ProdId>,
     /// `min_size(next) - min_size(self)`.
     pub next_delta: u32,
     /// The minimal value of the slots, laid out contiguously: the slots are
@@ -186,7 +184,7 @@ impl std::fmt::Debug for Grammar {
             "Grammar({} sorts, {} alternatives, root {})",
             self.sorts.len(),
             self.prods.len(),
-            self.sorts[self.root as usize].name
+            self.sorts[self.root.index()].name
         )
     }
 }
@@ -232,7 +230,7 @@ impl Compiler {
         if let Some(&id) = self.by_type.get(&tr.key) {
             return id;
         }
-        let id = id32(self.sorts.len());
+        let id = SortId::new(self.sorts.len());
         self.sorts.push(PendingSort {
             name: tr.name.to_string(),
             origin: match tr.key {
@@ -250,7 +248,7 @@ impl Compiler {
         if let Some(&id) = self.by_ptr.get(&ptr) {
             return id;
         }
-        let id = id32(self.sorts.len());
+        let id = SortId::new(self.sorts.len());
         self.sorts.push(PendingSort {
             name: format!("<part of {}>", self.context),
             origin: None,
@@ -371,12 +369,12 @@ impl Compiler {
     }
 
     fn define(&mut self, id: SortId) {
-        let raw = match &self.sorts[id as usize].kind {
+        let raw = match &self.sorts[id.index()].kind {
             PendingKind::Undefined(raw) => raw.clone(),
             _ => return,
         };
-        if self.sorts[id as usize].origin.is_some() {
-            self.context = self.sorts[id as usize].name.clone();
+        if self.sorts[id.index()].origin.is_some() {
+            self.context = self.sorts[id.index()].name.clone();
         }
         let mut stripped = &raw;
         while let Raw::Label(_, inner) = &**stripped {
@@ -394,7 +392,7 @@ impl Compiler {
                 PendingKind::Algebraic(alts)
             }
         };
-        self.sorts[id as usize].kind = kind;
+        self.sorts[id.index()].kind = kind;
     }
 }
 
@@ -464,7 +462,7 @@ fn flatten(root: &Rc<Raw>, root_name: &str) -> (Compiler, SortId, Build) {
     // Defining a sort may add sorts (its fields): up to a fixpoint.
     let mut i = 0;
     while i < c.sorts.len() {
-        c.define(id32(i));
+        c.define(SortId::new(i));
         i += 1;
     }
     (c, root_sort, root_build)
@@ -497,7 +495,7 @@ fn minimal_sizes(sorts: &[PendingSort]) -> Vec<u64> {
         for id in 0..n {
             let m = match &sorts[id].kind {
                 PendingKind::Leaf(f) => leaf_min_size(&**f),
-                PendingKind::Alias(t, _) => min[*t as usize],
+                PendingKind::Alias(t, _) => min[t.index()],
                 PendingKind::Algebraic(alts) => alts
                     .iter()
                     .map(|a| alt_min(a, &min))
@@ -521,9 +519,9 @@ fn minimal_sizes(sorts: &[PendingSort]) -> Vec<u64> {
 fn resolve_aliases(sorts: &[PendingSort]) -> Vec<Option<(SortId, Build)>> {
     let mut resolved: Vec<Option<(SortId, Build)>> = vec![None; sorts.len()];
     for (id, slot) in resolved.iter_mut().enumerate() {
-        let mut target = id32(id);
+        let mut target = SortId::new(id);
         let mut convs: Vec<Build> = vec![];
-        while let PendingKind::Alias(t, b) = &sorts[target as usize].kind {
+        while let PendingKind::Alias(t, b) = &sorts[target.index()].kind {
             convs.push(b.clone());
             target = *t;
         }
@@ -541,7 +539,7 @@ fn resolve_aliases(sorts: &[PendingSort]) -> Vec<Option<(SortId, Build)>> {
 
 /// A slot's final sort and the conversion from its value.
 fn resolve(resolved: &[Option<(SortId, Build)>], s: SortId) -> (SortId, Build) {
-    match &resolved[s as usize] {
+    match &resolved[s.index()] {
         Some((t, b)) => (*t, b.clone()),
         None => (s, Build::Slot),
     }
@@ -562,16 +560,16 @@ fn order_alternatives(
     for (id, ps) in pending.iter_mut().enumerate() {
         let kind = match std::mem::replace(&mut ps.kind, PendingKind::Algebraic(vec![])) {
             PendingKind::Leaf(family) => {
-                let pid = id32(prods.len());
+                let pid = ProdId::new(prods.len());
                 prods.push(Prod {
-                    sort: id32(id),
+                    sort: SortId::new(id),
                     tag: 0,
                     cost: 0,
                     slots: vec![],
                     build: Build::Slot,
                     shape: None,
                     min_size: min[id],
-                    next: NONE,
+                    next: None,
                     next_delta: 0,
                     template: vec![],
                     leaf: true,
@@ -603,16 +601,16 @@ fn order_alternatives(
                         convs.push(b);
                     }
                     let build = a.build.substitute(&mut convs.into_iter());
-                    let pid = id32(prods.len());
+                    let pid = ProdId::new(prods.len());
                     prods.push(Prod {
-                        sort: id32(id),
+                        sort: SortId::new(id),
                         tag: id32(tag),
                         cost: u32::try_from(a.cost).expect("neatcheck: a cost past 2^32"),
                         slots,
                         build,
                         shape: a.shape,
                         min_size: m,
-                        next: NONE,
+                        next: None,
                         next_delta: 0,
                         template: vec![],
                         leaf: false,
@@ -620,12 +618,12 @@ fn order_alternatives(
                     decl.push(pid);
                 }
                 let mut chain = decl.clone();
-                chain.sort_by_key(|&p| prods[p as usize].min_size);
+                chain.sort_by_key(|&p| prods[p.index()].min_size);
                 for w in chain.windows(2) {
-                    let delta = prods[w[1] as usize].min_size - prods[w[0] as usize].min_size;
-                    prods[w[0] as usize].next = w[1];
+                    let delta = prods[w[1].index()].min_size - prods[w[0].index()].min_size;
+                    prods[w[0].index()].next = Some(w[1]);
                     // Saturated: a step this large never fits a bound.
-                    prods[w[0] as usize].next_delta = u32::try_from(delta).unwrap_or(u32::MAX);
+                    prods[w[0].index()].next_delta = u32::try_from(delta).unwrap_or(u32::MAX);
                 }
                 SortKind::Algebraic { chain, decl }
             }
@@ -649,7 +647,7 @@ fn lay_out_templates(g: &mut Grammar) {
         let t = g.template_for(&slots);
         g.prods[p].template = t;
     }
-    if g.sorts[g.root as usize].min_size != INFINITE {
+    if g.sorts[g.root.index()].min_size != INFINITE {
         g.root_template = g.template_for(&[g.root]);
     }
 }
@@ -663,7 +661,7 @@ fn next_grammar_id() -> u64 {
 fn alt_min(a: &PendingAlt, min: &[u64]) -> u64 {
     let mut total = a.cost;
     for &s in &a.slots {
-        let m = min[s as usize];
+        let m = min[s.index()];
         if m == INFINITE {
             return INFINITE;
         }
@@ -687,10 +685,10 @@ fn zero_sized(sorts: &[PendingSort], min: &[u64]) -> Vec<bool> {
                 continue;
             }
             let free = match &sorts[id].kind {
-                PendingKind::Alias(t, _) => zero[*t as usize],
+                PendingKind::Alias(t, _) => zero[t.index()],
                 PendingKind::Algebraic(alts) => alts
                     .iter()
-                    .any(|a| a.cost == 0 && a.slots.iter().all(|&s| zero[s as usize])),
+                    .any(|a| a.cost == 0 && a.slots.iter().all(|&s| zero[s.index()])),
                 _ => false,
             };
             if !free {
@@ -729,10 +727,10 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
             PendingKind::Alias(t, _) => edges[id].push(*t),
             PendingKind::Algebraic(alts) => {
                 for a in alts.iter().filter(|a| a.cost == 0) {
-                    let nonzero = a.slots.iter().filter(|&&s| !zero[s as usize]).count();
+                    let nonzero = a.slots.iter().filter(|&&s| !zero[s.index()]).count();
                     for &slot in &a.slots {
                         // Every other field can be of size 0.
-                        if nonzero == 0 || (nonzero == 1 && !zero[slot as usize]) {
+                        if nonzero == 0 || (nonzero == 1 && !zero[slot.index()]) {
                             edges[id].push(slot);
                         }
                     }
@@ -753,7 +751,7 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
             if *next < edges[node].len() {
                 let to = edges[node][*next];
                 *next += 1;
-                let to = to as usize;
+                let to = to.index();
                 if colour[to] == 1 {
                     let pos = stack.iter().position(|&(s, _)| s == to).unwrap();
                     let mut names: Vec<&str> = stack[pos..]
@@ -803,7 +801,7 @@ impl Grammar {
         while i < queue.len() {
             let sort = queue[i];
             let prod = self.min_prod(sort);
-            let p = &self.prods[prod as usize];
+            let p = &self.prods[prod.index()];
             let first = id32(queue.len());
             queue.extend_from_slice(&p.slots);
             t.push(TemplateNode {
@@ -819,7 +817,7 @@ impl Grammar {
 
     /// The alternative of a sort's minimal value.
     pub(crate) fn min_prod(&self, sort: SortId) -> ProdId {
-        match &self.sorts[sort as usize].kind {
+        match &self.sorts[sort.index()].kind {
             SortKind::Algebraic { chain, .. } => chain[0],
             SortKind::Leaf { prod, .. } => *prod,
         }
@@ -827,8 +825,8 @@ impl Grammar {
 
     /// Whether a node at `prod` (leaf index `index`) can change.
     pub(crate) fn fixity(&self, prod: ProdId, index: u64) -> Fixity {
-        let p = &self.prods[prod as usize];
-        let single = match &self.sorts[p.sort as usize].kind {
+        let p = &self.prods[prod.index()];
+        let single = match &self.sorts[p.sort.index()].kind {
             SortKind::Algebraic { chain, .. } => chain.len() == 1,
             SortKind::Leaf { total, .. } => *total == Some(1),
         };
@@ -844,20 +842,20 @@ impl Grammar {
     /// Whether a node at `prod` (leaf index `index`) is at its sort's last
     /// alternative (its family's last value): it can never change.
     pub(crate) fn is_last(&self, prod: ProdId, index: u64) -> bool {
-        let p = &self.prods[prod as usize];
+        let p = &self.prods[prod.index()];
         if p.leaf {
-            match &self.sorts[p.sort as usize].kind {
+            match &self.sorts[p.sort.index()].kind {
                 SortKind::Leaf { total, .. } => total.is_some_and(|t| index + 1 >= t),
                 _ => unreachable!(),
             }
         } else {
-            p.next == NONE
+            p.next.is_none()
         }
     }
 
     /// Size of the leaf value at global `index` of a leaf sort.
     pub(crate) fn leaf_size(&self, sort: SortId, index: u64) -> u64 {
-        let SortKind::Leaf { family, starts, .. } = &self.sorts[sort as usize].kind else {
+        let SortKind::Leaf { family, starts, .. } = &self.sorts[sort.index()].kind else {
             unreachable!()
         };
         let mut st = starts.borrow_mut();
@@ -897,7 +895,7 @@ impl Grammar {
     /// The leaf value at global index: (size, offset within the size).
     pub(crate) fn leaf_position(&self, sort: SortId, index: u64) -> (usize, u64) {
         let size = self.leaf_size(sort, index);
-        let SortKind::Leaf { starts, .. } = &self.sorts[sort as usize].kind else {
+        let SortKind::Leaf { starts, .. } = &self.sorts[sort.index()].kind else {
             unreachable!()
         };
         let st = starts.borrow();
@@ -907,14 +905,14 @@ impl Grammar {
     /// Materialises a leaf value.
     pub(crate) fn leaf_value(&self, sort: SortId, index: u64) -> Value {
         let (size, offset) = self.leaf_position(sort, index);
-        let SortKind::Leaf { family, .. } = &self.sorts[sort as usize].kind else {
+        let SortKind::Leaf { family, .. } = &self.sorts[sort.index()].kind else {
             unreachable!()
         };
         family.value(size, &BigUint::from(offset))
     }
 
     pub(crate) fn leaf_family(&self, sort: SortId) -> &Rc<dyn LeafFamily> {
-        match &self.sorts[sort as usize].kind {
+        match &self.sorts[sort.index()].kind {
             SortKind::Leaf { family, .. } => family,
             _ => unreachable!(),
         }
@@ -922,12 +920,12 @@ impl Grammar {
 
     /// The name of the root type, for messages.
     pub fn root_name(&self) -> &str {
-        &self.sorts[self.root as usize].name
+        &self.sorts[self.root.index()].name
     }
 
     /// Whether the root has any value at all.
     pub fn is_inhabited(&self) -> bool {
-        self.sorts[self.root as usize].min_size != INFINITE
+        self.sorts[self.root.index()].min_size != INFINITE
     }
 
     /// The named types inside the root that have no values (for the
@@ -936,14 +934,16 @@ impl Grammar {
         self.sorts
             .iter()
             .enumerate()
-            .filter(|(i, s)| id32(*i) != self.root && s.origin.is_some() && s.min_size == INFINITE)
+            .filter(|(i, s)| {
+                SortId::new(*i) != self.root && s.origin.is_some() && s.min_size == INFINITE
+            })
             .map(|(_, s)| format!("`{}`", s.name))
             .collect()
     }
 
     /// Size of the smallest value.
     pub fn min_size(&self) -> Option<u64> {
-        let m = self.sorts[self.root as usize].min_size;
+        let m = self.sorts[self.root.index()].min_size;
         (m != INFINITE).then_some(m)
     }
 }
@@ -954,9 +954,9 @@ impl Grammar {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Tree {
     /// An alternative (by prod id) with its fields.
-    Node(u32, Vec<Rc<Tree>>),
+    Node(ProdId, Vec<Rc<Tree>>),
     /// A leaf value: its sort and global index.
-    Leaf(u32, u64),
+    Leaf(SortId, u64),
 }
 
 impl Grammar {
@@ -1020,7 +1020,7 @@ impl<'t> Unfold for TreeValue<'_, 't> {
     }
 
     fn close(&mut self, prod: ProdId, fields: Vec<Value>) -> Value {
-        self.g.prods[prod as usize]
+        self.g.prods[prod.index()]
             .build
             .run(&mut fields.into_iter())
     }
@@ -1042,7 +1042,7 @@ impl<'t> Unfold for TreeSize<'_, 't> {
             Tree::Leaf(sort, index) => Opened::Done(self.g.leaf_size(*sort, *index)),
             Tree::Node(prod, kids) => {
                 tree_fields(kids, fields);
-                Opened::Node(self.g.prods[*prod as usize].cost as u64)
+                Opened::Node(self.g.prods[prod.index()].cost as u64)
             }
         })
     }
@@ -1084,9 +1084,9 @@ impl Grammar {
     fn typed_outside(&self, own: &std::collections::HashSet<SortId>) -> bool {
         let mut seen = vec![false; self.sorts.len()];
         let mut stack = vec![self.root];
-        seen[self.root as usize] = true;
+        seen[self.root.index()] = true;
         while let Some(sort) = stack.pop() {
-            let s = &self.sorts[sort as usize];
+            let s = &self.sorts[sort.index()];
             match &s.kind {
                 SortKind::Leaf { .. } if s.origin.is_none() => return false,
                 SortKind::Leaf { .. } => {}
@@ -1095,9 +1095,9 @@ impl Grammar {
                         return false;
                     }
                     for &p in decl {
-                        for &slot in &self.prods[p as usize].slots {
-                            if !own.contains(&slot) && !seen[slot as usize] {
-                                seen[slot as usize] = true;
+                        for &slot in &self.prods[p.index()].slots {
+                            if !own.contains(&slot) && !seen[slot.index()] {
+                                seen[slot.index()] = true;
                                 stack.push(slot);
                             }
                         }

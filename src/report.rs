@@ -3,7 +3,7 @@
 //! constructor names the spaces carry.
 
 use crate::arena::{build, id32, Node, NodeKind, Opened, Unfold};
-use crate::grammar::{Grammar, Tree};
+use crate::grammar::{Grammar, ProdId, SortId, Tree};
 use crate::space::Shape;
 use std::fmt::Write;
 use std::marker::PhantomData;
@@ -17,9 +17,9 @@ pub enum Pattern {
     /// A position that was not read: any value fits.
     Hole,
     /// An alternative (by internal id) and its fields.
-    Node(u32, Vec<Pattern>),
+    Node(ProdId, Vec<Pattern>),
     /// A leaf value: its sort and global index.
-    Leaf(u32, u64),
+    Leaf(SortId, u64),
 }
 
 impl Drop for Pattern {
@@ -88,19 +88,16 @@ struct ArenaPattern<'a> {
 
 impl Unfold for ArenaPattern<'_> {
     type Pos = u32;
-    type Label = u32;
+    type Label = ProdId;
     type Out = Pattern;
 
-    fn open(&mut self, i: u32, fields: &mut Vec<u32>) -> Option<Opened<u32, Pattern>> {
+    fn open(&mut self, i: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Pattern>> {
         let g = self.g;
         let n = &self.nodes[i as usize];
-        let p = &g.prods[n.prod() as usize];
+        let p = &g.prods[n.prod().index()];
         // Single-alternative positions carry no information of their own:
         // they are never holes.
-        let single = !p.leaf
-            && g.is_last(n.prod(), 0)
-            && p.next == crate::grammar::NONE
-            && is_single(g, p.sort);
+        let single = !p.leaf && g.is_last(n.prod(), 0) && p.next.is_none() && is_single(g, p.sort);
         if !self.read[i as usize] && !single {
             return Some(Opened::Done(Pattern::Hole));
         }
@@ -113,13 +110,13 @@ impl Unfold for ArenaPattern<'_> {
         })
     }
 
-    fn close(&mut self, prod: u32, fields: Vec<Pattern>) -> Pattern {
+    fn close(&mut self, prod: ProdId, fields: Vec<Pattern>) -> Pattern {
         Pattern::Node(prod, fields)
     }
 }
 
-fn is_single(g: &Grammar, sort: u32) -> bool {
-    match &g.sorts[sort as usize].kind {
+fn is_single(g: &Grammar, sort: SortId) -> bool {
+    match &g.sorts[sort.index()].kind {
         crate::grammar::SortKind::Algebraic { chain, .. } => chain.len() == 1,
         _ => false,
     }
@@ -162,7 +159,7 @@ fn write_one<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut V
         Pattern::Hole => out.push('_'),
         Pattern::Leaf(sort, idx) => out.push_str(&leaf_text(g, *sort, *idx)),
         Pattern::Node(prod, kids) => {
-            let pr = &g.prods[*prod as usize];
+            let pr = &g.prods[prod.index()];
             match pr.shape.as_deref() {
                 Some(Shape::Nil) => out.push_str("[]"),
                 Some(Shape::Cons) => write_list(g, p, out, stack),
@@ -235,14 +232,14 @@ struct CompleteTree<'p>(PhantomData<&'p Pattern>);
 
 impl<'p> Unfold for CompleteTree<'p> {
     type Pos = &'p Pattern;
-    type Label = u32;
+    type Label = ProdId;
     type Out = Rc<Tree>;
 
     fn open(
         &mut self,
         p: &'p Pattern,
         fields: &mut Vec<&'p Pattern>,
-    ) -> Option<Opened<u32, Rc<Tree>>> {
+    ) -> Option<Opened<ProdId, Rc<Tree>>> {
         Some(match p {
             Pattern::Leaf(s, i) => Opened::Done(Rc::new(Tree::Leaf(*s, *i))),
             Pattern::Node(prod, kids) => {
@@ -253,7 +250,7 @@ impl<'p> Unfold for CompleteTree<'p> {
         })
     }
 
-    fn close(&mut self, prod: u32, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
+    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
         Rc::new(Tree::Node(prod, fields))
     }
 }
@@ -306,7 +303,7 @@ fn write_list<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut 
     loop {
         match cur {
             Pattern::Node(prod, kids)
-                if g.prods[*prod as usize].shape.as_deref() == Some(&Shape::Cons) =>
+                if g.prods[prod.index()].shape.as_deref() == Some(&Shape::Cons) =>
             {
                 elems.push(&kids[0]);
                 cur = &kids[1];
@@ -366,7 +363,7 @@ pub(crate) fn nesting_depth(g: &Grammar, t: &Tree) -> usize {
     while let Some((t, d)) = stack.pop() {
         deepest = deepest.max(d);
         if let Tree::Node(p, kids) = t {
-            let cons = g.prods[*p as usize].shape.as_deref() == Some(&Shape::Cons);
+            let cons = g.prods[p.index()].shape.as_deref() == Some(&Shape::Cons);
             for (i, k) in kids.iter().enumerate() {
                 let spine = cons && i == 1;
                 stack.push((k, if spine { d } else { d + 1 }));
@@ -383,7 +380,7 @@ pub(crate) fn show_tree(g: &Grammar, t: &Tree) -> String {
 
 /// The printed form of a leaf, from its index (not its value): hash maps
 /// and sets print in enumeration order, the same in every run.
-fn leaf_text(g: &Grammar, sort: u32, idx: u64) -> String {
+fn leaf_text(g: &Grammar, sort: SortId, idx: u64) -> String {
     let (size, offset) = g.leaf_position(sort, idx);
     g.leaf_family(sort)
         .debug_at(size, &num_bigint::BigUint::from(offset))
@@ -399,10 +396,10 @@ struct TreePattern<'t>(PhantomData<&'t Tree>);
 
 impl<'t> Unfold for TreePattern<'t> {
     type Pos = &'t Tree;
-    type Label = u32;
+    type Label = ProdId;
     type Out = Pattern;
 
-    fn open(&mut self, t: &'t Tree, fields: &mut Vec<&'t Tree>) -> Option<Opened<u32, Pattern>> {
+    fn open(&mut self, t: &'t Tree, fields: &mut Vec<&'t Tree>) -> Option<Opened<ProdId, Pattern>> {
         Some(match t {
             Tree::Leaf(s, i) => Opened::Done(Pattern::Leaf(*s, *i)),
             Tree::Node(p, kids) => {
@@ -412,7 +409,7 @@ impl<'t> Unfold for TreePattern<'t> {
         })
     }
 
-    fn close(&mut self, prod: u32, fields: Vec<Pattern>) -> Pattern {
+    fn close(&mut self, prod: ProdId, fields: Vec<Pattern>) -> Pattern {
         Pattern::Node(prod, fields)
     }
 }

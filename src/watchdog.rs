@@ -47,7 +47,7 @@
 //! ```
 
 use crate::arena::{try_build, Choice, Node, NodeKind, Opened, PublishedArena, Unfold};
-use crate::grammar::{Grammar, Tree};
+use crate::grammar::{Grammar, ProdId, Tree};
 use crate::Enumerable;
 use std::fmt::{Debug, Write as _};
 use std::io::Write as _;
@@ -394,16 +394,16 @@ struct CopiedTree<'a> {
 
 impl Unfold for CopiedTree<'_> {
     type Pos = u32;
-    type Label = u32;
+    type Label = ProdId;
     type Out = Rc<Tree>;
 
-    fn open(&mut self, i: u32, fields: &mut Vec<u32>) -> Option<Opened<u32, Rc<Tree>>> {
+    fn open(&mut self, i: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Rc<Tree>>> {
         self.visits += 1;
         let n = self
             .nodes
             .get(i as usize)
             .filter(|_| self.visits <= self.nodes.len())?;
-        let p = self.g.prods.get(n.prod() as usize)?;
+        let p = self.g.prods.get(n.prod().index())?;
         Some(match n.kind(p.leaf) {
             NodeKind::Leaf { index } => Opened::Done(Rc::new(Tree::Leaf(p.sort, index))),
             NodeKind::Alternative { first, .. } => {
@@ -415,7 +415,7 @@ impl Unfold for CopiedTree<'_> {
         })
     }
 
-    fn close(&mut self, prod: u32, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
+    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
         Rc::new(Tree::Node(prod, fields))
     }
 }
@@ -661,10 +661,10 @@ mod tests {
     fn a_copy_that_does_not_fit_the_grammar_is_refused() {
         let g = crate::grammar::grammar_of::<Vec<bool>>();
         assert!(tree_of_copy(&g, &[]).is_none());
-        let bad_prod = Choice::alternative(crate::arena::id32(g.prods.len()), 0, 0);
+        let bad_prod = Choice::alternative(ProdId::new(g.prods.len()), 0, 0);
         assert!(tree_of_copy(&g, &[bad_prod]).is_none());
         // A cons cell whose fields point back at itself.
-        let cons = crate::arena::id32(g.prods.iter().position(|p| p.slots.len() == 2).unwrap());
+        let cons = ProdId::new(g.prods.iter().position(|p| p.slots.len() == 2).unwrap());
         let cyclic = Choice::alternative(cons, 0, 0);
         assert!(tree_of_copy(&g, &[cyclic, cyclic]).is_none());
     }
@@ -785,7 +785,7 @@ mod tests {
         );
         // The bracket alone, on a watched slot.
         let slot = dog.slot();
-        let nodes = [Node::new(Choice::alternative(0, 0, 0), 0)];
+        let nodes = [Node::new(Choice::alternative(ProdId::new(0), 0, 0), 0)];
         let n = 10_000_000u32;
         let mut bracket = f64::MAX;
         for _ in 0..5 {

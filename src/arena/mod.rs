@@ -30,6 +30,42 @@ fn too_many(n: usize) -> ! {
     panic!("neatcheck: {n} is past the 2^32 ids a grammar or an arena can hold")
 }
 
+/// A sort of a compiled grammar (a search position's type): an index into
+/// the grammar's sorts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SortId(u32);
+
+/// An alternative of a compiled grammar (a leaf sort has one
+/// pseudo-alternative): an index into the grammar's alternatives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProdId(u32);
+
+macro_rules! id_type {
+    ($id:ident) => {
+        impl $id {
+            /// The id of entry `i` (fails loudly past `u32::MAX`).
+            #[inline]
+            pub(crate) fn new(i: usize) -> $id {
+                $id(id32(i))
+            }
+
+            /// The entry's index.
+            #[inline(always)]
+            pub(crate) fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl std::fmt::Display for $id {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+id_type!(SortId);
+id_type!(ProdId);
+
 /// Mark of a position that can not change below the current search node:
 /// locked by an ancestor, or of a sort with a single alternative.
 pub(crate) const LOCKED: u32 = u32::MAX;
@@ -49,7 +85,7 @@ pub(crate) const OPEN: u32 = 0;
 /// through [`Choice::kind`] or the typed accessors below.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Choice {
-    prod: u32,
+    prod: ProdId,
     /// Alternative: first field. Leaf: low half of the index.
     lo: u32,
     /// Alternative: declaration tag. Leaf: high half of the index.
@@ -69,7 +105,7 @@ pub(crate) enum NodeKind {
 impl Choice {
     /// An alternative with its first field at `first`.
     #[inline(always)]
-    pub(crate) fn alternative(prod: u32, first: u32, tag: u32) -> Choice {
+    pub(crate) fn alternative(prod: ProdId, first: u32, tag: u32) -> Choice {
         Choice {
             prod,
             lo: first,
@@ -79,7 +115,7 @@ impl Choice {
 
     /// A leaf value at global `index` of its family.
     #[inline(always)]
-    pub(crate) fn leaf(prod: u32, index: u64) -> Choice {
+    pub(crate) fn leaf(prod: ProdId, index: u64) -> Choice {
         Choice {
             prod,
             lo: index as u32,
@@ -89,7 +125,7 @@ impl Choice {
 
     /// The node's alternative (for a leaf, its sort's pseudo-alternative).
     #[inline(always)]
-    pub(crate) fn prod(&self) -> u32 {
+    pub(crate) fn prod(&self) -> ProdId {
         self.prod
     }
 
@@ -163,7 +199,7 @@ impl Node {
 
     /// The node's alternative.
     #[inline(always)]
-    pub(crate) fn prod(&self) -> u32 {
+    pub(crate) fn prod(&self) -> ProdId {
         self.choice.prod
     }
 
@@ -269,6 +305,9 @@ mod tests {
     fn ids_past_u32_fail_loudly() {
         assert_eq!(id32(0), 0);
         assert_eq!(id32(u32::MAX as usize), u32::MAX);
+        assert_eq!(SortId::new(5).index(), 5);
+        assert_eq!(ProdId::new(u32::MAX as usize).index(), u32::MAX as usize);
+        assert!(std::panic::catch_unwind(|| ProdId::new(1 << 40)).is_err());
         let past = std::panic::catch_unwind(|| id32(u32::MAX as usize + 1));
         let message = past.unwrap_err();
         let message = message.downcast_ref::<String>().unwrap();
@@ -278,15 +317,15 @@ mod tests {
     #[test]
     fn a_choice_decodes_as_it_was_made() {
         for index in [0, 1, u32::MAX as u64, 1 << 32, u64::MAX - 1, u64::MAX] {
-            let leaf = Choice::leaf(7, index);
-            assert_eq!(leaf.prod(), 7);
+            let leaf = Choice::leaf(ProdId(7), index);
+            assert_eq!(leaf.prod(), ProdId(7));
             assert_eq!(leaf.kind(true), NodeKind::Leaf { index });
         }
-        let alt = Choice::alternative(3, 41, 2);
-        assert_eq!(alt.prod(), 3);
+        let alt = Choice::alternative(ProdId(3), 41, 2);
+        assert_eq!(alt.prod(), ProdId(3));
         assert_eq!(alt.kind(false), NodeKind::Alternative { first: 41, tag: 2 });
         let mut node = Node::new(alt, FINAL);
-        node.set_choice(Choice::leaf(3, u64::MAX));
+        node.set_choice(Choice::leaf(ProdId(3), u64::MAX));
         assert_eq!(node.leaf_index(), u64::MAX);
         assert_eq!(node.mark.get(), FINAL, "a new choice keeps the mark");
     }

@@ -136,6 +136,7 @@ impl PublishedArena {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::ProdId;
 
     #[test]
     fn the_log_records_only_what_is_new_even_without_room() {
@@ -158,8 +159,8 @@ mod tests {
         // SAFETY: nothing published: a null pointer and no node to read.
         assert!(unsafe { arena.copy_choices() }.is_empty());
         let nodes = [
-            Node::new(Choice::alternative(1, 1, 0), 0),
-            Node::new(Choice::leaf(2, u64::MAX), 9),
+            Node::new(Choice::alternative(ProdId::new(1), 1, 0), 0),
+            Node::new(Choice::leaf(ProdId::new(2), u64::MAX), 9),
         ];
         arena.publish(&nodes);
         // SAFETY: `nodes` is alive and unchanged until the copy returns.

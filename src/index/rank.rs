@@ -55,33 +55,33 @@ impl<'t> Unfold for Ranker<'_, 't> {
             Tree::Leaf(s, global) => {
                 check_sort(g, expected, *s, "a leaf");
                 assert!(
-                    matches!(g.sorts[*s as usize].kind, SortKind::Leaf { .. }),
+                    matches!(g.sorts[s.index()].kind, SortKind::Leaf { .. }),
                     "neatcheck: cannot rank a tree: a leaf stands where an alternative of `{}` \
                      belongs",
-                    g.sorts[*s as usize].name
+                    g.sorts[s.index()].name
                 );
                 let size = g.leaf_size(*s, *global);
                 assert!(
                     size != INFINITE,
                     "neatcheck: cannot rank a tree: leaf index {global} is beyond the values of `{}`",
-                    g.sorts[*s as usize].name
+                    g.sorts[s.index()].name
                 );
                 let (size, offset) = g.leaf_position(*s, *global);
                 Opened::Done((size, BigUint::from(offset)))
             }
             Tree::Node(p, kids) => {
                 assert!(
-                    (*p as usize) < g.prods.len() && !g.prods[*p as usize].leaf,
+                    p.index() < g.prods.len() && !g.prods[p.index()].leaf,
                     "neatcheck: cannot rank a tree: {p} is not an alternative of this grammar"
                 );
-                let prod = &g.prods[*p as usize];
+                let prod = &g.prods[p.index()];
                 check_sort(g, expected, prod.sort, "an alternative");
                 assert_eq!(
                     kids.len(),
                     prod.slots.len(),
                     "neatcheck: cannot rank a tree: an alternative of `{}` has the wrong \
                      number of fields",
-                    g.sorts[prod.sort as usize].name
+                    g.sorts[prod.sort.index()].name
                 );
                 fields.extend(prod.slots.iter().copied().zip(kids.iter().map(|k| &**k)));
                 Opened::Node(*p)
@@ -98,8 +98,8 @@ fn check_sort(g: &Grammar, expected: SortId, found: SortId, what: &str) {
     assert!(
         expected == found,
         "neatcheck: cannot rank a tree: {what} of `{}` stands where a value of `{}` belongs",
-        g.sorts.get(found as usize).map_or("?", |s| s.name.as_str()),
-        g.sorts[expected as usize].name
+        g.sorts.get(found.index()).map_or("?", |s| s.name.as_str()),
+        g.sorts[expected.index()].name
     );
 }
 
@@ -117,7 +117,7 @@ fn rank_node(
     p: ProdId,
     fields: &[(usize, BigUint)],
 ) -> (usize, BigUint) {
-    let prod = &g.prods[p as usize];
+    let prod = &g.prods[p.index()];
     let k = fields.len();
     let mut acc = BigUint::zero();
     // Total size of fields `j+1..`.
@@ -143,11 +143,11 @@ fn rank_node(
         tail = here;
     }
     let size = prod.cost as usize + tail;
-    let SortKind::Algebraic { decl, .. } = &g.sorts[prod.sort as usize].kind else {
+    let SortKind::Algebraic { decl, .. } = &g.sorts[prod.sort.index()].kind else {
         unreachable!("a node's alternative belongs to an algebraic sort")
     };
     for &earlier in decl.iter().take_while(|&&d| d != p) {
-        let cost = g.prods[earlier as usize].cost as usize;
+        let cost = g.prods[earlier.index()].cost as usize;
         if size >= cost {
             acc += counts.suffix_count(earlier, 0, size - cost);
         }

@@ -59,7 +59,7 @@ impl Sink for ValueSink {
     }
 
     fn node(&mut self, g: &Grammar, prod: ProdId, fields: Vec<Value>) -> Value {
-        g.prods[prod as usize].build.run(&mut fields.into_iter())
+        g.prods[prod.index()].build.run(&mut fields.into_iter())
     }
 }
 
@@ -74,7 +74,7 @@ impl Grammar {
         assert!(
             *i < count,
             "neatcheck: index {i} is out of range: `{}` has {count} values of size {size}",
-            self.sorts[sort as usize].name
+            self.sorts[sort.index()].name
         );
         let tree = walk(self, sort, size, i.clone(), &mut TreeSink);
         Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone())
@@ -125,14 +125,14 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
         fields: &mut Vec<(SortId, usize, BigUint)>,
     ) -> Option<Opened<ProdId, S::Out>> {
         let g = self.g;
-        let decl = match &g.sorts[sort as usize].kind {
+        let decl = match &g.sorts[sort.index()].kind {
             SortKind::Leaf { .. } => return Some(Opened::Done(self.sink.leaf(g, sort, size, i))),
             SortKind::Algebraic { decl, .. } => decl,
         };
         // Which alternative.
         let mut chosen = None;
         for &p in decl {
-            let cost = g.prods[p as usize].cost as usize;
+            let cost = g.prods[p.index()].cost as usize;
             if size < cost {
                 continue;
             }
@@ -144,7 +144,7 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
             i -= ways;
         }
         let (prod, mut m) = chosen.expect("neatcheck: index walk out of range (count mismatch)");
-        let slots = &g.prods[prod as usize].slots;
+        let slots = &g.prods[prod.index()].slots;
         let k = slots.len();
         if k == 0 {
             return Some(Opened::Node(prod));
@@ -153,7 +153,7 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
         rest_min.clear();
         rest_min.resize(k, 0);
         for j in (0..k - 1).rev() {
-            rest_min[j] = rest_min[j + 1].saturating_add(g.sorts[slots[j + 1] as usize].min_size);
+            rest_min[j] = rest_min[j + 1].saturating_add(g.sorts[slots[j + 1].index()].min_size);
         }
         for j in 0..k {
             let s = slots[j];
@@ -161,7 +161,7 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
                 fields.push((s, m, std::mem::take(&mut i)));
                 break;
             }
-            let lo = g.sorts[s as usize].min_size.min(m as u64) as usize;
+            let lo = g.sorts[s.index()].min_size.min(m as u64) as usize;
             let hi = (m as u64).saturating_sub(self.rest_min[j]) as usize;
             let mut placed = false;
             for z in lo..=hi {
@@ -208,24 +208,24 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
     let mut state = vec![0u8; n];
     let mut max = vec![0usize; n];
     let children = |s: SortId| -> Vec<SortId> {
-        match &g.sorts[s as usize].kind {
+        match &g.sorts[s.index()].kind {
             SortKind::Leaf { .. } => vec![],
             SortKind::Algebraic { decl, .. } => decl
                 .iter()
-                .flat_map(|&p| g.prods[p as usize].slots.iter().copied())
+                .flat_map(|&p| g.prods[p.index()].slots.iter().copied())
                 .collect(),
         }
     };
     let root = g.root;
     let mut stack: Vec<(SortId, Vec<SortId>, usize)> = vec![(root, children(root), 0)];
-    state[root as usize] = 1;
+    state[root.index()] = 1;
     while let Some((sort, kids, next)) = stack.last_mut() {
         if *next < kids.len() {
             let to = kids[*next];
             *next += 1;
-            match state[to as usize] {
+            match state[to.index()] {
                 0 => {
-                    state[to as usize] = 1;
+                    state[to.index()] = 1;
                     let c = children(to);
                     stack.push((to, c, 0));
                 }
@@ -235,7 +235,7 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
             continue;
         }
         let sort = *sort;
-        let m = match &g.sorts[sort as usize].kind {
+        let m = match &g.sorts[sort.index()].kind {
             SortKind::Leaf { family, .. } => {
                 let last = family.last_size()?;
                 (0..=last)
@@ -246,19 +246,19 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
             SortKind::Algebraic { decl, .. } => decl
                 .iter()
                 .map(|&p| {
-                    let prod = &g.prods[p as usize];
-                    prod.slots.iter().fold(prod.cost as usize, |a, &s| {
-                        a.saturating_add(max[s as usize])
-                    })
+                    let prod = &g.prods[p.index()];
+                    prod.slots
+                        .iter()
+                        .fold(prod.cost as usize, |a, &s| a.saturating_add(max[s.index()]))
                 })
                 .max()
                 .unwrap_or(0),
         };
-        max[sort as usize] = m;
-        state[sort as usize] = 2;
+        max[sort.index()] = m;
+        state[sort.index()] = 2;
         stack.pop();
     }
-    Some(max[root as usize])
+    Some(max[root.index()])
 }
 
 /// Finds the size of the value with global index `i` (all sizes, smallest

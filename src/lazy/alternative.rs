@@ -102,7 +102,7 @@ impl<'a, T: Enumerable> Lazy<'a, T> {
         if !self.ctx.trusted {
             check_canonical::<T>(self.ctx, node.prod());
         }
-        let info = &self.ctx.info[node.prod() as usize];
+        let info = &self.ctx.info[node.prod().index()];
         if info.leaf {
             leaf_has_no_alternative::<T>();
         }

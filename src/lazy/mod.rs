@@ -186,7 +186,7 @@ impl<'a, T> Lazy<'a, T> {
             return true;
         }
         let node = &self.ctx.nodes[self.node as usize];
-        self.ctx.info[node.prod() as usize].origin == Some(TypeId::of::<T>())
+        self.ctx.info[node.prod().index()].origin == Some(TypeId::of::<T>())
     }
 
     /// Leaf support: reads the position and returns its global index if it
@@ -200,7 +200,7 @@ impl<'a, T> Lazy<'a, T> {
         if self.ctx.trusted {
             return Some(node.leaf_index());
         }
-        let info = &self.ctx.info[node.prod() as usize];
+        let info = &self.ctx.info[node.prod().index()];
         if info.origin == Some(TypeId::of::<T>()) && info.leaf {
             Some(node.leaf_index())
         } else {
@@ -232,7 +232,7 @@ impl<'a, T> Lazy<'a, T> {
             v
         } else {
             let g = self.ctx.grammar;
-            let sort = g.prods[self.ctx.nodes[self.node as usize].prod() as usize].sort;
+            let sort = g.prods[self.ctx.nodes[self.node as usize].prod().index()].sort;
             match g.wrapper_conversion(TypeId::of::<T>(), sort) {
                 Some(conv) => conv.run(&mut vec![v].into_iter()),
                 None => v,
@@ -281,7 +281,7 @@ impl Drop for __DepthGuard {
 #[cold]
 #[inline(never)]
 fn check_canonical<T: 'static>(ctx: &Ctx<'_>, prod: ProdId) {
-    if ctx.info[prod as usize].origin != Some(TypeId::of::<T>()) {
+    if ctx.info[prod.index()].origin != Some(TypeId::of::<T>()) {
         non_canonical::<T>();
     }
 }
@@ -316,7 +316,7 @@ impl Unfold for Materializer<'_, '_> {
     fn open(&mut self, idx: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Value>> {
         let node = self.ctx.touch(idx);
         let g = self.ctx.grammar;
-        let p = &g.prods[node.prod() as usize];
+        let p = &g.prods[node.prod().index()];
         Some(match node.kind(p.leaf) {
             NodeKind::Leaf { index } => Opened::Done(g.leaf_value(p.sort, index)),
             NodeKind::Alternative { first, .. } => {
@@ -327,7 +327,7 @@ impl Unfold for Materializer<'_, '_> {
     }
 
     fn close(&mut self, prod: ProdId, fields: Vec<Value>) -> Value {
-        self.ctx.grammar.prods[prod as usize]
+        self.ctx.grammar.prods[prod.index()]
             .build
             .run(&mut fields.into_iter())
     }

@@ -10,7 +10,7 @@
 
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Sched;
-use crate::grammar::{Fixity, Grammar, INFINITE, NONE};
+use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
 use crate::lazy::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::watchdog::RunSlot;
 use std::any::{Any, TypeId};
@@ -74,7 +74,7 @@ pub(crate) enum RunMode {
 #[derive(Clone, Copy, Debug)]
 struct Hot {
     arity: u32,
-    next: u32,
+    next: Option<ProdId>,
     next_delta: u32,
     next_tag: u32,
     next_final: bool,
@@ -87,7 +87,7 @@ struct Hot {
 /// A template node with everything precomputed.
 #[derive(Clone, Copy, Debug)]
 struct TplNode {
-    prod: u32,
+    prod: ProdId,
     mark: u32,
     /// Offset of the first field from the template base ([`LEAF_AT_ZERO`]
     /// for a leaf, whose index starts at 0).
@@ -148,9 +148,9 @@ impl Engine {
             .iter()
             .map(|p| {
                 let slots_at = id32(slot_types.len());
-                slot_types.extend(p.slots.iter().map(|&s| grammar.sorts[s as usize].origin));
+                slot_types.extend(p.slots.iter().map(|&s| grammar.sorts[s.index()].origin));
                 ProdInfo {
-                    origin: grammar.sorts[p.sort as usize].origin,
+                    origin: grammar.sorts[p.sort.index()].origin,
                     leaf: p.leaf,
                     arity: id32(p.slots.len()),
                     slots_at,
@@ -163,7 +163,7 @@ impl Engine {
             templates.extend(t.iter().map(|n| TplNode {
                 prod: n.prod,
                 mark: initial_mark(n.fixity),
-                first: if grammar.prods[n.prod as usize].leaf {
+                first: if grammar.prods[n.prod.index()].leaf {
                     LEAF_AT_ZERO
                 } else {
                     n.first
@@ -175,15 +175,16 @@ impl Engine {
         let root_template = add(&grammar.root_template);
         let mut hot = Vec::with_capacity(grammar.prods.len());
         for p in &grammar.prods {
-            let (next_tag, next_final, (start, len)) = if p.next == NONE {
-                (0, true, (0, 0))
-            } else {
-                let q = &grammar.prods[p.next as usize];
-                (q.tag, q.next == NONE, add(&q.template))
+            let (next, next_tag, next_final, (start, len)) = match p.next {
+                None => (None, 0, true, (0, 0)),
+                Some(next) => {
+                    let q = &grammar.prods[next.index()];
+                    (Some(next), q.tag, q.next.is_none(), add(&q.template))
+                }
             };
             hot.push(Hot {
                 arity: id32(p.slots.len()),
-                next: p.next,
+                next,
                 next_delta: p.next_delta,
                 next_tag,
                 next_final,
@@ -355,7 +356,7 @@ impl Engine {
     fn swap(&mut self, e: u32) -> Option<Undo> {
         let node = &self.nodes[e as usize];
         let prod = node.prod();
-        let h = self.hot[prod as usize];
+        let h = self.hot[prod.index()];
         let arena_len = id32(self.nodes.len());
         let mut undo = Undo {
             node: e,
@@ -365,7 +366,7 @@ impl Engine {
         };
         if h.leaf {
             let g = &*self.grammar;
-            let sort = g.prods[prod as usize].sort;
+            let sort = g.prods[prod.index()].sort;
             let idx = node.leaf_index();
             let s0 = g.leaf_size(sort, idx);
             let s1 = g.leaf_size(sort, idx + 1);
@@ -378,13 +379,16 @@ impl Engine {
             node.set_choice(Choice::leaf(prod, idx + 1));
             node.mark.set(if last { FINAL } else { OPEN });
         } else {
-            if h.next == NONE || self.size + h.next_delta as u64 > self.bound {
+            let Some(next) = h
+                .next
+                .filter(|_| self.size + h.next_delta as u64 <= self.bound)
+            else {
                 return None;
-            }
+            };
             undo.delta = h.next_delta;
             let base = self.push_template((h.start, h.len));
             let node = &mut self.nodes[e as usize];
-            node.set_choice(Choice::alternative(h.next, base, h.next_tag));
+            node.set_choice(Choice::alternative(next, base, h.next_tag));
             node.mark.set(if h.next_final { FINAL } else { OPEN });
         }
         self.size += undo.delta as u64;
@@ -440,7 +444,7 @@ impl Engine {
         let reads = std::mem::take(self.reads.get_mut());
         for &e in &reads[mark as usize..] {
             let n = &self.nodes[e as usize];
-            let leaf = self.grammar.prods[n.prod() as usize].leaf;
+            let leaf = self.grammar.prods[n.prod().index()].leaf;
             let index = match n.kind(leaf) {
                 NodeKind::Leaf { index } => index,
                 NodeKind::Alternative { .. } => 0,
@@ -512,7 +516,7 @@ impl Engine {
         self.parents.clear();
         self.parents.resize(n, u32::MAX);
         for (i, node) in self.nodes.iter().enumerate() {
-            let h = &self.hot[node.prod() as usize];
+            let h = &self.hot[node.prod().index()];
             if let NodeKind::Alternative { first, .. } = node.kind(h.leaf) {
                 for k in 0..h.arity {
                     self.parents[(first + k) as usize] = id32(i);
@@ -557,15 +561,15 @@ impl Engine {
     #[inline]
     fn fits(&self, e: u32) -> bool {
         let node = &self.nodes[e as usize];
-        let h = &self.hot[node.prod() as usize];
+        let h = &self.hot[node.prod().index()];
         if h.leaf {
             let g = &*self.grammar;
-            let sort = g.prods[node.prod() as usize].sort;
+            let sort = g.prods[node.prod().index()].sort;
             let idx = node.leaf_index();
             let s1 = g.leaf_size(sort, idx + 1);
             s1 != INFINITE && self.size + (s1 - g.leaf_size(sort, idx)) <= self.bound
         } else {
-            h.next != NONE && self.size + h.next_delta as u64 <= self.bound
+            h.next.is_some() && self.size + h.next_delta as u64 <= self.bound
         }
     }
 
@@ -580,7 +584,7 @@ impl Engine {
         self.reads.get_mut().clear();
         // Breadth first, so that every node's fields are contiguous; each
         // node is pushed as a placeholder and given its choice when visited.
-        let placeholder = || Node::new(Choice::alternative(0, 0, 0), LOCKED);
+        let placeholder = || Node::new(Choice::alternative(ProdId::new(0), 0, 0), LOCKED);
         let mut queue: std::collections::VecDeque<(&Tree, usize)> = Default::default();
         self.nodes.push(placeholder());
         queue.push_back((tree, 0));
@@ -595,7 +599,7 @@ impl Engine {
                 Tree::Node(prod, kids) => {
                     let first = id32(self.nodes.len());
                     self.nodes.extend(kids.iter().map(|_| placeholder()));
-                    let p = &self.grammar.prods[*prod as usize];
+                    let p = &self.grammar.prods[prod.index()];
                     size += p.cost as u64;
                     self.nodes[at].set_choice(Choice::alternative(*prod, first, p.tag));
                     for (i, k) in kids.iter().enumerate() {
@@ -716,16 +720,16 @@ struct ArenaTree<'e> {
 
 impl Unfold for ArenaTree<'_> {
     type Pos = u32;
-    type Label = u32;
+    type Label = ProdId;
     type Out = Rc<crate::grammar::Tree>;
 
-    fn open(&mut self, idx: u32, fields: &mut Vec<u32>) -> Option<Opened<u32, Self::Out>> {
+    fn open(&mut self, idx: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Self::Out>> {
         use crate::grammar::Tree;
         let n = &self.engine.nodes[idx as usize];
-        let h = &self.engine.hot[n.prod() as usize];
+        let h = &self.engine.hot[n.prod().index()];
         Some(match n.kind(h.leaf) {
             NodeKind::Leaf { index } => {
-                let sort = self.engine.grammar.prods[n.prod() as usize].sort;
+                let sort = self.engine.grammar.prods[n.prod().index()].sort;
                 Opened::Done(Rc::new(Tree::Leaf(sort, index)))
             }
             NodeKind::Alternative { first, .. } => {
@@ -735,7 +739,7 @@ impl Unfold for ArenaTree<'_> {
         })
     }
 
-    fn close(&mut self, prod: u32, fields: Vec<Self::Out>) -> Self::Out {
+    fn close(&mut self, prod: ProdId, fields: Vec<Self::Out>) -> Self::Out {
         Rc::new(crate::grammar::Tree::Node(prod, fields))
     }
 }
