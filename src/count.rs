@@ -313,3 +313,56 @@ pub fn count_of<T: Enumerable>(size: usize) -> BigUint {
 pub fn count_up_to<T: Enumerable>(size: usize) -> BigUint {
     crate::grammar::grammar_of::<T>().count_up_to(size)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::compile_space;
+    use crate::space;
+
+    fn cached(g: &Grammar) -> Option<usize> {
+        CACHE.with(|c| c.borrow().tables.get(&g.id).map(|(_, t)| t.upto))
+    }
+
+    fn reference(n: usize) -> BigUint {
+        BigUint::from(crate::values::values_of::<Vec<bool>>(n).len())
+    }
+
+    #[test]
+    fn tables_live_in_the_cache_and_come_back() {
+        let g = compile_space(&space::of::<Vec<bool>>());
+        assert_eq!(cached(&g), None);
+        assert_eq!(g.count(3), reference(3));
+        assert_eq!(cached(&g), Some(4), "sizes 0..=3 are kept");
+        {
+            let mut counts = Counts::of(&g);
+            assert_eq!(cached(&g), None, "a handle holds the tables");
+            assert_eq!(counts.count(5), reference(5));
+        }
+        assert_eq!(cached(&g), Some(6));
+    }
+
+    #[test]
+    fn evicted_tables_are_recomputed_the_same() {
+        let first = compile_space(&space::of::<Vec<bool>>());
+        let before = first.count_up_to(12);
+        // Enough other grammars to push the first one out.
+        let others: Vec<_> = (0..CACHED_GRAMMARS + 2)
+            .map(|_| compile_space(&space::of::<Vec<bool>>()))
+            .collect();
+        for g in &others {
+            assert_eq!(g.count(4), reference(4));
+        }
+        assert_eq!(cached(&first), None, "the least recently used went first");
+        assert!(others
+            .iter()
+            .rev()
+            .take(CACHED_GRAMMARS)
+            .all(|g| cached(g).is_some()));
+        assert_eq!(first.count_up_to(12), before);
+        let total: usize = (0..=12)
+            .map(|n| crate::values::values_of::<Vec<bool>>(n).len())
+            .sum();
+        assert_eq!(before, BigUint::from(total));
+    }
+}

@@ -1134,3 +1134,35 @@ pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> 
         && g.typed_outside_own_spaces;
     Rc::new(g)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space;
+
+    fn root_chain(g: &Grammar) -> &[ProdId] {
+        match &g.sorts[g.root.index()].kind {
+            SortKind::Algebraic { chain, .. } => chain,
+            SortKind::Leaf { .. } => panic!("an algebraic root"),
+        }
+    }
+
+    #[test]
+    fn fixity_says_whether_a_position_can_change() {
+        let lists = compile_space(&space::of::<Vec<bool>>());
+        let chain = root_chain(&lists);
+        assert_eq!(chain.len(), 2, "nil, then cons");
+        assert_eq!(lists.fixity(chain[0], 0), Fixity::Open);
+        assert_eq!(lists.fixity(chain[1], 0), Fixity::Last);
+        assert_eq!(lists.prods[chain[0].index()].next, Some(chain[1]));
+        assert_eq!(lists.prods[chain[1].index()].next, None);
+        let pairs = compile_space(&space::of::<(bool, bool)>());
+        let chain = root_chain(&pairs);
+        assert_eq!(chain.len(), 1);
+        assert_eq!(pairs.fixity(chain[0], 0), Fixity::Single);
+        // The template of the pair's fields: two fresh booleans, open.
+        let template = &pairs.prods[chain[0].index()].template;
+        assert_eq!(template.len(), 2);
+        assert!(template.iter().all(|t| t.fixity == Fixity::Open));
+    }
+}

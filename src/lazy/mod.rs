@@ -81,7 +81,13 @@ impl<'a> Ctx<'a> {
         // Branch-free: whether the read is new depends on the data and is
         // badly predicted.
         node.mark.set(if record { self.stamp } else { mark });
-        self.reads.record_if(idx, record);
+        #[allow(unsafe_code)]
+        // SAFETY: the engine reserves room for one read per node plus one
+        // before every run (`Engine::with_ctx`), and a node is recorded at
+        // most once per run: its mark was just raised to the stamp.
+        unsafe {
+            self.reads.record_if(idx, record)
+        };
         node
     }
 }

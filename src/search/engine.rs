@@ -258,8 +258,8 @@ impl Engine {
         self.size
     }
 
-    fn reads(&mut self) -> &mut Vec<u32> {
-        self.reads.get_mut()
+    fn reads(&mut self) -> &mut [u32] {
+        self.reads.as_mut_slice()
     }
 
     #[inline]
@@ -310,7 +310,7 @@ impl Engine {
                     let f = &self.frames[top];
                     (f.start, f.end, f.next)
                 };
-                let e = self.reads.get_mut()[(start + i) as usize];
+                let e = self.reads()[(start + i) as usize];
                 if start + i + 1 < end {
                     // e was locked for the children after it; it is open now.
                     self.nodes[e as usize].mark.set(OPEN);
@@ -344,7 +344,7 @@ impl Engine {
                 self.nodes[node as usize].mark.set(OPEN);
             }
             self.extras.truncate(extra_start);
-            self.reads().truncate(start);
+            self.reads.truncate(start);
             self.frames.pop();
         }
         self.finished = true;
@@ -435,14 +435,15 @@ impl Engine {
     }
 
     /// Length of the read vector (to mark where a run's reads start).
+    #[inline]
     pub fn read_mark(&mut self) -> u32 {
         id32(self.reads().len())
     }
 
     /// Ends a counting run: restores the marks it set and drops its reads.
     pub fn end_count(&mut self, mark: u32) {
-        let reads = std::mem::take(self.reads.get_mut());
-        for &e in &reads[mark as usize..] {
+        for r in mark as usize..self.reads.len() {
+            let e = self.reads()[r];
             let n = &self.nodes[e as usize];
             let leaf = self.grammar.prods[n.prod().index()].leaf;
             let index = match n.kind(leaf) {
@@ -452,13 +453,12 @@ impl Engine {
             n.mark
                 .set(initial_mark(self.grammar.fixity(n.prod(), index)));
         }
-        *self.reads.get_mut() = reads;
         self.discard_reads(mark);
     }
 
     /// Drops reads recorded since `mark`.
     pub fn discard_reads(&mut self, mark: u32) {
-        self.reads().truncate(mark as usize);
+        self.reads.truncate(mark as usize);
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
@@ -475,13 +475,13 @@ impl Engine {
         // positions with a child; a node with none needs no frame at all.
         let mut kept = mark;
         for r in mark..end {
-            let e = self.reads.get_mut()[r as usize];
+            let e = self.reads()[r as usize];
             if self.fits(e) {
-                self.reads.get_mut()[kept as usize] = e;
+                self.reads()[kept as usize] = e;
                 kept += 1;
             }
         }
-        self.reads().truncate(kept as usize);
+        self.reads.truncate(kept as usize);
         let end = kept;
         if end == mark {
             debug_assert_eq!(self.extras.len(), extra_start as usize);
@@ -489,7 +489,7 @@ impl Engine {
         }
         if end > mark + 1 {
             for j in mark..end - 1 {
-                let e = self.reads.get_mut()[j as usize];
+                let e = self.reads()[j as usize];
                 self.nodes[e as usize].mark.set(LOCKED);
             }
         }
@@ -526,7 +526,7 @@ impl Engine {
         self.first_inside.clear();
         self.first_inside.resize(n, u32::MAX);
         // Non-fitting reads are candidates (mark them with u32::MAX - 1).
-        let reads: Vec<u32> = self.reads.get_mut()[mark as usize..end as usize].to_vec();
+        let reads: Vec<u32> = self.reads()[mark as usize..end as usize].to_vec();
         let fits: Vec<bool> = reads.iter().map(|&e| self.fits(e)).collect();
         for (&e, &f) in reads.iter().zip(&fits) {
             if !f {
@@ -581,7 +581,7 @@ impl Engine {
         self.nodes.clear();
         self.frames.clear();
         self.extras.clear();
-        self.reads.get_mut().clear();
+        self.reads.truncate(0);
         // Breadth first, so that every node's fields are contiguous; each
         // node is pushed as a placeholder and given its choice when visited.
         let placeholder = || Node::new(Choice::alternative(ProdId::new(0), 0, 0), LOCKED);
