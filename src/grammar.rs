@@ -124,7 +124,11 @@ pub(crate) enum SortKind {
         family: Rc<dyn LeafFamily>,
         prod: ProdId,
         /// `starts[s]`: global index of the first value of size `s`
-        /// (saturating); grows on demand.
+        /// (saturating); grows on demand. The grammar's one interior cache
+        /// (the count tables live in `count`): the engine reads it on every
+        /// swap and fit test of a leaf, where a lookup in a cache outside
+        /// the grammar would cost a thread-local access per read, and a
+        /// family may be unbounded, so it can not be filled at compile time.
         starts: RefCell<Vec<u64>>,
         total: Option<u64>,
     },
@@ -138,7 +142,8 @@ pub(crate) struct Sort {
     pub min_size: u64,
 }
 
-/// A compiled space: everything the backends need, immutable once built.
+/// A compiled space: everything the backends need, immutable once built
+/// (but for the leaf size starts, see `SortKind::Leaf`).
 pub struct Grammar {
     pub(crate) sorts: Vec<Sort>,
     pub(crate) prods: Vec<Prod>,
