@@ -155,8 +155,7 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
         for j in (0..k - 1).rev() {
             rest_min[j] = rest_min[j + 1].saturating_add(g.sorts[slots[j + 1].index()].min_size);
         }
-        for j in 0..k {
-            let s = slots[j];
+        for (j, &s) in slots.iter().enumerate() {
             if j + 1 == k {
                 fields.push((s, m, std::mem::take(&mut i)));
                 break;

@@ -379,12 +379,9 @@ impl Engine {
             node.set_choice(Choice::leaf(prod, idx + 1));
             node.mark.set(if last { FINAL } else { OPEN });
         } else {
-            let Some(next) = h
+            let next = h
                 .next
-                .filter(|_| self.size + h.next_delta as u64 <= self.bound)
-            else {
-                return None;
-            };
+                .filter(|_| self.size + h.next_delta as u64 <= self.bound)?;
             undo.delta = h.next_delta;
             let base = self.push_template((h.start, h.len));
             let node = &mut self.nodes[e as usize];
