@@ -7,7 +7,7 @@
 //!
 //! The memo tables are this module's, not the grammar's (a grammar is
 //! immutable once compiled): a per-thread cache keyed by the grammar's
-//! identity ([`Grammar::id`]) holds them, and a [`Counts`] handle takes a
+//! identity (`Grammar::id`) holds them, and a `Counts` handle takes a
 //! grammar's tables out of it for as long as it counts (a leaf family may
 //! count another grammar meanwhile) and puts them back when dropped.
 

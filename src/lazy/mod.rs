@@ -7,7 +7,7 @@
 //! reading such a node stamps it and appends it to the run's read list, so
 //! the engine learns which positions were demanded and in which order.
 //! Locked positions carry the mark `LOCKED` and are never recorded. The
-//! node and its marks are core data ([`crate::arena`]).
+//! node and its marks are core data (`crate::arena`).
 
 mod alternative;
 mod std_views;
