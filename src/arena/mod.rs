@@ -3,8 +3,11 @@
 //! one checked conversion that makes ids and node indices from `usize`, and
 //! the bottom-up builder every walker of a tree plugs into.
 //!
-//! The only unsafe code of the crate lives in [`shared`]: the run's read
-//! log and the arena published to the watchdog thread.
+//! The crate's unsafe code lives in [`shared`]: the run's read log and the
+//! arena published to the watchdog thread. Each has one unchecked
+//! operation, called in one place that states why its contract holds
+//! (`Ctx::touch`, the watchdog's take-over); `unsafe_code` is denied
+//! everywhere else.
 
 mod shared;
 
