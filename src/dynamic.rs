@@ -846,8 +846,8 @@ impl<'a> Lazy<'a, DynValue> {
     /// datatype's name, `Bool`, `Nat` or a range `lo..=hi`. Reads nothing.
     pub fn type_name(self) -> Cow<'a, str> {
         let g = self.ctx.grammar;
-        let prod = &g.prods[self.peek().prod as usize];
-        let sort = &g.sorts[prod.sort as usize];
+        let prod = &g.prods[self.peek().prod().index()];
+        let sort = &g.sorts[prod.sort.index()];
         if sort.origin == Some(TypeId::of::<bool>()) {
             Cow::Borrowed("Bool")
         } else if sort.origin == Some(TypeId::of::<u64>()) {
@@ -869,7 +869,7 @@ impl<'a> Lazy<'a, DynValue> {
     pub fn view(self) -> DynView<'a> {
         let node = self.read_node();
         let g = self.ctx.grammar;
-        let prod = &g.prods[node.prod as usize];
+        let prod = &g.prods[node.prod().index()];
         if prod.leaf {
             not_a_constructor(&self.type_name());
         }
@@ -878,9 +878,9 @@ impl<'a> Lazy<'a, DynValue> {
             _ => "",
         };
         DynView {
-            index: node.b as usize,
+            index: node.tag() as usize,
             name,
-            first: node.a,
+            first: node.first_field(),
             arity: prod.slots.len() as u32,
             at: self,
         }
@@ -908,11 +908,11 @@ impl<'a> Lazy<'a, DynValue> {
     pub fn get_bool(self) -> bool {
         let node = self.read_node();
         let g = self.ctx.grammar;
-        let sort = &g.sorts[g.prods[node.prod as usize].sort as usize];
+        let sort = &g.sorts[g.prods[node.prod().index()].sort.index()];
         if sort.origin != Some(TypeId::of::<bool>()) {
             wrong_atom(&self.type_name(), "Bool");
         }
-        node.b == 1
+        node.tag() == 1
     }
 
     /// Reads a builtin `Nat` at this position.
@@ -940,7 +940,7 @@ impl<'a> Lazy<'a, DynValue> {
     fn read_atom(self) -> DynValue {
         let node = self.read_node();
         let g = self.ctx.grammar;
-        let prod = &g.prods[node.prod as usize];
+        let prod = &g.prods[node.prod().index()];
         if !prod.leaf {
             wrong_atom(&self.type_name(), "Nat` or a `range");
         }

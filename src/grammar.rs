@@ -11,17 +11,17 @@
 //! `String`) into the position they wrap, and lays out the minimal value of
 //! every alternative's fields as a template the search copies.
 
+use crate::arena::{build, id32, Opened, Unfold};
 use crate::space::{Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
-pub(crate) type SortId = u32;
-pub(crate) type ProdId = u32;
-pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) use crate::arena::{ProdId, SortId};
 pub(crate) const INFINITE: u64 = u64::MAX;
 
 /// How an alternative builds its value from the values of its slots.
@@ -66,6 +66,20 @@ impl Build {
     }
 }
 
+/// Whether a position at some alternative can still change: what the
+/// engine turns into a node's initial mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fixity {
+    /// Later alternatives (or leaf values) remain.
+    Open,
+    /// The last alternative of its sort (the last value of its leaf
+    /// family): it can not change, but it is still a choice.
+    Last,
+    /// Its sort has a single alternative (a leaf family a single value):
+    /// no choice at all.
+    Single,
+}
+
 /// One node of the minimal value of an alternative's fields.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TemplateNode {
@@ -74,8 +88,8 @@ pub(crate) struct TemplateNode {
     pub tag: u32,
     /// Offset (from the template's base) of this node's first field.
     pub first: u32,
-    /// The node's initial mark (`0`, `FINAL` or `LOCKED`).
-    pub mark: u32,
+    /// Whether the node can change.
+    pub fixity: Fixity,
 }
 
 /// An alternative of a sort, in chain position.
@@ -88,8 +102,8 @@ pub(crate) struct Prod {
     pub build: Build,
     pub shape: Option<Rc<Shape>>,
     pub min_size: u64,
-    /// The next alternative in the chain, or `NONE`.
-    pub next: ProdId,
+    /// The next alternative in the chain.
+    pub next: Option<ProdId>,
     /// `min_size(next) - min_size(self)`.
     pub next_delta: u32,
     /// The minimal value of the slots, laid out contiguously: the slots are
@@ -110,7 +124,11 @@ pub(crate) enum SortKind {
         family: Rc<dyn LeafFamily>,
         prod: ProdId,
         /// `starts[s]`: global index of the first value of size `s`
-        /// (saturating); grows on demand.
+        /// (saturating); grows on demand. The grammar's one interior cache
+        /// (the count tables live in `count`): the engine reads it on every
+        /// swap and fit test of a leaf, where a lookup in a cache outside
+        /// the grammar would cost a thread-local access per read, and a
+        /// family may be unbounded, so it can not be filled at compile time.
         starts: RefCell<Vec<u64>>,
         total: Option<u64>,
     },
@@ -124,7 +142,8 @@ pub(crate) struct Sort {
     pub min_size: u64,
 }
 
-/// A compiled space: everything the backends need, immutable once built.
+/// A compiled space: everything the backends need, immutable once built
+/// (but for the leaf size starts, see `SortKind::Leaf`).
 pub struct Grammar {
     pub(crate) sorts: Vec<Sort>,
     pub(crate) prods: Vec<Prod>,
@@ -135,7 +154,9 @@ pub struct Grammar {
     /// for each alternative of the root sort is not needed: the root starts
     /// at the root sort's minimal value.
     pub(crate) root_template: Vec<TemplateNode>,
-    pub(crate) counts: RefCell<crate::count::CountTables>,
+    /// Unique per compilation (on all threads): what caches of facts
+    /// computed from a grammar (the count tables) are keyed by.
+    pub(crate) id: u64,
     /// The root is the canonical space of the searched type (compiled from
     /// `of::<T>()`): every position reached through typed views then holds
     /// its type's canonical space, and accessors may skip the check.
@@ -168,7 +189,7 @@ impl std::fmt::Debug for Grammar {
             "Grammar({} sorts, {} alternatives, root {})",
             self.sorts.len(),
             self.prods.len(),
-            self.sorts[self.root as usize].name
+            self.sorts[self.root.index()].name
         )
     }
 }
@@ -214,7 +235,7 @@ impl Compiler {
         if let Some(&id) = self.by_type.get(&tr.key) {
             return id;
         }
-        let id = self.sorts.len() as SortId;
+        let id = SortId::new(self.sorts.len());
         self.sorts.push(PendingSort {
             name: tr.name.to_string(),
             origin: match tr.key {
@@ -232,7 +253,7 @@ impl Compiler {
         if let Some(&id) = self.by_ptr.get(&ptr) {
             return id;
         }
-        let id = self.sorts.len() as SortId;
+        let id = SortId::new(self.sorts.len());
         self.sorts.push(PendingSort {
             name: format!("<part of {}>", self.context),
             origin: None,
@@ -353,12 +374,12 @@ impl Compiler {
     }
 
     fn define(&mut self, id: SortId) {
-        let raw = match &self.sorts[id as usize].kind {
+        let raw = match &self.sorts[id.index()].kind {
             PendingKind::Undefined(raw) => raw.clone(),
             _ => return,
         };
-        if self.sorts[id as usize].origin.is_some() {
-            self.context = self.sorts[id as usize].name.clone();
+        if self.sorts[id.index()].origin.is_some() {
+            self.context = self.sorts[id.index()].name.clone();
         }
         let mut stripped = &raw;
         while let Raw::Label(_, inner) = &**stripped {
@@ -376,7 +397,7 @@ impl Compiler {
                 PendingKind::Algebraic(alts)
             }
         };
-        self.sorts[id as usize].kind = kind;
+        self.sorts[id.index()].kind = kind;
     }
 }
 
@@ -389,8 +410,50 @@ fn leaf_min_size(family: &dyn LeafFamily) -> u64 {
 }
 
 /// Compiles a description. Panics with a precise message on a recursive
-/// cycle without `pay`.
+/// cycle without `pay`. The passes, in order, each establishing what the
+/// next relies on.
 pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
+    let (mut c, root_sort, root_build) = flatten(root, root_name);
+    collapse_identity_wrappers(&mut c.sorts);
+    let min = minimal_sizes(&c.sorts);
+    check_zero_cycles(&c.sorts, &min);
+    let resolved = resolve_aliases(&c.sorts);
+    let wrappers: HashMap<TypeId, (SortId, Build)> = c
+        .sorts
+        .iter()
+        .zip(&resolved)
+        .filter_map(|(ps, r)| Some((ps.origin?, r.clone()?)))
+        .collect();
+    let (sorts, prods) = order_alternatives(&mut c.sorts, &min, &resolved);
+    let (root, conv) = resolve(&resolved, root_sort);
+    let root_build = root_build.substitute(&mut vec![conv].into_iter());
+    let mut g = Grammar {
+        sorts,
+        prods,
+        root,
+        root_build,
+        root_template: vec![],
+        id: next_grammar_id(),
+        trusted: false,
+        wrappers,
+        integers: crate::space::integer_sizes(),
+        typed_outside_own_spaces: false,
+    };
+    // A sort also reached as a plain anonymous field is not read only
+    // through checked handles.
+    let own_spaces: std::collections::HashSet<SortId> = c
+        .own_space_fields
+        .difference(&c.plain_anonymous)
+        .copied()
+        .collect();
+    g.typed_outside_own_spaces = g.typed_outside(&own_spaces);
+    lay_out_templates(&mut g);
+    g
+}
+
+/// Pass 1 establishes: every sort reachable from the root is defined (a
+/// leaf, an alias or its pending alternatives), and the root is a slot.
+fn flatten(root: &Rc<Raw>, root_name: &str) -> (Compiler, SortId, Build) {
     let mut c = Compiler {
         sorts: vec![],
         by_type: HashMap::new(),
@@ -401,17 +464,19 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         plain_anonymous: Default::default(),
     };
     let (root_sort, root_build) = c.slot_of(root);
+    // Defining a sort may add sorts (its fields): up to a fixpoint.
     let mut i = 0;
     while i < c.sorts.len() {
-        c.define(i as SortId);
+        c.define(SortId::new(i));
         i += 1;
     }
-    let n = c.sorts.len();
+    (c, root_sort, root_build)
+}
 
-    // Alias targets: a sort that is exactly another one (possibly converted).
-    // An identity wrapper (one alternative, cost 0, one slot, no conversion)
-    // is an alias too.
-    for s in &mut c.sorts {
+/// Pass 2 establishes: an identity wrapper (one alternative, cost 0, one
+/// slot, no conversion, no name) is an alias of what it wraps.
+fn collapse_identity_wrappers(sorts: &mut [PendingSort]) {
+    for s in sorts {
         if let PendingKind::Algebraic(alts) = &s.kind {
             if alts.len() == 1
                 && alts[0].cost == 0
@@ -423,15 +488,19 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             }
         }
     }
+}
 
-    // Minimal sizes by fixpoint (values only decrease, bounded below by 0).
+/// Pass 3 establishes: every sort's minimal size (`INFINITE` when
+/// uninhabited), by fixpoint (values only decrease, bounded below by 0).
+fn minimal_sizes(sorts: &[PendingSort]) -> Vec<u64> {
+    let n = sorts.len();
     let mut min = vec![INFINITE; n];
     loop {
         let mut changed = false;
         for id in 0..n {
-            let m = match &c.sorts[id].kind {
+            let m = match &sorts[id].kind {
                 PendingKind::Leaf(f) => leaf_min_size(&**f),
-                PendingKind::Alias(t, _) => min[*t as usize],
+                PendingKind::Alias(t, _) => min[t.index()],
                 PendingKind::Algebraic(alts) => alts
                     .iter()
                     .map(|a| alt_min(a, &min))
@@ -445,18 +514,19 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             }
         }
         if !changed {
-            break;
+            return min;
         }
     }
+}
 
-    check_zero_cycles(&c.sorts, &min);
-
-    // Resolve aliases to (final sort, conversion).
-    let mut resolved: Vec<Option<(SortId, Build)>> = vec![None; n];
+/// Pass 5 establishes: each alias sort's final (non-alias) sort and the
+/// conversion from its value (`None` for sorts that are no alias).
+fn resolve_aliases(sorts: &[PendingSort]) -> Vec<Option<(SortId, Build)>> {
+    let mut resolved: Vec<Option<(SortId, Build)>> = vec![None; sorts.len()];
     for (id, slot) in resolved.iter_mut().enumerate() {
-        let mut target = id as SortId;
+        let mut target = SortId::new(id);
         let mut convs: Vec<Build> = vec![];
-        while let PendingKind::Alias(t, b) = &c.sorts[target as usize].kind {
+        while let PendingKind::Alias(t, b) = &sorts[target.index()].kind {
             convs.push(b.clone());
             target = *t;
         }
@@ -469,35 +539,42 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             *slot = Some((target, build));
         }
     }
-    let wrappers: HashMap<TypeId, (SortId, Build)> = c
-        .sorts
-        .iter()
-        .zip(&resolved)
-        .filter_map(|(ps, r)| Some((ps.origin?, r.clone()?)))
-        .collect();
-    let resolve = |s: SortId| -> (SortId, Build) {
-        match &resolved[s as usize] {
-            Some((t, b)) => (*t, b.clone()),
-            None => (s, Build::Slot),
-        }
-    };
+    resolved
+}
 
-    // Build the final sorts and prods.
-    let mut sorts = Vec::with_capacity(n);
+/// A slot's final sort and the conversion from its value.
+fn resolve(resolved: &[Option<(SortId, Build)>], s: SortId) -> (SortId, Build) {
+    match &resolved[s.index()] {
+        Some((t, b)) => (*t, b.clone()),
+        None => (s, Build::Slot),
+    }
+}
+
+/// Pass 6 establishes: the final sorts and alternatives. Uninhabited
+/// alternatives are dropped, slots point at final sorts (conversions moved
+/// into the build programs), and each sort's chain is ordered by minimal
+/// size (stable: ties keep declaration order) with the size steps between
+/// neighbours.
+fn order_alternatives(
+    pending: &mut [PendingSort],
+    min: &[u64],
+    resolved: &[Option<(SortId, Build)>],
+) -> (Vec<Sort>, Vec<Prod>) {
+    let mut sorts = Vec::with_capacity(pending.len());
     let mut prods: Vec<Prod> = vec![];
-    for (id, ps) in c.sorts.iter_mut().enumerate() {
+    for (id, ps) in pending.iter_mut().enumerate() {
         let kind = match std::mem::replace(&mut ps.kind, PendingKind::Algebraic(vec![])) {
             PendingKind::Leaf(family) => {
-                let pid = prods.len() as ProdId;
+                let pid = ProdId::new(prods.len());
                 prods.push(Prod {
-                    sort: id as SortId,
+                    sort: SortId::new(id),
                     tag: 0,
                     cost: 0,
                     slots: vec![],
                     build: Build::Slot,
                     shape: None,
                     min_size: min[id],
-                    next: NONE,
+                    next: None,
                     next_delta: 0,
                     template: vec![],
                     leaf: true,
@@ -517,28 +594,28 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             PendingKind::Algebraic(alts) => {
                 let mut decl = vec![];
                 for (tag, a) in alts.into_iter().enumerate() {
-                    let m = alt_min(&a, &min);
+                    let m = alt_min(&a, min);
                     if m == INFINITE {
                         continue;
                     }
                     let mut convs = vec![];
                     let mut slots = vec![];
                     for &s in &a.slots {
-                        let (t, b) = resolve(s);
+                        let (t, b) = resolve(resolved, s);
                         slots.push(t);
                         convs.push(b);
                     }
                     let build = a.build.substitute(&mut convs.into_iter());
-                    let pid = prods.len() as ProdId;
+                    let pid = ProdId::new(prods.len());
                     prods.push(Prod {
-                        sort: id as SortId,
-                        tag: tag as u32,
-                        cost: a.cost as u32,
+                        sort: SortId::new(id),
+                        tag: id32(tag),
+                        cost: u32::try_from(a.cost).expect("neatcheck: a cost past 2^32"),
                         slots,
                         build,
                         shape: a.shape,
                         min_size: m,
-                        next: NONE,
+                        next: None,
                         next_delta: 0,
                         template: vec![],
                         leaf: false,
@@ -546,11 +623,12 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
                     decl.push(pid);
                 }
                 let mut chain = decl.clone();
-                chain.sort_by_key(|&p| prods[p as usize].min_size);
+                chain.sort_by_key(|&p| prods[p.index()].min_size);
                 for w in chain.windows(2) {
-                    let delta = prods[w[1] as usize].min_size - prods[w[0] as usize].min_size;
-                    prods[w[0] as usize].next = w[1];
-                    prods[w[0] as usize].next_delta = delta.min(u32::MAX as u64) as u32;
+                    let delta = prods[w[1].index()].min_size - prods[w[0].index()].min_size;
+                    prods[w[0].index()].next = Some(w[1]);
+                    // Saturated: a step this large never fits a bound.
+                    prods[w[0].index()].next_delta = u32::try_from(delta).unwrap_or(u32::MAX);
                 }
                 SortKind::Algebraic { chain, decl }
             }
@@ -563,45 +641,32 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
             min_size: min[id],
         });
     }
+    (sorts, prods)
+}
 
-    let (root, conv) = resolve(root_sort);
-    let root_build = root_build.substitute(&mut vec![conv].into_iter());
-
-    let mut g = Grammar {
-        sorts,
-        prods,
-        root,
-        root_build,
-        root_template: vec![],
-        counts: RefCell::new(crate::count::CountTables::default()),
-        trusted: false,
-        wrappers,
-        integers: crate::space::integer_sizes(),
-        typed_outside_own_spaces: false,
-    };
-    // A sort also reached as a plain anonymous field is not read only
-    // through checked handles.
-    let own_spaces: std::collections::HashSet<SortId> = c
-        .own_space_fields
-        .difference(&c.plain_anonymous)
-        .copied()
-        .collect();
-    g.typed_outside_own_spaces = g.typed_outside(&own_spaces);
+/// Pass 7 establishes: every alternative's template (the minimal value of
+/// its fields) and the root's, which the search copies into its arena.
+fn lay_out_templates(g: &mut Grammar) {
     for p in 0..g.prods.len() {
         let slots = g.prods[p].slots.clone();
         let t = g.template_for(&slots);
         g.prods[p].template = t;
     }
-    if g.sorts[g.root as usize].min_size != INFINITE {
+    if g.sorts[g.root.index()].min_size != INFINITE {
         g.root_template = g.template_for(&[g.root]);
     }
-    g
+}
+
+/// A fresh grammar identity.
+fn next_grammar_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 fn alt_min(a: &PendingAlt, min: &[u64]) -> u64 {
     let mut total = a.cost;
     for &s in &a.slots {
-        let m = min[s as usize];
+        let m = min[s.index()];
         if m == INFINITE {
             return INFINITE;
         }
@@ -625,10 +690,10 @@ fn zero_sized(sorts: &[PendingSort], min: &[u64]) -> Vec<bool> {
                 continue;
             }
             let free = match &sorts[id].kind {
-                PendingKind::Alias(t, _) => zero[*t as usize],
+                PendingKind::Alias(t, _) => zero[t.index()],
                 PendingKind::Algebraic(alts) => alts
                     .iter()
-                    .any(|a| a.cost == 0 && a.slots.iter().all(|&s| zero[s as usize])),
+                    .any(|a| a.cost == 0 && a.slots.iter().all(|&s| zero[s.index()])),
                 _ => false,
             };
             if !free {
@@ -642,7 +707,7 @@ fn zero_sized(sorts: &[PendingSort], min: &[u64]) -> Vec<bool> {
     }
 }
 
-/// Rejects every cycle that adds nothing to the size, whatever it goes
+/// Pass 4 establishes: no cycle adds nothing to the size, whatever it goes
 /// through (`of`, `map`, `product`, `transparent`, `position`).
 ///
 /// The rule: an edge `A -> B` when an alternative of `A` without `pay` has
@@ -667,10 +732,10 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
             PendingKind::Alias(t, _) => edges[id].push(*t),
             PendingKind::Algebraic(alts) => {
                 for a in alts.iter().filter(|a| a.cost == 0) {
-                    let nonzero = a.slots.iter().filter(|&&s| !zero[s as usize]).count();
+                    let nonzero = a.slots.iter().filter(|&&s| !zero[s.index()]).count();
                     for &slot in &a.slots {
                         // Every other field can be of size 0.
-                        if nonzero == 0 || (nonzero == 1 && !zero[slot as usize]) {
+                        if nonzero == 0 || (nonzero == 1 && !zero[slot.index()]) {
                             edges[id].push(slot);
                         }
                     }
@@ -691,7 +756,7 @@ fn check_zero_cycles(sorts: &[PendingSort], min: &[u64]) {
             if *next < edges[node].len() {
                 let to = edges[node][*next];
                 *next += 1;
-                let to = to as usize;
+                let to = to.index();
                 if colour[to] == 1 {
                     let pos = stack.iter().position(|&(s, _)| s == to).unwrap();
                     let mut names: Vec<&str> = stack[pos..]
@@ -741,14 +806,14 @@ impl Grammar {
         while i < queue.len() {
             let sort = queue[i];
             let prod = self.min_prod(sort);
-            let p = &self.prods[prod as usize];
-            let first = queue.len() as u32;
+            let p = &self.prods[prod.index()];
+            let first = id32(queue.len());
             queue.extend_from_slice(&p.slots);
             t.push(TemplateNode {
                 prod,
                 tag: if p.leaf { 0 } else { p.tag },
                 first: if p.leaf { 0 } else { first },
-                mark: self.initial_mark(prod, 0),
+                fixity: self.fixity(prod, 0),
             });
             i += 1;
         }
@@ -757,44 +822,45 @@ impl Grammar {
 
     /// The alternative of a sort's minimal value.
     pub(crate) fn min_prod(&self, sort: SortId) -> ProdId {
-        match &self.sorts[sort as usize].kind {
+        match &self.sorts[sort.index()].kind {
             SortKind::Algebraic { chain, .. } => chain[0],
             SortKind::Leaf { prod, .. } => *prod,
         }
     }
 
-    /// The mark of a fresh node at `prod` (leaf index `index`).
-    pub(crate) fn initial_mark(&self, prod: ProdId, index: u64) -> u32 {
-        let p = &self.prods[prod as usize];
-        let single = match &self.sorts[p.sort as usize].kind {
+    /// Whether a node at `prod` (leaf index `index`) can change.
+    pub(crate) fn fixity(&self, prod: ProdId, index: u64) -> Fixity {
+        let p = &self.prods[prod.index()];
+        let single = match &self.sorts[p.sort.index()].kind {
             SortKind::Algebraic { chain, .. } => chain.len() == 1,
             SortKind::Leaf { total, .. } => *total == Some(1),
         };
         if single {
-            crate::lazy::LOCKED
-        } else if self.statically_locked(prod, index) {
-            crate::lazy::FINAL
+            Fixity::Single
+        } else if self.is_last(prod, index) {
+            Fixity::Last
         } else {
-            0
+            Fixity::Open
         }
     }
 
-    /// Whether a node at `prod` (leaf index `index`) can never change.
-    pub(crate) fn statically_locked(&self, prod: ProdId, index: u64) -> bool {
-        let p = &self.prods[prod as usize];
+    /// Whether a node at `prod` (leaf index `index`) is at its sort's last
+    /// alternative (its family's last value): it can never change.
+    pub(crate) fn is_last(&self, prod: ProdId, index: u64) -> bool {
+        let p = &self.prods[prod.index()];
         if p.leaf {
-            match &self.sorts[p.sort as usize].kind {
+            match &self.sorts[p.sort.index()].kind {
                 SortKind::Leaf { total, .. } => total.is_some_and(|t| index + 1 >= t),
                 _ => unreachable!(),
             }
         } else {
-            p.next == NONE
+            p.next.is_none()
         }
     }
 
     /// Size of the leaf value at global `index` of a leaf sort.
     pub(crate) fn leaf_size(&self, sort: SortId, index: u64) -> u64 {
-        let SortKind::Leaf { family, starts, .. } = &self.sorts[sort as usize].kind else {
+        let SortKind::Leaf { family, starts, .. } = &self.sorts[sort.index()].kind else {
             unreachable!()
         };
         let mut st = starts.borrow_mut();
@@ -834,7 +900,7 @@ impl Grammar {
     /// The leaf value at global index: (size, offset within the size).
     pub(crate) fn leaf_position(&self, sort: SortId, index: u64) -> (usize, u64) {
         let size = self.leaf_size(sort, index);
-        let SortKind::Leaf { starts, .. } = &self.sorts[sort as usize].kind else {
+        let SortKind::Leaf { starts, .. } = &self.sorts[sort.index()].kind else {
             unreachable!()
         };
         let st = starts.borrow();
@@ -844,14 +910,14 @@ impl Grammar {
     /// Materialises a leaf value.
     pub(crate) fn leaf_value(&self, sort: SortId, index: u64) -> Value {
         let (size, offset) = self.leaf_position(sort, index);
-        let SortKind::Leaf { family, .. } = &self.sorts[sort as usize].kind else {
+        let SortKind::Leaf { family, .. } = &self.sorts[sort.index()].kind else {
             unreachable!()
         };
         family.value(size, &BigUint::from(offset))
     }
 
     pub(crate) fn leaf_family(&self, sort: SortId) -> &Rc<dyn LeafFamily> {
-        match &self.sorts[sort as usize].kind {
+        match &self.sorts[sort.index()].kind {
             SortKind::Leaf { family, .. } => family,
             _ => unreachable!(),
         }
@@ -859,12 +925,12 @@ impl Grammar {
 
     /// The name of the root type, for messages.
     pub fn root_name(&self) -> &str {
-        &self.sorts[self.root as usize].name
+        &self.sorts[self.root.index()].name
     }
 
     /// Whether the root has any value at all.
     pub fn is_inhabited(&self) -> bool {
-        self.sorts[self.root as usize].min_size != INFINITE
+        self.sorts[self.root.index()].min_size != INFINITE
     }
 
     /// The named types inside the root that have no values (for the
@@ -874,7 +940,7 @@ impl Grammar {
             .iter()
             .enumerate()
             .filter(|(i, s)| {
-                *i as SortId != self.root && s.origin.is_some() && s.min_size == INFINITE
+                SortId::new(*i) != self.root && s.origin.is_some() && s.min_size == INFINITE
             })
             .map(|(_, s)| format!("`{}`", s.name))
             .collect()
@@ -882,7 +948,7 @@ impl Grammar {
 
     /// Size of the smallest value.
     pub fn min_size(&self) -> Option<u64> {
-        let m = self.sorts[self.root as usize].min_size;
+        let m = self.sorts[self.root.index()].min_size;
         (m != INFINITE).then_some(m)
     }
 }
@@ -893,37 +959,21 @@ impl Grammar {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Tree {
     /// An alternative (by prod id) with its fields.
-    Node(u32, Vec<Rc<Tree>>),
+    Node(ProdId, Vec<Rc<Tree>>),
     /// A leaf value: its sort and global index.
-    Leaf(u32, u64),
+    Leaf(SortId, u64),
 }
 
 impl Grammar {
     /// Builds the plain value of a tree of the given sort (iterative).
     pub(crate) fn build_value(&self, tree: &Tree) -> Value {
-        enum Task<'t> {
-            Visit(&'t Tree),
-            Finish(ProdId, usize),
-        }
-        let mut tasks = vec![Task::Visit(tree)];
-        let mut values: Vec<Value> = vec![];
-        while let Some(task) = tasks.pop() {
-            match task {
-                Task::Visit(Tree::Leaf(sort, idx)) => values.push(self.leaf_value(*sort, *idx)),
-                Task::Visit(Tree::Node(p, kids)) => {
-                    tasks.push(Task::Finish(*p, kids.len()));
-                    for k in kids.iter().rev() {
-                        tasks.push(Task::Visit(k));
-                    }
-                }
-                Task::Finish(p, n) => {
-                    let args: Vec<Value> = values.split_off(values.len() - n);
-                    let v = self.prods[p as usize].build.run(&mut args.into_iter());
-                    values.push(v);
-                }
-            }
-        }
-        values.pop().unwrap()
+        build(
+            &mut TreeValue {
+                g: self,
+                trees: PhantomData,
+            },
+            tree,
+        )
     }
 
     /// Builds the root value (applying the root conversion).
@@ -934,18 +984,76 @@ impl Grammar {
 
     /// Size of a tree.
     pub(crate) fn tree_size(&self, tree: &Tree) -> u64 {
-        let mut total = 0;
-        let mut stack = vec![tree];
-        while let Some(t) = stack.pop() {
-            match t {
-                Tree::Leaf(s, i) => total += self.leaf_size(*s, *i),
-                Tree::Node(p, kids) => {
-                    total += self.prods[*p as usize].cost as u64;
-                    stack.extend(kids.iter().map(|k| &**k));
-                }
+        build(
+            &mut TreeSize {
+                g: self,
+                trees: PhantomData,
+            },
+            tree,
+        )
+    }
+}
+
+/// A tree's fields, in order, as positions of a bottom-up build.
+fn tree_fields<'t>(kids: &'t [Rc<Tree>], fields: &mut Vec<&'t Tree>) {
+    fields.extend(kids.iter().map(|k| &**k));
+}
+
+/// Trees become plain values through the build programs.
+struct TreeValue<'g, 't> {
+    g: &'g Grammar,
+    trees: PhantomData<&'t Tree>,
+}
+
+impl<'t> Unfold for TreeValue<'_, 't> {
+    type Pos = &'t Tree;
+    type Label = ProdId;
+    type Out = Value;
+
+    fn open(
+        &mut self,
+        tree: &'t Tree,
+        fields: &mut Vec<&'t Tree>,
+    ) -> Option<Opened<ProdId, Value>> {
+        Some(match tree {
+            Tree::Leaf(sort, index) => Opened::Done(self.g.leaf_value(*sort, *index)),
+            Tree::Node(prod, kids) => {
+                tree_fields(kids, fields);
+                Opened::Node(*prod)
             }
-        }
-        total
+        })
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Value>) -> Value {
+        self.g.prods[prod.index()]
+            .build
+            .run(&mut fields.into_iter())
+    }
+}
+
+/// Trees become their sizes (costs plus leaf sizes).
+struct TreeSize<'g, 't> {
+    g: &'g Grammar,
+    trees: PhantomData<&'t Tree>,
+}
+
+impl<'t> Unfold for TreeSize<'_, 't> {
+    type Pos = &'t Tree;
+    type Label = u64;
+    type Out = u64;
+
+    fn open(&mut self, tree: &'t Tree, fields: &mut Vec<&'t Tree>) -> Option<Opened<u64, u64>> {
+        Some(match tree {
+            Tree::Leaf(sort, index) => Opened::Done(self.g.leaf_size(*sort, *index)),
+            Tree::Node(prod, kids) => {
+                tree_fields(kids, fields);
+                Opened::Node(self.g.prods[prod.index()].cost as u64)
+            }
+        })
+    }
+
+    fn close(&mut self, cost: u64, fields: Vec<u64>) -> u64 {
+        cost + fields.iter().sum::<u64>()
     }
 }
 
@@ -981,9 +1089,9 @@ impl Grammar {
     fn typed_outside(&self, own: &std::collections::HashSet<SortId>) -> bool {
         let mut seen = vec![false; self.sorts.len()];
         let mut stack = vec![self.root];
-        seen[self.root as usize] = true;
+        seen[self.root.index()] = true;
         while let Some(sort) = stack.pop() {
-            let s = &self.sorts[sort as usize];
+            let s = &self.sorts[sort.index()];
             match &s.kind {
                 SortKind::Leaf { .. } if s.origin.is_none() => return false,
                 SortKind::Leaf { .. } => {}
@@ -992,9 +1100,9 @@ impl Grammar {
                         return false;
                     }
                     for &p in decl {
-                        for &slot in &self.prods[p as usize].slots {
-                            if !own.contains(&slot) && !seen[slot as usize] {
-                                seen[slot as usize] = true;
+                        for &slot in &self.prods[p.index()].slots {
+                            if !own.contains(&slot) && !seen[slot.index()] {
+                                seen[slot.index()] = true;
                                 stack.push(slot);
                             }
                         }
@@ -1013,4 +1121,36 @@ pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> 
     g.trusted = matches!(&*space.raw, Raw::Ref(tr) if tr.key == RefKey::Type(TypeId::of::<T>()))
         && g.typed_outside_own_spaces;
     Rc::new(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space;
+
+    fn root_chain(g: &Grammar) -> &[ProdId] {
+        match &g.sorts[g.root.index()].kind {
+            SortKind::Algebraic { chain, .. } => chain,
+            SortKind::Leaf { .. } => panic!("an algebraic root"),
+        }
+    }
+
+    #[test]
+    fn fixity_says_whether_a_position_can_change() {
+        let lists = compile_space(&space::of::<Vec<bool>>());
+        let chain = root_chain(&lists);
+        assert_eq!(chain.len(), 2, "nil, then cons");
+        assert_eq!(lists.fixity(chain[0], 0), Fixity::Open);
+        assert_eq!(lists.fixity(chain[1], 0), Fixity::Last);
+        assert_eq!(lists.prods[chain[0].index()].next, Some(chain[1]));
+        assert_eq!(lists.prods[chain[1].index()].next, None);
+        let pairs = compile_space(&space::of::<(bool, bool)>());
+        let chain = root_chain(&pairs);
+        assert_eq!(chain.len(), 1);
+        assert_eq!(pairs.fixity(chain[0], 0), Fixity::Single);
+        // The template of the pair's fields: two fresh booleans, open.
+        let template = &pairs.prods[chain[0].index()].template;
+        assert_eq!(template.len(), 2);
+        assert!(template.iter().all(|t| t.fixity == Fixity::Open));
+    }
 }

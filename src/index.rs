@@ -301,9 +301,8 @@ impl<T: 'static> Indexer<T> {
 
     fn build(&self, size: usize, i: BigUint) -> T {
         let g = &*self.grammar;
-        let mut sink = ValueSink::default();
-        walk(g, g.root, size, i, &mut sink);
-        downcast(sink.finish_root(g), "indexing")
+        let value = walk(g, g.root, size, i, &mut ValueSink);
+        downcast(g.root_build.run(&mut vec![value].into_iter()), "indexing")
     }
 
     /// The number of values of exactly `size`.

@@ -207,6 +207,7 @@
 //! (`#strategies`).
 
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 // A counterexample (with its coverage summary) is returned at most once per
 // search: its size on the stack costs nothing measurable, and boxing it
 // would make every caller's `Err(c)` pattern clumsier.
@@ -219,6 +220,7 @@ extern crate self as neatcheck;
 
 #[cfg(test)]
 mod architecture_tests;
+mod arena;
 pub mod check;
 pub mod cool;
 pub mod count;

@@ -2,10 +2,11 @@
 //! their printing (`Node(Leaf, _, Leaf)`, `[1, 2, ..]`), driven by the
 //! constructor names the spaces carry.
 
-use crate::grammar::{Grammar, Tree};
-use crate::lazy::Node;
+use crate::arena::{build, id32, Node, NodeKind, Opened, Unfold};
+use crate::grammar::{Grammar, ProdId, SortId, Tree};
 use crate::space::Shape;
 use std::fmt::Write;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 /// A value with holes: the part of an input that a run actually read.
@@ -16,9 +17,9 @@ pub enum Pattern {
     /// A position that was not read: any value fits.
     Hole,
     /// An alternative (by internal id) and its fields.
-    Node(u32, Vec<Pattern>),
+    Node(ProdId, Vec<Pattern>),
     /// A leaf value: its sort and global index.
-    Leaf(u32, u64),
+    Leaf(SortId, u64),
 }
 
 impl Drop for Pattern {
@@ -36,42 +37,7 @@ impl Drop for Pattern {
 
 impl Pattern {
     pub(crate) fn from_arena(g: &Grammar, nodes: &[Node], read: &[bool]) -> Pattern {
-        enum Task {
-            Visit(u32),
-            Finish(u32, usize),
-        }
-        let mut tasks = vec![Task::Visit(0)];
-        let mut out: Vec<Pattern> = vec![];
-        while let Some(t) = tasks.pop() {
-            match t {
-                Task::Visit(i) => {
-                    let n = &nodes[i as usize];
-                    let p = &g.prods[n.prod as usize];
-                    // Single-alternative positions carry no information of
-                    // their own: they are never holes.
-                    let single = !p.leaf
-                        && g.statically_locked(n.prod, 0)
-                        && p.next == crate::grammar::NONE
-                        && is_single(g, p.sort);
-                    if !read[i as usize] && !single {
-                        out.push(Pattern::Hole);
-                    } else if p.leaf {
-                        out.push(Pattern::Leaf(p.sort, n.leaf_index()));
-                    } else {
-                        let k = p.slots.len();
-                        tasks.push(Task::Finish(n.prod, k));
-                        for j in (0..k as u32).rev() {
-                            tasks.push(Task::Visit(n.a + j));
-                        }
-                    }
-                }
-                Task::Finish(p, k) => {
-                    let kids = out.split_off(out.len() - k);
-                    out.push(Pattern::Node(p, kids));
-                }
-            }
-        }
-        out.pop().unwrap()
+        build(&mut ArenaPattern { g, nodes, read }, 0)
     }
 
     /// Whether a complete value (tree) fits the pattern.
@@ -112,8 +78,45 @@ impl Pattern {
     }
 }
 
-fn is_single(g: &Grammar, sort: u32) -> bool {
-    match &g.sorts[sort as usize].kind {
+/// An arena (from a node down) with the nodes a run read becomes a
+/// pattern: unread positions (and everything below them) become holes.
+struct ArenaPattern<'a> {
+    g: &'a Grammar,
+    nodes: &'a [Node],
+    read: &'a [bool],
+}
+
+impl Unfold for ArenaPattern<'_> {
+    type Pos = u32;
+    type Label = ProdId;
+    type Out = Pattern;
+
+    fn open(&mut self, i: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Pattern>> {
+        let g = self.g;
+        let n = &self.nodes[i as usize];
+        let p = &g.prods[n.prod().index()];
+        // Single-alternative positions carry no information of their own:
+        // they are never holes.
+        let single = !p.leaf && g.is_last(n.prod(), 0) && p.next.is_none() && is_single(g, p.sort);
+        if !self.read[i as usize] && !single {
+            return Some(Opened::Done(Pattern::Hole));
+        }
+        Some(match n.kind(p.leaf) {
+            NodeKind::Leaf { index } => Opened::Done(Pattern::Leaf(p.sort, index)),
+            NodeKind::Alternative { first, .. } => {
+                fields.extend(first..first + id32(p.slots.len()));
+                Opened::Node(n.prod())
+            }
+        })
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Pattern>) -> Pattern {
+        Pattern::Node(prod, fields)
+    }
+}
+
+fn is_single(g: &Grammar, sort: SortId) -> bool {
+    match &g.sorts[sort.index()].kind {
         crate::grammar::SortKind::Algebraic { chain, .. } => chain.len() == 1,
         _ => false,
     }
@@ -156,7 +159,7 @@ fn write_one<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut V
         Pattern::Hole => out.push('_'),
         Pattern::Leaf(sort, idx) => out.push_str(&leaf_text(g, *sort, *idx)),
         Pattern::Node(prod, kids) => {
-            let pr = &g.prods[*prod as usize];
+            let pr = &g.prods[prod.index()];
             match pr.shape.as_deref() {
                 Some(Shape::Nil) => out.push_str("[]"),
                 Some(Shape::Cons) => write_list(g, p, out, stack),
@@ -220,27 +223,36 @@ fn complete_value_text(g: &Grammar, p: &Pattern) -> Option<String> {
 
 /// The tree of a pattern without holes (iterative).
 fn tree_of_complete(p: &Pattern) -> Tree {
-    enum Task<'p> {
-        Visit(&'p Pattern),
-        Finish(u32, usize),
-    }
-    let mut tasks = vec![Task::Visit(p)];
-    let mut out: Vec<Rc<Tree>> = vec![];
-    while let Some(task) = tasks.pop() {
-        match task {
-            Task::Visit(Pattern::Leaf(s, i)) => out.push(Rc::new(Tree::Leaf(*s, *i))),
-            Task::Visit(Pattern::Node(prod, kids)) => {
-                tasks.push(Task::Finish(*prod, kids.len()));
-                tasks.extend(kids.iter().rev().map(Task::Visit));
+    let tree = build(&mut CompleteTree(PhantomData), p);
+    Rc::try_unwrap(tree).unwrap_or_else(|rc| (*rc).clone())
+}
+
+/// A pattern without holes becomes its tree.
+struct CompleteTree<'p>(PhantomData<&'p Pattern>);
+
+impl<'p> Unfold for CompleteTree<'p> {
+    type Pos = &'p Pattern;
+    type Label = ProdId;
+    type Out = Rc<Tree>;
+
+    fn open(
+        &mut self,
+        p: &'p Pattern,
+        fields: &mut Vec<&'p Pattern>,
+    ) -> Option<Opened<ProdId, Rc<Tree>>> {
+        Some(match p {
+            Pattern::Leaf(s, i) => Opened::Done(Rc::new(Tree::Leaf(*s, *i))),
+            Pattern::Node(prod, kids) => {
+                fields.extend(kids);
+                Opened::Node(*prod)
             }
-            Task::Visit(Pattern::Hole) => unreachable!("a complete pattern"),
-            Task::Finish(prod, n) => {
-                let kids = out.split_off(out.len() - n);
-                out.push(Rc::new(Tree::Node(prod, kids)));
-            }
-        }
+            Pattern::Hole => unreachable!("a complete pattern"),
+        })
     }
-    Rc::try_unwrap(out.pop().expect("one tree")).unwrap_or_else(|rc| (*rc).clone())
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
+        Rc::new(Tree::Node(prod, fields))
+    }
 }
 
 /// Pushes `items` separated by commas (each after its field name, if
@@ -291,7 +303,7 @@ fn write_list<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut 
     loop {
         match cur {
             Pattern::Node(prod, kids)
-                if g.prods[*prod as usize].shape.as_deref() == Some(&Shape::Cons) =>
+                if g.prods[prod.index()].shape.as_deref() == Some(&Shape::Cons) =>
             {
                 elems.push(&kids[0]);
                 cur = &kids[1];
@@ -351,7 +363,7 @@ pub(crate) fn nesting_depth(g: &Grammar, t: &Tree) -> usize {
     while let Some((t, d)) = stack.pop() {
         deepest = deepest.max(d);
         if let Tree::Node(p, kids) = t {
-            let cons = g.prods[*p as usize].shape.as_deref() == Some(&Shape::Cons);
+            let cons = g.prods[p.index()].shape.as_deref() == Some(&Shape::Cons);
             for (i, k) in kids.iter().enumerate() {
                 let spine = cons && i == 1;
                 stack.push((k, if spine { d } else { d + 1 }));
@@ -368,33 +380,36 @@ pub(crate) fn show_tree(g: &Grammar, t: &Tree) -> String {
 
 /// The printed form of a leaf, from its index (not its value): hash maps
 /// and sets print in enumeration order, the same in every run.
-fn leaf_text(g: &Grammar, sort: u32, idx: u64) -> String {
+fn leaf_text(g: &Grammar, sort: SortId, idx: u64) -> String {
     let (size, offset) = g.leaf_position(sort, idx);
     g.leaf_family(sort)
         .debug_at(size, &num_bigint::BigUint::from(offset))
 }
 
+/// The pattern (without holes) of a complete value tree.
 pub(crate) fn pattern_of_tree(t: &Tree) -> Pattern {
-    enum Task<'t> {
-        Visit(&'t Tree),
-        Finish(u32, usize),
-    }
-    let mut tasks = vec![Task::Visit(t)];
-    let mut out = vec![];
-    while let Some(task) = tasks.pop() {
-        match task {
-            Task::Visit(Tree::Leaf(s, i)) => out.push(Pattern::Leaf(*s, *i)),
-            Task::Visit(Tree::Node(p, kids)) => {
-                tasks.push(Task::Finish(*p, kids.len()));
-                for k in kids.iter().rev() {
-                    tasks.push(Task::Visit(k));
-                }
+    build(&mut TreePattern(PhantomData), t)
+}
+
+/// A complete value tree becomes a pattern without holes.
+struct TreePattern<'t>(PhantomData<&'t Tree>);
+
+impl<'t> Unfold for TreePattern<'t> {
+    type Pos = &'t Tree;
+    type Label = ProdId;
+    type Out = Pattern;
+
+    fn open(&mut self, t: &'t Tree, fields: &mut Vec<&'t Tree>) -> Option<Opened<ProdId, Pattern>> {
+        Some(match t {
+            Tree::Leaf(s, i) => Opened::Done(Pattern::Leaf(*s, *i)),
+            Tree::Node(p, kids) => {
+                fields.extend(kids.iter().map(|k| &**k));
+                Opened::Node(*p)
             }
-            Task::Finish(p, n) => {
-                let kids = out.split_off(out.len() - n);
-                out.push(Pattern::Node(p, kids));
-            }
-        }
+        })
     }
-    out.pop().unwrap()
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Pattern>) -> Pattern {
+        Pattern::Node(prod, fields)
+    }
 }

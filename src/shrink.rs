@@ -191,7 +191,7 @@ impl Flat {
                     for (j, kid) in kids.iter().enumerate().rev() {
                         stack.push((kid.clone(), here, j));
                     }
-                    let p = &g.prods[*prod as usize];
+                    let p = &g.prods[prod.index()];
                     (p.cost as u64, p.sort)
                 }
             };
@@ -266,7 +266,7 @@ impl<'g> Candidates<'g> {
         for s in &g.sorts {
             if let SortKind::Algebraic { chain, .. } = &s.kind {
                 for (k, &p) in chain.iter().enumerate() {
-                    chain_pos[p as usize] = k as u64;
+                    chain_pos[p.index()] = k as u64;
                 }
             }
         }
@@ -280,12 +280,12 @@ impl<'g> Candidates<'g> {
     /// The minimal value of `sort` (its first alternative in chain order with
     /// minimal fields, or leaf index 0) and its size.
     fn min_tree(&mut self, sort: SortId) -> (Rc<Tree>, u64) {
-        if let Some(m) = &self.min_trees[sort as usize] {
+        if let Some(m) = &self.min_trees[sort.index()] {
             return m.clone();
         }
         let g = self.g;
         let prod = g.min_prod(sort);
-        let p = &g.prods[prod as usize];
+        let p = &g.prods[prod.index()];
         let tree = if p.leaf {
             Rc::new(Tree::Leaf(sort, 0))
         } else {
@@ -296,7 +296,7 @@ impl<'g> Candidates<'g> {
             let mut built: Vec<Option<Rc<Tree>>> = vec![None; tpl.len()];
             for k in (0..tpl.len()).rev() {
                 let n = tpl[k];
-                let q = &g.prods[n.prod as usize];
+                let q = &g.prods[n.prod.index()];
                 let t = if q.leaf {
                     Tree::Leaf(q.sort, 0)
                 } else {
@@ -314,7 +314,7 @@ impl<'g> Candidates<'g> {
             Rc::new(Tree::Node(prod, kids))
         };
         let size = g.tree_size(&tree);
-        self.min_trees[sort as usize] = Some((tree.clone(), size));
+        self.min_trees[sort.index()] = Some((tree.clone(), size));
         (tree, size)
     }
 
@@ -323,7 +323,7 @@ impl<'g> Candidates<'g> {
     fn key(&self, t: &Tree) -> (u8, u64) {
         match t {
             Tree::Leaf(_, index) => (0, *index),
-            Tree::Node(prod, _) => (1, self.chain_pos[*prod as usize]),
+            Tree::Node(prod, _) => (1, self.chain_pos[prod.index()]),
         }
     }
 
@@ -434,16 +434,16 @@ impl<'g> Candidates<'g> {
         let Tree::Node(prod, old) = &*flat.nodes[i].tree else {
             return ControlFlow::Continue(());
         };
-        let pos = self.chain_pos[*prod as usize] as usize;
+        let pos = self.chain_pos[prod.index()] as usize;
         if pos == 0 {
             return ControlFlow::Continue(());
         }
-        let SortKind::Algebraic { chain, .. } = &g.sorts[flat.nodes[i].sort as usize].kind else {
+        let SortKind::Algebraic { chain, .. } = &g.sorts[flat.nodes[i].sort.index()].kind else {
             return ControlFlow::Continue(());
         };
         let old_at = flat.fields(i);
         for &q in &chain[..pos] {
-            let alt = &g.prods[q as usize];
+            let alt = &g.prods[q.index()];
             let mut used = vec![false; old.len()];
             let mut kids = Vec::with_capacity(alt.slots.len());
             let mut size = alt.cost as u64;
@@ -491,7 +491,7 @@ impl<'g> Candidates<'g> {
         // The last value of each smaller size: in signed families the
         // largest magnitudes of a size come last, so these reach a failing
         // region that lies at the end of a size (`x < -1000`).
-        if let SortKind::Leaf { starts, .. } = &g.sorts[sort as usize].kind {
+        if let SortKind::Leaf { starts, .. } = &g.sorts[sort.index()].kind {
             // `leaf_size` has filled `starts` up to `size`.
             let st = starts.borrow();
             for t in 0..size as usize {

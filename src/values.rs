@@ -181,7 +181,7 @@ impl<'g> TreeEnum<'g> {
         }
         let g = self.g;
         let mut out = vec![];
-        match &g.sorts[sort as usize].kind {
+        match &g.sorts[sort.index()].kind {
             SortKind::Leaf { family, .. } => {
                 let count = family.count(n);
                 if !count.is_zero() {
@@ -196,7 +196,7 @@ impl<'g> TreeEnum<'g> {
             }
             SortKind::Algebraic { decl, .. } => {
                 for &p in decl {
-                    let prod = &g.prods[p as usize];
+                    let prod = &g.prods[p.index()];
                     let cost = prod.cost as usize;
                     if n < cost {
                         continue;

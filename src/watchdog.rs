@@ -46,15 +46,14 @@
 //! }
 //! ```
 
-use crate::grammar::{Grammar, Tree};
-use crate::lazy::Node;
+use crate::arena::{try_build, Choice, Node, NodeKind, Opened, PublishedArena, Unfold};
+use crate::grammar::{Grammar, ProdId, Tree};
 use crate::Enumerable;
 use std::fmt::{Debug, Write as _};
 use std::io::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::ptr;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -81,9 +80,7 @@ struct SlotShared {
     /// Generation and phase (see the module documentation).
     state: AtomicU64,
     /// The arena of the run in progress, valid while it is running.
-    nodes: AtomicPtr<Node>,
-    /// The arena's length (nodes).
-    len: AtomicUsize,
+    arena: PublishedArena,
     /// The size of the value under the run in progress.
     size: AtomicU64,
     /// The number of alternatives of the worker's grammar, to catch a
@@ -108,8 +105,7 @@ impl RunSlot {
         RunSlot {
             shared: Arc::new(SlotShared {
                 state: AtomicU64::new(IDLE),
-                nodes: AtomicPtr::new(ptr::null_mut()),
-                len: AtomicUsize::new(0),
+                arena: PublishedArena::empty(),
                 size: AtomicU64::new(0),
                 prods: AtomicUsize::new(0),
             }),
@@ -123,18 +119,17 @@ impl RunSlot {
         self.shared.prods.store(prods, Ordering::Relaxed);
     }
 
-    /// Announces a predicate run over `nodes[..len]` (a value of `size`).
+    /// Announces a predicate run over `nodes` (a value of `size`).
     ///
-    /// The arena must stay allocated, and every node's `prod`, `a` and `b`
-    /// unchanged, until the matching [`RunSlot::leave`] returns: the
-    /// watchdog may read them from another thread in between.
+    /// The arena must stay allocated, and every node's choice unchanged,
+    /// until the matching [`RunSlot::leave`] returns: the watchdog may read
+    /// them from another thread in between.
     #[inline]
-    pub(crate) fn enter(&self, nodes: *const Node, len: usize, size: u64) {
+    pub(crate) fn enter(&self, nodes: &[Node], size: u64) {
         let gen = self.gen.get().wrapping_add(1);
         self.gen.set(gen);
         let s = &*self.shared;
-        s.nodes.store(nodes.cast_mut(), Ordering::Relaxed);
-        s.len.store(len, Ordering::Relaxed);
+        s.arena.publish(nodes);
         s.size.store(size, Ordering::Relaxed);
         // Release: a watchdog that acquires this state sees the arena
         // published above (and the nodes written before the run).
@@ -177,23 +172,13 @@ impl RunSlot {
     }
 }
 
-/// A copy of one arena node's structure (its mark is left out: the looping
-/// predicate may still be writing it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct NodeCopy {
-    /// The node's alternative.
-    pub prod: u32,
-    /// Algebraic: its first field's index. Leaf: the low half of its index.
-    pub a: u32,
-    /// Algebraic: its declaration tag. Leaf: the high half of its index.
-    pub b: u32,
-}
-
 /// A run that overran the limit, as the fire callback sees it.
 #[derive(Clone, Debug)]
 pub(crate) struct Fired {
-    /// The arena of the run (node 0 is the root of the value).
-    pub nodes: Vec<NodeCopy>,
+    /// The choices of the run's arena (node 0 is the root of the value);
+    /// the marks are left out: the looping predicate may still be writing
+    /// them.
+    pub nodes: Vec<Choice>,
     /// The size of the value.
     pub size: u64,
     /// How long the run had been seen running (a lower bound of its time).
@@ -366,31 +351,13 @@ fn take_over(slot: &SlotShared, state: u64, elapsed: Duration, limit: Duration) 
             Ordering::Relaxed,
         )
         .ok()?;
-    let base = slot.nodes.load(Ordering::Relaxed);
-    let len = slot.len.load(Ordering::Relaxed);
-    let mut nodes = Vec::with_capacity(len);
-    for i in 0..len {
-        // SAFETY: the worker published `base[..len]` for this very run
-        // (generation in `state`), before its release store that our
-        // acquire read. It is still inside that run, and stays there until
-        // released: its `leave` fails while the state is INSPECTING, and an
-        // engine only mutates, grows or frees its arena after `leave`
-        // returns. During a run the predicate holds only a shared slice of
-        // the arena, through which only the `Cell` marks can change; the
-        // other fields are plain data nobody writes, so reading them from
-        // this thread is no data race. No reference to a node (and so none
-        // to its mark, which may be changing) is created: each field is
-        // read through a raw place.
-        let (prod, a, b) = unsafe {
-            let n = base.add(i);
-            (
-                ptr::addr_of!((*n).prod).read(),
-                ptr::addr_of!((*n).a).read(),
-                ptr::addr_of!((*n).b).read(),
-            )
-        };
-        nodes.push(NodeCopy { prod, a, b });
-    }
+    #[allow(unsafe_code)]
+    // SAFETY: the worker published its arena for this very run (generation
+    // in `state`) before its release store that our acquire read. It is
+    // still inside that run, and stays there until released: its `leave`
+    // fails while the state is INSPECTING, and an engine only mutates,
+    // grows or frees its arena after `leave` returns.
+    let nodes = unsafe { slot.arena.copy_choices() };
     Some(Fired {
         nodes,
         size: slot.size.load(Ordering::Relaxed),
@@ -402,46 +369,55 @@ fn take_over(slot: &SlotShared, state: u64, elapsed: Duration, limit: Duration) 
 
 /// Rebuilds the value of a copied arena as a tree of `g`; `None` if the
 /// copy does not fit the grammar (it came from another one).
-pub(crate) fn tree_of_copy(g: &Grammar, nodes: &[NodeCopy]) -> Option<Tree> {
-    /// Iterative, so that deep values can not overflow the stack.
-    enum Task {
-        /// Rebuild the node at this index.
-        Visit(u32),
-        /// Assemble this alternative from its last `usize` rebuilt fields.
-        Finish(u32, usize),
-    }
+pub(crate) fn tree_of_copy(g: &Grammar, nodes: &[Choice]) -> Option<Tree> {
     if nodes.is_empty() {
         return None;
     }
-    let mut tasks = vec![Task::Visit(0)];
-    let mut out: Vec<Rc<Tree>> = vec![];
-    // A well-formed arena is a tree: more visits than nodes means a cycle.
-    let mut visits = 0usize;
-    while let Some(t) = tasks.pop() {
-        match t {
-            Task::Visit(i) => {
-                visits += 1;
-                let n = nodes.get(i as usize).filter(|_| visits <= nodes.len())?;
-                let p = g.prods.get(n.prod as usize)?;
-                if p.leaf {
-                    let index = n.a as u64 | (n.b as u64) << 32;
-                    out.push(Rc::new(Tree::Leaf(p.sort, index)));
-                } else {
-                    let k = p.slots.len();
-                    tasks.push(Task::Finish(n.prod, k));
-                    for j in (0..k as u32).rev() {
-                        tasks.push(Task::Visit(n.a.checked_add(j)?));
-                    }
-                }
-            }
-            Task::Finish(p, k) => {
-                let kids = out.split_off(out.len() - k);
-                out.push(Rc::new(Tree::Node(p, kids)));
-            }
-        }
-    }
-    let root = out.pop()?;
+    let root = try_build(
+        &mut CopiedTree {
+            g,
+            nodes,
+            visits: 0,
+        },
+        0,
+    )?;
     Some(Rc::try_unwrap(root).unwrap_or_else(|rc| (*rc).clone()))
+}
+
+/// A copied arena becomes a tree, refusing what does not fit the grammar.
+struct CopiedTree<'a> {
+    g: &'a Grammar,
+    nodes: &'a [Choice],
+    /// A well-formed arena is a tree: more visits than nodes means a cycle.
+    visits: usize,
+}
+
+impl Unfold for CopiedTree<'_> {
+    type Pos = u32;
+    type Label = ProdId;
+    type Out = Rc<Tree>;
+
+    fn open(&mut self, i: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Rc<Tree>>> {
+        self.visits += 1;
+        let n = self
+            .nodes
+            .get(i as usize)
+            .filter(|_| self.visits <= self.nodes.len())?;
+        let p = self.g.prods.get(n.prod().index())?;
+        Some(match n.kind(p.leaf) {
+            NodeKind::Leaf { index } => Opened::Done(Rc::new(Tree::Leaf(p.sort, index))),
+            NodeKind::Alternative { first, .. } => {
+                for j in 0..crate::arena::id32(p.slots.len()) {
+                    fields.push(first.checked_add(j)?);
+                }
+                Opened::Node(n.prod())
+            }
+        })
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
+        Rc::new(Tree::Node(prod, fields))
+    }
 }
 
 /// The report of a run of a property over `T` that overran the limit:
@@ -685,19 +661,11 @@ mod tests {
     fn a_copy_that_does_not_fit_the_grammar_is_refused() {
         let g = crate::types::grammar_of::<Vec<bool>>();
         assert!(tree_of_copy(&g, &[]).is_none());
-        let bad_prod = NodeCopy {
-            prod: g.prods.len() as u32,
-            a: 0,
-            b: 0,
-        };
+        let bad_prod = Choice::alternative(ProdId::new(g.prods.len()), 0, 0);
         assert!(tree_of_copy(&g, &[bad_prod]).is_none());
         // A cons cell whose fields point back at itself.
-        let cons = g.prods.iter().position(|p| p.slots.len() == 2).unwrap() as u32;
-        let cyclic = NodeCopy {
-            prod: cons,
-            a: 0,
-            b: 0,
-        };
+        let cons = ProdId::new(g.prods.iter().position(|p| p.slots.len() == 2).unwrap());
+        let cyclic = Choice::alternative(cons, 0, 0);
         assert!(tree_of_copy(&g, &[cyclic, cyclic]).is_none());
     }
 
@@ -817,18 +785,13 @@ mod tests {
         );
         // The bracket alone, on a watched slot.
         let slot = dog.slot();
-        let nodes = [Node {
-            prod: 0,
-            mark: std::cell::Cell::new(0),
-            a: 0,
-            b: 0,
-        }];
+        let nodes = [Node::new(Choice::alternative(ProdId::new(0), 0, 0), 0)];
         let n = 10_000_000u32;
         let mut bracket = f64::MAX;
         for _ in 0..5 {
             let t = Instant::now();
             for i in 0..n {
-                slot.enter(std::hint::black_box(nodes.as_ptr()), 1, i as u64);
+                slot.enter(std::hint::black_box(&nodes[..]), i as u64);
                 std::hint::black_box(&nodes);
                 slot.leave();
             }

@@ -189,7 +189,7 @@ macro_rules! plain_and_lazy_args {
                 // holds the tuple type's own space: `check_in` gives a
                 // tuple of other spaces, one position per argument all the
                 // same.
-                let first = x.read_node().a;
+                let first = x.read_node().first_field();
                 self($(x.field_at::<$name>(first, $idx)),+).into_result()
             }
         }

@@ -121,7 +121,7 @@ impl<'g> RandomCases<'g> {
     fn with_moved_atoms(&mut self, tree: &Tree, atoms: Atoms) -> Tree {
         enum Task<'t> {
             Visit(&'t Tree),
-            Finish(u32, usize),
+            Finish(crate::grammar::ProdId, usize),
         }
         let mut tasks = vec![Task::Visit(tree)];
         let mut out: Vec<Rc<Tree>> = vec![];
@@ -183,7 +183,7 @@ fn has_leaves(tree: &Tree) -> bool {
 /// MAX of every width (signed sizes hold the positives, then the
 /// negatives); for `char`, the first and last code of each bit length.
 pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
-    let SortKind::Leaf { family, .. } = &g.sorts[sort as usize].kind else {
+    let SortKind::Leaf { family, .. } = &g.sorts[sort.index()].kind else {
         return vec![];
     };
     let last = family.last_size().unwrap_or(128).min(130);

@@ -1,36 +1,33 @@
-// Grammar-level indexing: the walk from (sort, size, index) to a value,
-// the size bound of a grammar and locating a global index in its size.
+//! Grammar-level indexing: the walk from (sort, size, index) to a value,
+//! the size bound of a grammar and locating a global index in its size.
 
+use crate::arena::{build, Opened, Unfold};
+use crate::count::Counts;
 use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
 use crate::space::Value;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use std::rc::Rc;
 
-/// Receives the value being indexed bottom-up: leaves, then each node once
-/// its fields are done (post-order, fields left to right).
+/// What the walk builds the value into, bottom-up: each leaf, then each
+/// node once its fields are built (post-order, fields left to right).
 pub(crate) trait Sink {
+    /// What each position becomes.
+    type Out;
     /// A leaf value: `offset` among the values of `size` of the sort.
-    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint);
-    /// An alternative whose `arity` fields are the last `arity` outputs.
-    fn node(&mut self, g: &Grammar, prod: ProdId, arity: usize);
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) -> Self::Out;
+    /// An alternative, from its fields' outputs.
+    fn node(&mut self, g: &Grammar, prod: ProdId, fields: Vec<Self::Out>) -> Self::Out;
 }
 
 /// Builds a [`Tree`].
-#[derive(Default)]
-pub(crate) struct TreeSink {
-    stack: Vec<Rc<Tree>>,
-}
-
-impl TreeSink {
-    pub(crate) fn finish(mut self) -> Tree {
-        let t = self.stack.pop().expect("the walk produced a tree");
-        Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone())
-    }
-}
+#[derive(Debug)]
+pub(crate) struct TreeSink;
 
 impl Sink for TreeSink {
-    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) {
+    type Out = Rc<Tree>;
+
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) -> Rc<Tree> {
         let family = g.leaf_family(sort);
         let start: BigUint = (0..size).map(|s| family.count(s)).sum();
         let global = (start + offset).to_u64().unwrap_or_else(|| {
@@ -40,39 +37,29 @@ impl Sink for TreeSink {
                 family.name()
             )
         });
-        self.stack.push(Rc::new(Tree::Leaf(sort, global)));
+        Rc::new(Tree::Leaf(sort, global))
     }
 
-    fn node(&mut self, _g: &Grammar, prod: ProdId, arity: usize) {
-        let kids = self.stack.split_off(self.stack.len() - arity);
-        self.stack.push(Rc::new(Tree::Node(prod, kids)));
+    fn node(&mut self, _g: &Grammar, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
+        Rc::new(Tree::Node(prod, fields))
     }
 }
 
-/// Builds a plain (type-erased) value; leaves are materialised from their
-/// big offset directly, so unbounded families (`BigUint`) work at any size.
-#[derive(Default)]
-pub(crate) struct ValueSink {
-    stack: Vec<Value>,
-}
-
-impl ValueSink {
-    /// The root value, with the root conversion applied.
-    pub(crate) fn finish_root(mut self, g: &Grammar) -> Value {
-        let v = self.stack.pop().expect("the walk produced a value");
-        g.root_build.run(&mut vec![v].into_iter())
-    }
-}
+/// Builds a plain (type-erased) value of the walked sort (the root
+/// conversion is the caller's); leaves are materialised from their big
+/// offset directly, so unbounded families (`BigUint`) work at any size.
+#[derive(Debug)]
+pub(crate) struct ValueSink;
 
 impl Sink for ValueSink {
-    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) {
-        self.stack.push(g.leaf_family(sort).value(size, &offset));
+    type Out = Value;
+
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) -> Value {
+        g.leaf_family(sort).value(size, &offset)
     }
 
-    fn node(&mut self, g: &Grammar, prod: ProdId, arity: usize) {
-        let args = self.stack.split_off(self.stack.len() - arity);
-        let v = g.prods[prod as usize].build.run(&mut args.into_iter());
-        self.stack.push(v);
+    fn node(&mut self, g: &Grammar, prod: ProdId, fields: Vec<Value>) -> Value {
+        g.prods[prod.index()].build.run(&mut fields.into_iter())
     }
 }
 
@@ -83,15 +70,14 @@ impl Grammar {
     /// # Panics
     /// If `i` is not below the number of such trees.
     pub(crate) fn index_tree(&self, sort: SortId, size: usize, i: &BigUint) -> Tree {
-        let count = self.sort_count(sort, size);
+        let count = Counts::of(self).sort_count(sort, size);
         assert!(
             *i < count,
             "neatcheck: index {i} is out of range: `{}` has {count} values of size {size}",
-            self.sorts[sort as usize].name
+            self.sorts[sort.index()].name
         );
-        let mut sink = TreeSink::default();
-        walk(self, sort, size, i.clone(), &mut sink);
-        sink.finish()
+        let tree = walk(self, sort, size, i.clone(), &mut TreeSink);
+        Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone())
     }
 }
 
@@ -103,36 +89,54 @@ impl Grammar {
 /// (`count(slot j, size) * ways for the slots after j`) holds the remaining
 /// index, and inside the block the index splits into the slot's own index
 /// (quotient) and the rest's (remainder): the right-nested product order.
-pub(crate) fn walk<S: Sink>(g: &Grammar, sort: SortId, size: usize, i: BigUint, sink: &mut S) {
-    enum Task {
-        Visit(SortId, usize, BigUint),
-        Finish(ProdId, usize),
-    }
-    let mut tasks = vec![Task::Visit(sort, size, i)];
-    let mut fields: Vec<(SortId, usize, BigUint)> = vec![];
-    while let Some(task) = tasks.pop() {
-        let (sort, size, mut i) = match task {
-            Task::Finish(prod, arity) => {
-                sink.node(g, prod, arity);
-                continue;
-            }
-            Task::Visit(sort, size, i) => (sort, size, i),
-        };
-        let decl = match &g.sorts[sort as usize].kind {
-            SortKind::Leaf { .. } => {
-                sink.leaf(g, sort, size, i);
-                continue;
-            }
+pub(crate) fn walk<S: Sink>(
+    g: &Grammar,
+    sort: SortId,
+    size: usize,
+    i: BigUint,
+    sink: &mut S,
+) -> S::Out {
+    let mut walker = Walker {
+        g,
+        counts: Counts::of(g),
+        sink,
+        rest_min: vec![],
+    };
+    build(&mut walker, (sort, size, i))
+}
+
+/// The index walk as a bottom-up build: a position is (sort, size, index).
+struct Walker<'g, 's, S> {
+    g: &'g Grammar,
+    counts: Counts<'g>,
+    sink: &'s mut S,
+    /// Scratch: minimal total size of the slots after each one.
+    rest_min: Vec<u64>,
+}
+
+impl<S: Sink> Unfold for Walker<'_, '_, S> {
+    type Pos = (SortId, usize, BigUint);
+    type Label = ProdId;
+    type Out = S::Out;
+
+    fn open(
+        &mut self,
+        (sort, size, mut i): (SortId, usize, BigUint),
+        fields: &mut Vec<(SortId, usize, BigUint)>,
+    ) -> Option<Opened<ProdId, S::Out>> {
+        let g = self.g;
+        let decl = match &g.sorts[sort.index()].kind {
+            SortKind::Leaf { .. } => return Some(Opened::Done(self.sink.leaf(g, sort, size, i))),
             SortKind::Algebraic { decl, .. } => decl,
         };
         // Which alternative.
         let mut chosen = None;
         for &p in decl {
-            let cost = g.prods[p as usize].cost as usize;
+            let cost = g.prods[p.index()].cost as usize;
             if size < cost {
                 continue;
             }
-            let ways = g.suffix_count(p, 0, size - cost);
+            let ways = self.counts.suffix_count(p, 0, size - cost);
             if i < ways {
                 chosen = Some((p, size - cost));
                 break;
@@ -140,33 +144,31 @@ pub(crate) fn walk<S: Sink>(g: &Grammar, sort: SortId, size: usize, i: BigUint, 
             i -= ways;
         }
         let (prod, mut m) = chosen.expect("neatcheck: index walk out of range (count mismatch)");
-        let slots = &g.prods[prod as usize].slots;
+        let slots = &g.prods[prod.index()].slots;
         let k = slots.len();
-        tasks.push(Task::Finish(prod, k));
         if k == 0 {
-            continue;
+            return Some(Opened::Node(prod));
         }
-        // Minimal total size of the slots after each one.
-        let mut rest_min = vec![0u64; k];
+        let rest_min = &mut self.rest_min;
+        rest_min.clear();
+        rest_min.resize(k, 0);
         for j in (0..k - 1).rev() {
-            rest_min[j] = rest_min[j + 1].saturating_add(g.sorts[slots[j + 1] as usize].min_size);
+            rest_min[j] = rest_min[j + 1].saturating_add(g.sorts[slots[j + 1].index()].min_size);
         }
-        fields.clear();
-        for j in 0..k {
-            let s = slots[j];
+        for (j, &s) in slots.iter().enumerate() {
             if j + 1 == k {
                 fields.push((s, m, std::mem::take(&mut i)));
                 break;
             }
-            let lo = g.sorts[s as usize].min_size.min(m as u64) as usize;
-            let hi = (m as u64).saturating_sub(rest_min[j]) as usize;
+            let lo = g.sorts[s.index()].min_size.min(m as u64) as usize;
+            let hi = (m as u64).saturating_sub(self.rest_min[j]) as usize;
             let mut placed = false;
             for z in lo..=hi {
-                let own = g.sort_count(s, z);
+                let own = self.counts.sort_count(s, z);
                 if own.is_zero() {
                     continue;
                 }
-                let rest = g.suffix_count(prod, j + 1, m - z);
+                let rest = self.counts.suffix_count(prod, j + 1, m - z);
                 if rest.is_zero() {
                     continue;
                 }
@@ -186,9 +188,11 @@ pub(crate) fn walk<S: Sink>(g: &Grammar, sort: SortId, size: usize, i: BigUint, 
                 "neatcheck: index walk out of range in a product (count mismatch)"
             );
         }
-        for (s, z, q) in fields.drain(..).rev() {
-            tasks.push(Task::Visit(s, z, q));
-        }
+        Some(Opened::Node(prod))
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<S::Out>) -> S::Out {
+        self.sink.node(self.g, prod, fields)
     }
 }
 
@@ -203,24 +207,24 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
     let mut state = vec![0u8; n];
     let mut max = vec![0usize; n];
     let children = |s: SortId| -> Vec<SortId> {
-        match &g.sorts[s as usize].kind {
+        match &g.sorts[s.index()].kind {
             SortKind::Leaf { .. } => vec![],
             SortKind::Algebraic { decl, .. } => decl
                 .iter()
-                .flat_map(|&p| g.prods[p as usize].slots.iter().copied())
+                .flat_map(|&p| g.prods[p.index()].slots.iter().copied())
                 .collect(),
         }
     };
     let root = g.root;
     let mut stack: Vec<(SortId, Vec<SortId>, usize)> = vec![(root, children(root), 0)];
-    state[root as usize] = 1;
+    state[root.index()] = 1;
     while let Some((sort, kids, next)) = stack.last_mut() {
         if *next < kids.len() {
             let to = kids[*next];
             *next += 1;
-            match state[to as usize] {
+            match state[to.index()] {
                 0 => {
-                    state[to as usize] = 1;
+                    state[to.index()] = 1;
                     let c = children(to);
                     stack.push((to, c, 0));
                 }
@@ -230,7 +234,7 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
             continue;
         }
         let sort = *sort;
-        let m = match &g.sorts[sort as usize].kind {
+        let m = match &g.sorts[sort.index()].kind {
             SortKind::Leaf { family, .. } => {
                 let last = family.last_size()?;
                 (0..=last)
@@ -241,19 +245,19 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
             SortKind::Algebraic { decl, .. } => decl
                 .iter()
                 .map(|&p| {
-                    let prod = &g.prods[p as usize];
-                    prod.slots.iter().fold(prod.cost as usize, |a, &s| {
-                        a.saturating_add(max[s as usize])
-                    })
+                    let prod = &g.prods[p.index()];
+                    prod.slots
+                        .iter()
+                        .fold(prod.cost as usize, |a, &s| a.saturating_add(max[s.index()]))
                 })
                 .max()
                 .unwrap_or(0),
         };
-        max[sort as usize] = m;
-        state[sort as usize] = 2;
+        max[sort.index()] = m;
+        state[sort.index()] = 2;
         stack.pop();
     }
-    Some(max[root as usize])
+    Some(max[root.index()])
 }
 
 /// Finds the size of the value with global index `i` (all sizes, smallest

@@ -6,7 +6,8 @@
 //! below the current run's stamp means "open and not yet read in this run";
 //! reading such a node stamps it and appends it to the run's read list, so
 //! the engine learns which positions were demanded and in which order.
-//! Locked positions carry the mark `LOCKED` and are never recorded.
+//! Locked positions carry the mark `LOCKED` and are never recorded. The
+//! node and its marks are core data (`crate::arena`).
 //!
 //! This layer is untyped below the handle: it reads nodes and materialises
 //! values through the grammar's build programs. The typed reading API
@@ -21,47 +22,19 @@ mod trust_tests;
 // this layer (nothing in `lazy` uses them).
 pub use crate::types::{Alternative, Atom, LazyIter, LazyView, ListView, RangeView};
 
+use crate::arena::{NodeKind, Opened, ReadLog, Unfold};
 use crate::grammar::{Grammar, ProdId};
 use crate::space::Value;
 use std::any::TypeId;
-use std::cell::{Cell, UnsafeCell};
 use std::marker::PhantomData;
 
-/// Mark of a position that can not change below the current search node:
-/// locked by an ancestor, or of a sort with a single alternative.
-pub(crate) const LOCKED: u32 = u32::MAX;
-/// Mark of a position at the last alternative of its sort: it can not
-/// change either, so observing runs do not record it, nor do the counting
-/// runs of strategy OS (see `COUNT_STAMP`).
-pub(crate) const FINAL: u32 = u32::MAX - 1;
+pub(crate) use crate::arena::Node;
+
 /// Stamp of a counting run: records every open position (not `FINAL`, not
 /// `LOCKED`), whatever earlier runs of the node recorded. This reproduces
 /// the reference's OS counts (positions at their last alternative do not
 /// count as new reads there).
-pub(crate) const COUNT_STAMP: u32 = FINAL;
-
-/// One position of the value under search.
-#[derive(Clone, Debug)]
-pub(crate) struct Node {
-    pub prod: ProdId,
-    pub mark: Cell<u32>,
-    /// Algebraic: index of the first field. Leaf: low half of the index.
-    pub a: u32,
-    /// Algebraic: the alternative's declaration tag. Leaf: high half.
-    pub b: u32,
-}
-
-impl Node {
-    #[inline]
-    pub(crate) fn leaf_index(&self) -> u64 {
-        self.a as u64 | ((self.b as u64) << 32)
-    }
-    #[inline]
-    pub(crate) fn set_leaf_index(&mut self, i: u64) {
-        self.a = i as u32;
-        self.b = (i >> 32) as u32;
-    }
-}
+pub(crate) const COUNT_STAMP: u32 = crate::arena::FINAL;
 
 /// Per-alternative facts the accessors need, packed for the hot path.
 #[derive(Clone, Copy, Debug)]
@@ -92,14 +65,13 @@ pub struct Ctx<'a> {
     /// positions that hold another space than their type's own (`None` when
     /// this context checks every read already).
     pub(crate) checked: Option<&'a Ctx<'a>>,
-    pub(crate) reads: &'a UnsafeCell<Vec<u32>>,
+    pub(crate) reads: &'a ReadLog,
 }
 
 impl<'a> Ctx<'a> {
     /// Number of reads recorded so far (the counting run of strategy OS).
     pub(crate) fn reads_len(&self) -> usize {
-        // SAFETY: see `touch`; no mutable reference is live here.
-        unsafe { (*self.reads.get()).len() }
+        self.reads.len()
     }
 
     #[inline(always)]
@@ -108,23 +80,15 @@ impl<'a> Ctx<'a> {
         let mark = node.mark.get();
         let record = mark < self.stamp;
         // Branch-free: whether the read is new depends on the data and is
-        // badly predicted, so the index is always written and the length
-        // advanced by 0 or 1.
+        // badly predicted.
         node.mark.set(if record { self.stamp } else { mark });
-        // SAFETY: `Ctx` is neither `Sync` nor `Send` (it holds `Cell`s), and
-        // no other reference into `reads` exists during a run (the engine
-        // uses it only before and after the predicate; this code calls no
-        // user code). The engine reserves room for one read per node before
-        // every run and a node is recorded at most once per run (its mark is
-        // set to the stamp), so `len < capacity` here and the write is in
-        // bounds of the allocation.
+        #[allow(unsafe_code)]
+        // SAFETY: the engine reserves room for one read per node plus one
+        // before every run (`Engine::with_ctx`), and a node is recorded at
+        // most once per run: its mark was just raised to the stamp.
         unsafe {
-            let reads = &mut *self.reads.get();
-            let len = reads.len();
-            debug_assert!(len < reads.capacity());
-            *reads.as_mut_ptr().add(len) = idx;
-            reads.set_len(len + record as usize);
-        }
+            self.reads.record_if(idx, record)
+        };
         node
     }
 }
@@ -186,9 +150,9 @@ impl<'a, T> Lazy<'a, T> {
         // some type's own) positions reached through views are canonical by
         // construction. Otherwise check.
         if !self.ctx.trusted {
-            check_canonical::<T>(self.ctx, node.prod);
+            check_canonical::<T>(self.ctx, node.prod());
         }
-        (node.b, node.a)
+        (node.tag(), node.first_field())
     }
 
     /// Dynamic-value support ([`crate::dynamic`]): reads the position exactly
@@ -228,7 +192,7 @@ impl<'a, T> Lazy<'a, T> {
             return true;
         }
         let node = &self.ctx.nodes[self.node as usize];
-        self.ctx.info[node.prod as usize].origin == Some(TypeId::of::<T>())
+        self.ctx.info[node.prod().index()].origin == Some(TypeId::of::<T>())
     }
 
     /// Leaf support: reads the position and returns its global index if it
@@ -242,7 +206,7 @@ impl<'a, T> Lazy<'a, T> {
         if self.ctx.trusted {
             return Some(node.leaf_index());
         }
-        let info = &self.ctx.info[node.prod as usize];
+        let info = &self.ctx.info[node.prod().index()];
         if info.origin == Some(TypeId::of::<T>()) && info.leaf {
             Some(node.leaf_index())
         } else {
@@ -284,7 +248,7 @@ impl<'a, T> Lazy<'a, T> {
             v
         } else {
             let g = self.ctx.grammar;
-            let sort = g.prods[self.ctx.nodes[self.node as usize].prod as usize].sort;
+            let sort = g.prods[self.ctx.nodes[self.node as usize].prod().index()].sort;
             match g.wrapper_conversion(TypeId::of::<T>(), sort) {
                 Some(conv) => conv.run(&mut vec![v].into_iter()),
                 None => v,
@@ -298,7 +262,7 @@ impl<'a, T> Lazy<'a, T> {
 #[cold]
 #[inline(never)]
 pub(crate) fn check_canonical<T: 'static>(ctx: &Ctx<'_>, prod: ProdId) {
-    if ctx.info[prod as usize].origin != Some(TypeId::of::<T>()) {
+    if ctx.info[prod.index()].origin != Some(TypeId::of::<T>()) {
         non_canonical::<T>();
     }
 }
@@ -316,33 +280,36 @@ fn non_canonical<T>() -> ! {
 /// Materialises the value of the node's sort, recording every open node
 /// below it in pre-order. Iterative: no recursion on deep values.
 pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
-    enum Task {
-        Visit(u32),
-        Finish(ProdId, usize),
-    }
-    let g = ctx.grammar;
-    let mut tasks = vec![Task::Visit(idx)];
-    let mut values: Vec<Value> = vec![];
-    while let Some(task) = tasks.pop() {
-        match task {
-            Task::Visit(i) => {
-                let node = ctx.touch(i);
-                let p = &g.prods[node.prod as usize];
-                if p.leaf {
-                    values.push(g.leaf_value(p.sort, node.leaf_index()));
-                } else {
-                    let n = p.slots.len();
-                    tasks.push(Task::Finish(node.prod, n));
-                    for k in (0..n as u32).rev() {
-                        tasks.push(Task::Visit(node.a + k));
-                    }
-                }
+    crate::arena::build(&mut Materializer { ctx }, idx)
+}
+
+/// The generic materialiser: arena positions, read in pre-order, become
+/// values through the build programs.
+struct Materializer<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+}
+
+impl Unfold for Materializer<'_, '_> {
+    type Pos = u32;
+    type Label = ProdId;
+    type Out = Value;
+
+    fn open(&mut self, idx: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Value>> {
+        let node = self.ctx.touch(idx);
+        let g = self.ctx.grammar;
+        let p = &g.prods[node.prod().index()];
+        Some(match node.kind(p.leaf) {
+            NodeKind::Leaf { index } => Opened::Done(g.leaf_value(p.sort, index)),
+            NodeKind::Alternative { first, .. } => {
+                fields.extend(first..first + crate::arena::id32(p.slots.len()));
+                Opened::Node(node.prod())
             }
-            Task::Finish(p, n) => {
-                let args = values.split_off(values.len() - n);
-                values.push(g.prods[p as usize].build.run(&mut args.into_iter()));
-            }
-        }
+        })
     }
-    values.pop().expect("one value")
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Value>) -> Value {
+        self.ctx.grammar.prods[prod.index()]
+            .build
+            .run(&mut fields.into_iter())
+    }
 }

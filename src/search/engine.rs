@@ -9,12 +9,12 @@
 //! the current path. The rules it implements (children, locks, search
 //! order) are stated in `docs/spec.md#search`.
 
+use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Sched;
-use crate::grammar::{Grammar, INFINITE, NONE};
-use crate::lazy::{Ctx, Node, ProdInfo, COUNT_STAMP, FINAL, LOCKED};
+use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
+use crate::lazy::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::watchdog::RunSlot;
 use std::any::{Any, TypeId};
-use std::cell::{Cell, UnsafeCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -22,9 +22,7 @@ use std::rc::Rc;
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     node: u32,
-    prod: u32,
-    a: u32,
-    b: u32,
+    saved: Choice,
     arena_len: u32,
     delta: u32,
 }
@@ -78,7 +76,7 @@ pub(crate) enum RunMode {
 #[derive(Clone, Copy, Debug)]
 struct Hot {
     arity: u32,
-    next: u32,
+    next: Option<ProdId>,
     next_delta: u32,
     next_tag: u32,
     next_final: bool,
@@ -91,12 +89,26 @@ struct Hot {
 /// A template node with everything precomputed.
 #[derive(Clone, Copy, Debug)]
 struct TplNode {
-    prod: u32,
+    prod: ProdId,
     mark: u32,
-    /// Offset of the first field from the template base (`u32::MAX` for a
-    /// leaf, whose index starts at 0).
+    /// Offset of the first field from the template base ([`LEAF_AT_ZERO`]
+    /// for a leaf, whose index starts at 0).
     first: u32,
     tag: u32,
+}
+
+/// `TplNode::first` of a leaf: no offset can be this large (a template
+/// would need `u32::MAX` nodes), so it costs no flag.
+const LEAF_AT_ZERO: u32 = u32::MAX;
+
+/// The mark a fresh node starts with, from what the grammar says of its
+/// alternative.
+fn initial_mark(fixity: Fixity) -> u32 {
+    match fixity {
+        Fixity::Open => OPEN,
+        Fixity::Last => FINAL,
+        Fixity::Single => LOCKED,
+    }
 }
 
 /// The untyped engine over a compiled grammar.
@@ -116,7 +128,7 @@ pub(crate) struct Engine {
     root_template: (u32, u32),
     pub bound: u64,
     nodes: Vec<Node>,
-    reads: UnsafeCell<Vec<u32>>,
+    reads: ReadLog,
     frames: Vec<Frame>,
     size: u64,
     stamp: u32,
@@ -137,43 +149,44 @@ impl Engine {
             .prods
             .iter()
             .map(|p| {
-                let slots_at = slot_types.len() as u32;
-                slot_types.extend(p.slots.iter().map(|&s| grammar.sorts[s as usize].origin));
+                let slots_at = id32(slot_types.len());
+                slot_types.extend(p.slots.iter().map(|&s| grammar.sorts[s.index()].origin));
                 ProdInfo {
-                    origin: grammar.sorts[p.sort as usize].origin,
+                    origin: grammar.sorts[p.sort.index()].origin,
                     leaf: p.leaf,
-                    arity: p.slots.len() as u32,
+                    arity: id32(p.slots.len()),
                     slots_at,
                 }
             })
             .collect();
         let mut templates = vec![];
         let mut add = |t: &[crate::grammar::TemplateNode]| -> (u32, u32) {
-            let start = templates.len() as u32;
+            let start = id32(templates.len());
             templates.extend(t.iter().map(|n| TplNode {
                 prod: n.prod,
-                mark: n.mark,
-                first: if grammar.prods[n.prod as usize].leaf {
-                    u32::MAX
+                mark: initial_mark(n.fixity),
+                first: if grammar.prods[n.prod.index()].leaf {
+                    LEAF_AT_ZERO
                 } else {
                     n.first
                 },
                 tag: n.tag,
             }));
-            (start, t.len() as u32)
+            (start, id32(t.len()))
         };
         let root_template = add(&grammar.root_template);
         let mut hot = Vec::with_capacity(grammar.prods.len());
         for p in &grammar.prods {
-            let (next_tag, next_final, (start, len)) = if p.next == NONE {
-                (0, true, (0, 0))
-            } else {
-                let q = &grammar.prods[p.next as usize];
-                (q.tag, q.next == NONE, add(&q.template))
+            let (next, next_tag, next_final, (start, len)) = match p.next {
+                None => (None, 0, true, (0, 0)),
+                Some(next) => {
+                    let q = &grammar.prods[next.index()];
+                    (Some(next), q.tag, q.next.is_none(), add(&q.template))
+                }
             };
             hot.push(Hot {
-                arity: p.slots.len() as u32,
-                next: p.next,
+                arity: id32(p.slots.len()),
+                next,
                 next_delta: p.next_delta,
                 next_tag,
                 next_final,
@@ -194,7 +207,7 @@ impl Engine {
             slot_types,
             bound,
             nodes: Vec::with_capacity(1024),
-            reads: UnsafeCell::new(Vec::with_capacity(1024)),
+            reads: ReadLog::with_capacity(1024),
             frames: Vec::with_capacity(256),
             size: 0,
             stamp: 0,
@@ -234,7 +247,7 @@ impl Engine {
             Some(slot) => {
                 // The arena is neither mutated nor reallocated until `leave`:
                 // `ctx` borrows it for the whole call.
-                slot.enter(self.nodes.as_ptr(), self.nodes.len(), self.size);
+                slot.enter(&self.nodes, self.size);
                 let r = catch_unwind(AssertUnwindSafe(|| f(ctx)));
                 slot.leave();
                 r
@@ -247,23 +260,21 @@ impl Engine {
         self.size
     }
 
-    fn reads(&mut self) -> &mut Vec<u32> {
-        self.reads.get_mut()
+    fn reads(&mut self) -> &mut [u32] {
+        self.reads.as_mut_slice()
     }
 
     #[inline]
     fn push_template(&mut self, (start, len): (u32, u32)) -> u32 {
-        let base = self.nodes.len() as u32;
+        let base = id32(self.nodes.len());
         let template = &self.templates[start as usize..(start + len) as usize];
-        self.nodes.extend(template.iter().map(|t| Node {
-            prod: t.prod,
-            mark: Cell::new(t.mark),
-            a: if t.first == u32::MAX {
-                0
+        self.nodes.extend(template.iter().map(|t| {
+            let choice = if t.first == LEAF_AT_ZERO {
+                Choice::leaf(t.prod, 0)
             } else {
-                base + t.first
-            },
-            b: t.tag,
+                Choice::alternative(t.prod, base + t.first, t.tag)
+            };
+            Node::new(choice, t.mark)
         }));
         base
     }
@@ -301,10 +312,10 @@ impl Engine {
                     let f = &self.frames[top];
                     (f.start, f.end, f.next)
                 };
-                let e = self.reads.get_mut()[(start + i) as usize];
+                let e = self.reads()[(start + i) as usize];
                 if start + i + 1 < end {
                     // e was locked for the children after it; it is open now.
-                    self.nodes[e as usize].mark.set(0);
+                    self.nodes[e as usize].mark.set(OPEN);
                 }
                 // Extra locks whose child index is above i end here.
                 loop {
@@ -316,7 +327,7 @@ impl Engine {
                     if from <= i {
                         break;
                     }
-                    self.nodes[node as usize].mark.set(0);
+                    self.nodes[node as usize].mark.set(OPEN);
                     self.frames[top].extra_live -= 1;
                 }
                 if let Some(u) = self.swap(e) {
@@ -332,10 +343,10 @@ impl Engine {
                 f.extra_live as usize,
             );
             for &(node, _) in &self.extras[extra_start..extra_live] {
-                self.nodes[node as usize].mark.set(0);
+                self.nodes[node as usize].mark.set(OPEN);
             }
             self.extras.truncate(extra_start);
-            self.reads().truncate(start);
+            self.reads.truncate(start);
             self.frames.pop();
         }
         self.finished = true;
@@ -346,19 +357,18 @@ impl Engine {
     #[inline]
     fn swap(&mut self, e: u32) -> Option<Undo> {
         let node = &self.nodes[e as usize];
-        let h = self.hot[node.prod as usize];
-        let arena_len = self.nodes.len() as u32;
+        let prod = node.prod();
+        let h = self.hot[prod.index()];
+        let arena_len = id32(self.nodes.len());
         let mut undo = Undo {
             node: e,
-            prod: node.prod,
-            a: node.a,
-            b: node.b,
+            saved: node.choice(),
             arena_len,
             delta: 0,
         };
         if h.leaf {
             let g = &*self.grammar;
-            let sort = g.prods[node.prod as usize].sort;
+            let sort = g.prods[prod.index()].sort;
             let idx = node.leaf_index();
             let s0 = g.leaf_size(sort, idx);
             let s1 = g.leaf_size(sort, idx + 1);
@@ -366,21 +376,19 @@ impl Engine {
                 return None;
             }
             undo.delta = (s1 - s0) as u32;
-            let locked = g.statically_locked(node.prod, idx + 1);
+            let last = g.is_last(prod, idx + 1);
             let node = &mut self.nodes[e as usize];
-            node.set_leaf_index(idx + 1);
-            node.mark.set(if locked { FINAL } else { 0 });
+            node.set_choice(Choice::leaf(prod, idx + 1));
+            node.mark.set(if last { FINAL } else { OPEN });
         } else {
-            if h.next == NONE || self.size + h.next_delta as u64 > self.bound {
-                return None;
-            }
+            let next = h
+                .next
+                .filter(|_| self.size + h.next_delta as u64 <= self.bound)?;
             undo.delta = h.next_delta;
             let base = self.push_template((h.start, h.len));
             let node = &mut self.nodes[e as usize];
-            node.prod = h.next;
-            node.a = base;
-            node.b = h.next_tag;
-            node.mark.set(if h.next_final { FINAL } else { 0 });
+            node.set_choice(Choice::alternative(next, base, h.next_tag));
+            node.mark.set(if h.next_final { FINAL } else { OPEN });
         }
         self.size += undo.delta as u64;
         self.max_size = self.max_size.max(self.size);
@@ -389,10 +397,8 @@ impl Engine {
 
     fn restore(&mut self, u: Undo) {
         let node = &mut self.nodes[u.node as usize];
-        node.prod = u.prod;
-        node.a = u.a;
-        node.b = u.b;
-        node.mark.set(0);
+        node.set_choice(u.saved);
+        node.mark.set(OPEN);
         self.nodes.truncate(u.arena_len as usize);
         self.size -= u.delta as u64;
     }
@@ -401,7 +407,7 @@ impl Engine {
         if self.stamp >= FINAL - 1 {
             for n in &self.nodes {
                 if n.mark.get() < FINAL {
-                    n.mark.set(0);
+                    n.mark.set(OPEN);
                 }
             }
             self.stamp = 0;
@@ -428,37 +434,38 @@ impl Engine {
     }
 
     /// Length of the read vector (to mark where a run's reads start).
+    #[inline]
     pub fn read_mark(&mut self) -> u32 {
-        self.reads().len() as u32
+        id32(self.reads().len())
     }
 
     /// Ends a counting run: restores the marks it set and drops its reads.
     pub fn end_count(&mut self, mark: u32) {
-        let reads = std::mem::take(self.reads.get_mut());
-        for &e in &reads[mark as usize..] {
+        for r in mark as usize..self.reads.len() {
+            let e = self.reads()[r];
             let n = &self.nodes[e as usize];
-            let index = if self.grammar.prods[n.prod as usize].leaf {
-                n.leaf_index()
-            } else {
-                0
+            let leaf = self.grammar.prods[n.prod().index()].leaf;
+            let index = match n.kind(leaf) {
+                NodeKind::Leaf { index } => index,
+                NodeKind::Alternative { .. } => 0,
             };
-            n.mark.set(self.grammar.initial_mark(n.prod, index));
+            n.mark
+                .set(initial_mark(self.grammar.fixity(n.prod(), index)));
         }
-        *self.reads.get_mut() = reads;
         self.discard_reads(mark);
     }
 
     /// Drops reads recorded since `mark`.
     pub fn discard_reads(&mut self, mark: u32) {
-        self.reads().truncate(mark as usize);
+        self.reads.truncate(mark as usize);
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
     pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>, rule: LockRule) {
         self.runs += 1;
         self.pending = false;
-        let end = self.reads().len() as u32;
-        let extra_start = self.extras.len() as u32;
+        let end = id32(self.reads().len());
+        let extra_start = id32(self.extras.len());
         if rule == LockRule::Reference && end > mark {
             self.reference_extras(mark, end);
         }
@@ -467,28 +474,28 @@ impl Engine {
         // positions with a child; a node with none needs no frame at all.
         let mut kept = mark;
         for r in mark..end {
-            let e = self.reads.get_mut()[r as usize];
+            let e = self.reads()[r as usize];
             if self.fits(e) {
-                self.reads.get_mut()[kept as usize] = e;
+                self.reads()[kept as usize] = e;
                 kept += 1;
             }
         }
-        self.reads().truncate(kept as usize);
+        self.reads.truncate(kept as usize);
         let end = kept;
         if end == mark {
-            debug_assert_eq!(self.extras.len() as u32, extra_start);
+            debug_assert_eq!(self.extras.len(), extra_start as usize);
             return;
         }
         if end > mark + 1 {
             for j in mark..end - 1 {
-                let e = self.reads.get_mut()[j as usize];
+                let e = self.reads()[j as usize];
                 self.nodes[e as usize].mark.set(LOCKED);
             }
         }
         for &(node, _) in &self.extras[extra_start as usize..] {
             self.nodes[node as usize].mark.set(LOCKED);
         }
-        let extra_live = self.extras.len() as u32;
+        let extra_live = id32(self.extras.len());
         self.frames.push(Frame {
             start: mark,
             end,
@@ -508,17 +515,17 @@ impl Engine {
         self.parents.clear();
         self.parents.resize(n, u32::MAX);
         for (i, node) in self.nodes.iter().enumerate() {
-            let h = &self.hot[node.prod as usize];
-            if !h.leaf {
+            let h = &self.hot[node.prod().index()];
+            if let NodeKind::Alternative { first, .. } = node.kind(h.leaf) {
                 for k in 0..h.arity {
-                    self.parents[(node.a + k) as usize] = i as u32;
+                    self.parents[(first + k) as usize] = id32(i);
                 }
             }
         }
         self.first_inside.clear();
         self.first_inside.resize(n, u32::MAX);
         // Non-fitting reads are candidates (mark them with u32::MAX - 1).
-        let reads: Vec<u32> = self.reads.get_mut()[mark as usize..end as usize].to_vec();
+        let reads: Vec<u32> = self.reads()[mark as usize..end as usize].to_vec();
         let fits: Vec<bool> = reads.iter().map(|&e| self.fits(e)).collect();
         for (&e, &f) in reads.iter().zip(&fits) {
             if !f {
@@ -553,15 +560,15 @@ impl Engine {
     #[inline]
     fn fits(&self, e: u32) -> bool {
         let node = &self.nodes[e as usize];
-        let h = &self.hot[node.prod as usize];
+        let h = &self.hot[node.prod().index()];
         if h.leaf {
             let g = &*self.grammar;
-            let sort = g.prods[node.prod as usize].sort;
+            let sort = g.prods[node.prod().index()].sort;
             let idx = node.leaf_index();
             let s1 = g.leaf_size(sort, idx + 1);
             s1 != INFINITE && self.size + (s1 - g.leaf_size(sort, idx)) <= self.bound
         } else {
-            h.next != NONE && self.size + h.next_delta as u64 <= self.bound
+            h.next.is_some() && self.size + h.next_delta as u64 <= self.bound
         }
     }
 
@@ -573,43 +580,27 @@ impl Engine {
         self.nodes.clear();
         self.frames.clear();
         self.extras.clear();
-        self.reads.get_mut().clear();
-        // Breadth first, so that every node's fields are contiguous.
+        self.reads.truncate(0);
+        // Breadth first, so that every node's fields are contiguous; each
+        // node is pushed as a placeholder and given its choice when visited.
+        let placeholder = || Node::new(Choice::alternative(ProdId::new(0), 0, 0), LOCKED);
         let mut queue: std::collections::VecDeque<(&Tree, usize)> = Default::default();
-        self.nodes.push(Node {
-            prod: 0,
-            mark: Cell::new(LOCKED),
-            a: 0,
-            b: 0,
-        });
+        self.nodes.push(placeholder());
         queue.push_back((tree, 0));
         let mut size = 0;
         while let Some((t, at)) = queue.pop_front() {
             match t {
                 Tree::Leaf(sort, index) => {
                     let prod = self.grammar.min_prod(*sort);
-                    let n = &mut self.nodes[at];
-                    n.prod = prod;
-                    n.set_leaf_index(*index);
+                    self.nodes[at].set_choice(Choice::leaf(prod, *index));
                     size += self.grammar.leaf_size(*sort, *index);
                 }
                 Tree::Node(prod, kids) => {
-                    let first = self.nodes.len() as u32;
-                    for _ in kids {
-                        self.nodes.push(Node {
-                            prod: 0,
-                            mark: Cell::new(LOCKED),
-                            a: 0,
-                            b: 0,
-                        });
-                    }
-                    let p = &self.grammar.prods[*prod as usize];
+                    let first = id32(self.nodes.len());
+                    self.nodes.extend(kids.iter().map(|_| placeholder()));
+                    let p = &self.grammar.prods[prod.index()];
                     size += p.cost as u64;
-                    let tag = p.tag;
-                    let n = &mut self.nodes[at];
-                    n.prod = *prod;
-                    n.a = first;
-                    n.b = tag;
+                    self.nodes[at].set_choice(Choice::alternative(*prod, first, p.tag));
                     for (i, k) in kids.iter().enumerate() {
                         queue.push_back((k, first as usize + i));
                     }
@@ -660,7 +651,7 @@ impl Engine {
     ) -> (Result<R, Box<dyn Any + Send>>, Vec<u32>) {
         let saved: Vec<u32> = self.nodes.iter().map(|n| n.mark.get()).collect();
         for n in &self.nodes {
-            n.mark.set(0);
+            n.mark.set(OPEN);
         }
         let mark = self.read_mark();
         let stamp = self.next_stamp();
@@ -679,11 +670,9 @@ impl Engine {
     /// space than their type's own (`with` fields).
     fn with_ctx<R>(&self, stamp: u32, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
         // `Ctx::touch` writes one slot past the recorded reads whether it
-        // records or not: there must always be room for one read per node
-        // plus one.
-        // SAFETY: no reference into `reads` outlives a call into the engine
-        // (frames keep indices, not slices), and no run is in progress here.
-        unsafe { (*self.reads.get()).reserve(self.nodes.len() + 1) };
+        // records or not: room for one read per node plus one keeps every
+        // run on the read log's fast path.
+        self.reads.reserve(self.nodes.len() + 1);
         let checked = Ctx {
             nodes: &self.nodes,
             info: &self.info,
@@ -708,42 +697,8 @@ impl Engine {
 
     /// The current value as a grammar tree (iterative).
     pub fn current_tree(&self) -> crate::grammar::Tree {
-        self.tree_at(0, None)
-    }
-
-    /// The tree under node `idx`; with `read`, unread positions become
-    /// `None` in the returned pattern (see `pattern_at`).
-    fn tree_at(&self, idx: u32, _read: Option<&[bool]>) -> crate::grammar::Tree {
-        use crate::grammar::Tree;
-        enum Task {
-            Visit(u32),
-            Finish(u32, usize),
-        }
-        let g = &*self.grammar;
-        let mut tasks = vec![Task::Visit(idx)];
-        let mut out: Vec<Rc<Tree>> = vec![];
-        while let Some(t) = tasks.pop() {
-            match t {
-                Task::Visit(i) => {
-                    let n = &self.nodes[i as usize];
-                    let p = &g.prods[n.prod as usize];
-                    if p.leaf {
-                        out.push(Rc::new(Tree::Leaf(p.sort, n.leaf_index())));
-                    } else {
-                        let k = p.slots.len();
-                        tasks.push(Task::Finish(n.prod, k));
-                        for j in (0..k as u32).rev() {
-                            tasks.push(Task::Visit(n.a + j));
-                        }
-                    }
-                }
-                Task::Finish(p, k) => {
-                    let kids = out.split_off(out.len() - k);
-                    out.push(Rc::new(Tree::Node(p, kids)));
-                }
-            }
-        }
-        Rc::try_unwrap(out.pop().unwrap()).unwrap_or_else(|rc| (*rc).clone())
+        let tree = crate::arena::build(&mut ArenaTree { engine: self }, 0);
+        Rc::try_unwrap(tree).unwrap_or_else(|rc| (*rc).clone())
     }
 
     /// The current value as a pattern: `read[i]` tells whether node `i` was
@@ -754,5 +709,36 @@ impl Engine {
             read[r as usize] = true;
         }
         crate::report::Pattern::from_arena(&self.grammar, &self.nodes, &read)
+    }
+}
+
+/// The engine's arena, from a node down, as a grammar tree.
+struct ArenaTree<'e> {
+    engine: &'e Engine,
+}
+
+impl Unfold for ArenaTree<'_> {
+    type Pos = u32;
+    type Label = ProdId;
+    type Out = Rc<crate::grammar::Tree>;
+
+    fn open(&mut self, idx: u32, fields: &mut Vec<u32>) -> Option<Opened<ProdId, Self::Out>> {
+        use crate::grammar::Tree;
+        let n = &self.engine.nodes[idx as usize];
+        let h = &self.engine.hot[n.prod().index()];
+        Some(match n.kind(h.leaf) {
+            NodeKind::Leaf { index } => {
+                let sort = self.engine.grammar.prods[n.prod().index()].sort;
+                Opened::Done(Rc::new(Tree::Leaf(sort, index)))
+            }
+            NodeKind::Alternative { first, .. } => {
+                fields.extend(first..first + h.arity);
+                Opened::Node(n.prod())
+            }
+        })
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Self::Out>) -> Self::Out {
+        Rc::new(crate::grammar::Tree::Node(prod, fields))
     }
 }

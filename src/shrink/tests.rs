@@ -230,11 +230,11 @@ fn a_minimal_failing_value_and_a_zero_budget_leave_the_input_alone() {
 /// A list of `elems` of the root list sort of `g`, built without sampling
 /// (counting values of a size near 40 000 would dominate the test).
 fn list_tree(g: &Grammar, elems: &[Tree]) -> Tree {
-    let SortKind::Algebraic { chain, .. } = &g.sorts[g.root as usize].kind else {
+    let SortKind::Algebraic { chain, .. } = &g.sorts[g.root.index()].kind else {
         panic!("a list is algebraic")
     };
     let (nil, cons) = (chain[0], chain[1]);
-    assert!(g.prods[nil as usize].slots.is_empty());
+    assert!(g.prods[nil.index()].slots.is_empty());
     let mut t = Rc::new(Tree::Node(nil, vec![]));
     for e in elems.iter().rev() {
         t = Rc::new(Tree::Node(cons, vec![Rc::new(e.clone()), t]));
@@ -246,11 +246,11 @@ fn list_tree(g: &Grammar, elems: &[Tree]) -> Tree {
 fn a_deep_list_shrinks_on_a_small_stack_to_exactly_the_failing_length() {
     let run = || {
         let g = grammar_of::<Vec<bool>>();
-        let SortKind::Algebraic { chain, .. } = &g.sorts[g.root as usize].kind else {
+        let SortKind::Algebraic { chain, .. } = &g.sorts[g.root.index()].kind else {
             unreachable!()
         };
-        let bool_sort = g.prods[chain[1] as usize].slots[0];
-        let SortKind::Algebraic { chain: bools, .. } = &g.sorts[bool_sort as usize].kind else {
+        let bool_sort = g.prods[chain[1].index()].slots[0];
+        let SortKind::Algebraic { chain: bools, .. } = &g.sorts[bool_sort.index()].kind else {
             unreachable!()
         };
         let elems: Vec<Tree> = (0..20_000u64)

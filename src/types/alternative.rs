@@ -100,16 +100,16 @@ impl<'a, T: Enumerable> Lazy<'a, T> {
     pub fn alternative(self) -> Alternative<'a, T> {
         let node = self.ctx.touch(self.node);
         if !self.ctx.trusted {
-            check_canonical::<T>(self.ctx, node.prod);
+            check_canonical::<T>(self.ctx, node.prod());
         }
-        let info = &self.ctx.info[node.prod as usize];
+        let info = &self.ctx.info[node.prod().index()];
         if info.leaf {
             leaf_has_no_alternative::<T>();
         }
         Alternative {
             ctx: self.ctx,
-            index: node.b,
-            first: node.a,
+            index: node.tag(),
+            first: node.first_field(),
             arity: info.arity,
             slots_at: info.slots_at,
             _t: PhantomData,
