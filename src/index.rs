@@ -42,9 +42,7 @@
 //! assert_eq!(v.len(), 10);
 //! ```
 
-mod rank;
 mod sample;
-mod walk;
 
 #[cfg(feature = "proptest")]
 pub mod proptest_bridge;
@@ -52,6 +50,7 @@ pub mod proptest_bridge;
 pub use rand;
 pub use sample::{spaced_indices, uniform_below, StripeIndices};
 
+use crate::feat::walk::{locate_bounded, max_size, total, walk, ValueSink};
 use crate::grammar::{compile_space, downcast, Grammar, Tree};
 use crate::space::Space;
 use crate::types::grammar_of;
@@ -63,7 +62,6 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::marker::PhantomData;
 use std::rc::Rc;
-use walk::{locate_bounded, max_size, total, walk, ValueSink};
 
 /// The generator of [`seeded_rng`]: ChaCha with 8 rounds, whose output for a
 /// given seed is fixed (portable and stable across releases).
@@ -132,7 +130,7 @@ pub fn tree_in(g: &Grammar, size: usize, i: &BigUint) -> Option<Tree> {
 /// sort or grammar, a wrong number of fields, a leaf index out of its
 /// family).
 pub fn rank_in(g: &Grammar, tree: &Tree) -> (usize, BigUint) {
-    rank::rank(g, g.root, tree)
+    crate::feat::rank::rank(g, g.root, tree)
 }
 
 /// The tree number `i` over all sizes (smallest sizes first); `None` beyond

@@ -226,6 +226,7 @@ pub mod cool;
 pub mod count;
 mod derive_support;
 pub mod dynamic;
+mod feat;
 pub mod grammar;
 pub mod index;
 mod internal;

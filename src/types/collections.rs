@@ -22,8 +22,10 @@
 //! element counts while they are being computed.
 
 use super::Enumerable;
-use crate::index::Indexer;
+use crate::feat::walk::{walk, ValueSink};
+use crate::grammar::{downcast, Grammar};
 use crate::space::{leaf, LeafFamily, Space, Value};
+use crate::types::grammar_of;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::any::Any;
@@ -101,25 +103,37 @@ fn unrank_combination(n: &BigUint, k: usize, mut i: BigUint) -> Vec<BigUint> {
     out
 }
 
-/// Element counts per size, for a type's canonical space.
+/// Element counts and values per size, for a type's canonical space
+/// (grammar-level FEAT, `crate::feat`).
 struct Elements<T: Enumerable> {
-    indexer: OnceCell<Indexer<T>>,
+    grammar: OnceCell<Rc<Grammar>>,
+    _t: PhantomData<fn() -> T>,
 }
 
 impl<T: Enumerable> Elements<T> {
     fn new() -> Self {
         Elements {
-            indexer: OnceCell::new(),
+            grammar: OnceCell::new(),
+            _t: PhantomData,
         }
     }
-    fn indexer(&self) -> &Indexer<T> {
-        self.indexer.get_or_init(Indexer::new)
+    fn grammar(&self) -> &Grammar {
+        self.grammar.get_or_init(grammar_of::<T>)
     }
     fn count(&self, size: usize) -> BigUint {
-        self.indexer().cardinality(size)
+        self.grammar().count(size)
     }
     fn value(&self, size: usize, i: &BigUint) -> T {
-        self.indexer().index(size, i)
+        assert!(
+            i < &self.count(size),
+            "neatcheck: element index {i} is beyond the elements of size {size}"
+        );
+        let g = self.grammar();
+        let value = walk(g, g.root, size, i.clone(), &mut ValueSink);
+        downcast(
+            g.root_build.run(&mut vec![value].into_iter()),
+            "a set element",
+        )
     }
 }
 

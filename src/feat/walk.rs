@@ -1,8 +1,8 @@
 //! Grammar-level indexing: the walk from (sort, size, index) to a value,
 //! the size bound of a grammar and locating a global index in its size.
 
+use super::Counts;
 use crate::arena::{build, Opened, Unfold};
-use crate::count::Counts;
 use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
 use crate::space::Value;
 use num_bigint::BigUint;

@@ -7,8 +7,8 @@
 //! fields are ranked. Both use the same memoised counts, so `walk(rank(t))`
 //! is `t` by construction of the mixed radix, not by search.
 
+use super::Counts;
 use crate::arena::{build, Opened, Unfold};
-use crate::count::Counts;
 use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree, INFINITE};
 use num_bigint::BigUint;
 use num_traits::Zero;
