@@ -215,10 +215,24 @@ impl FromStr for Strategy {
     }
 }
 
-/// A schedule: per conjunction node, whether to evaluate its right operand
-/// first. Persistent (shared between a node and its children).
+/// The schedule of one node: per conjunction, whether to evaluate its
+/// right operand first. Persistent (shared between a node and its
+/// children) and opaque outside this module: the engine keeps the one a
+/// node's run produced and hands it to the node's children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Schedule(Rc<Sched>);
+
+impl Schedule {
+    /// The empty schedule (everything left to right): the root's.
+    pub(crate) fn empty() -> Self {
+        Schedule(unsched())
+    }
+}
+
+/// A schedule's tree: a decision per conjunction, following the formula's
+/// shape as far as a strategy has decided anything.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Sched {
+enum Sched {
     /// No decision yet (everything left to right).
     Unsched,
     /// A decision for a conjunction and schedules for its operands.
@@ -229,8 +243,8 @@ thread_local! {
     static UNSCHED: Rc<Sched> = Rc::new(Sched::Unsched);
 }
 
-/// The empty schedule.
-pub fn unsched() -> Rc<Sched> {
+/// The empty schedule's tree (shared: most nodes of a formula have none).
+fn unsched() -> Rc<Sched> {
     UNSCHED.with(|u| u.clone())
 }
 
@@ -585,50 +599,67 @@ fn second_is_subset(
     }
 }
 
-/// Runs a formula under a strategy's node rule (README §6 table).
-pub(crate) enum Phase {
-    /// The look-ahead run of O and OF (records nothing).
-    Lookahead,
-    /// The counting run of OS and OSF.
-    Subset,
+/// The run a strategy makes of a node before the observed one, to choose
+/// the schedule the observed run starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Prepass {
+    /// None (D, F): the observed run starts from the inherited schedule.
+    Nothing,
+    /// A look-ahead run that records no reads (O, OF).
+    LookAhead,
+    /// A run that counts the reads of each conjunction's second operand
+    /// (OS, OSF); the engine discards its reads afterwards. The counts
+    /// depend on which positions are locked, so the engine must lock a
+    /// node's children exactly as the reference does.
+    CountReads,
 }
 
-/// Computes the look-ahead or subset schedule from a formula.
-pub(crate) fn pre_schedule(
-    phase: Phase,
-    c: Cool<'_>,
-    s: &Rc<Sched>,
-    count: &dyn Fn() -> usize,
-) -> Rc<Sched> {
-    let mut f = Formula::new(c);
-    match phase {
-        Phase::Lookahead => f.lookahead(s, 0).0,
-        Phase::Subset => f.subset(s, 0, count).0,
+/// The strategies' answers to the engine: which runs a node needs, and
+/// what each run makes of the node's formula. The engine only ever holds
+/// [`Schedule`]s, never looks inside them, and does not tell strategies
+/// apart.
+impl Strategy {
+    /// Which run precedes a node's observed run.
+    pub(crate) fn prepass(self) -> Prepass {
+        match self {
+            Strategy::D | Strategy::F => Prepass::Nothing,
+            Strategy::O | Strategy::OF => Prepass::LookAhead,
+            Strategy::OS | Strategy::OSF => Prepass::CountReads,
+        }
     }
-}
 
-/// The observed run of a node: its result and the schedule its children
-/// inherit. `s` is the inherited schedule, `s1` the pre-computed one.
-pub(crate) fn observed(
-    strategy: Strategy,
-    c: Cool<'_>,
-    s: &Rc<Sched>,
-    s1: &Rc<Sched>,
-) -> (bool, Rc<Sched>) {
-    if strategy == Strategy::D {
-        return (c.eval(), s.clone());
+    /// The prepass: the schedule the observed run starts from, computed
+    /// from the node's formula `c` under the schedule the node inherited.
+    /// `reads` tells how many positions the run has read so far (only the
+    /// counting prepass asks).
+    pub(crate) fn prepare(
+        self,
+        c: Cool<'_>,
+        inherited: &Schedule,
+        reads: &dyn Fn() -> usize,
+    ) -> Schedule {
+        let s = &inherited.0;
+        Schedule(match self.prepass() {
+            Prepass::Nothing => s.clone(),
+            Prepass::LookAhead => Formula::new(c).lookahead(s, 0).0,
+            Prepass::CountReads => Formula::new(c).subset(s, 0, reads).0,
+        })
     }
-    let mut f = Formula::new(c);
-    match strategy {
-        Strategy::D => unreachable!(),
-        Strategy::O | Strategy::OS => (f.run(s1, 0), s1.clone()),
-        Strategy::F => {
-            let (s2, r) = f.par(s, 0);
-            (r, s2)
-        }
-        Strategy::OF | Strategy::OSF => {
-            let (s2, r) = f.par(s1, 0);
-            (r, s2)
-        }
+
+    /// The observed run of a node: the formula's value, and the schedule
+    /// the node's children inherit. `start` is the prepass's schedule, or
+    /// the inherited one when the strategy has no prepass.
+    pub(crate) fn observe(self, c: Cool<'_>, start: &Schedule) -> (bool, Schedule) {
+        let s = &start.0;
+        let (value, children) = match self {
+            // No formula needed: the plain left-to-right evaluation.
+            Strategy::D => (c.eval(), s.clone()),
+            Strategy::O | Strategy::OS => (Formula::new(c).run(s, 0), s.clone()),
+            Strategy::F | Strategy::OF | Strategy::OSF => {
+                let (children, value) = Formula::new(c).par(s, 0);
+                (value, children)
+            }
+        };
+        (value, Schedule(children))
     }
 }

@@ -8,7 +8,7 @@
 //! shared vector) and which child comes next, so memory is proportional to
 //! the current path. See DESIGN.md §2 for the rules this implements.
 
-use crate::cool::Sched;
+use crate::cool::Schedule;
 use crate::grammar::{Grammar, INFINITE, NONE};
 use crate::lazy::{Ctx, Node, ProdInfo, COUNT_STAMP, FINAL, LOCKED};
 use crate::watchdog::RunSlot;
@@ -37,7 +37,7 @@ struct Frame {
     next: u32,
     undo: Option<Undo>,
     /// The schedule the node's run produced (for conjunction strategies).
-    schedule: Option<Rc<Sched>>,
+    schedule: Option<Schedule>,
     /// Extra locks (`LockRule::Reference`): `extras[extra_start..extra_live]`
     /// are still locked; each unlocks when the children reach the index
     /// below its own.
@@ -452,7 +452,7 @@ impl Engine {
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
-    pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>, rule: LockRule) {
+    pub fn commit(&mut self, mark: u32, schedule: Option<Schedule>, rule: LockRule) {
         self.runs += 1;
         self.pending = false;
         let end = self.reads().len() as u32;
@@ -643,10 +643,10 @@ impl Engine {
     }
 
     /// The schedule inherited by the current node (from its parent).
-    pub fn inherited_schedule(&self) -> Rc<Sched> {
+    pub fn inherited_schedule(&self) -> Schedule {
         match self.frames.last().and_then(|f| f.schedule.clone()) {
             Some(s) => s,
-            None => crate::cool::unsched(),
+            None => Schedule::empty(),
         }
     }
 

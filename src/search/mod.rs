@@ -14,7 +14,7 @@ pub(crate) use source::GrammarSource;
 
 pub use parallel::Parallel;
 
-use crate::cool::{self, Cool, Phase, Strategy};
+use crate::cool::{Cool, Prepass, Schedule, Strategy};
 use crate::grammar::{compile_space, grammar_of, Grammar, Tree};
 use crate::lazy::Lazy;
 use crate::report::{show_pattern, Pattern};
@@ -198,7 +198,6 @@ impl<T: 'static> Searcher<T> {
             .engine
             .run(RunMode::Observe, |ctx| pred(Lazy::new(ctx, 0)));
         self.engine.commit(mark, None, LockRule::Prune);
-        self.stats.runs += 1;
         let r = match result {
             Ok(o) => {
                 self.internal = None;
@@ -206,11 +205,7 @@ impl<T: 'static> Searcher<T> {
             }
             Err(p) => self.panicked(&*p),
         };
-        match r {
-            RunResult::True => self.stats.satisfied += 1,
-            RunResult::Panicked(_) => self.stats.panicked += 1,
-            _ => {}
-        }
+        self.count(&r);
         Some(r)
     }
 
@@ -223,51 +218,95 @@ impl<T: 'static> Searcher<T> {
         if !self.engine.advance() {
             return None;
         }
-        let s = self.engine.inherited_schedule();
-        let pre = match strategy {
-            Strategy::O | Strategy::OF => self.engine.run(RunMode::Plain, |ctx| {
-                cool::pre_schedule(Phase::Lookahead, pred(Lazy::new(ctx, 0)), &s, &|| 0)
-            }),
-            Strategy::OS | Strategy::OSF => {
-                let mark = self.engine.read_mark();
-                let r = self.engine.run(RunMode::Count, |ctx| {
-                    let count = || ctx.reads_len() - mark as usize;
-                    cool::pre_schedule(Phase::Subset, pred(Lazy::new(ctx, 0)), &s, &count)
-                });
-                self.engine.end_count(mark);
-                r
-            }
-            Strategy::D | Strategy::F => Ok(s.clone()),
-        };
+        let inherited = self.engine.inherited_schedule();
+        let start = self.prepass(strategy, pred, inherited);
         let mark = self.engine.read_mark();
-        let result = match pre {
-            Ok(s1) => self.engine.run(RunMode::Observe, |ctx| {
-                cool::observed(strategy, pred(Lazy::new(ctx, 0)), &s, &s1)
-            }),
-            Err(p) => Err(p),
-        };
-        let (r, sched) = match result {
-            Ok((true, sched)) => (RunResult::True, Some(sched)),
-            Ok((false, sched)) => (RunResult::False(None), Some(sched)),
+        let result = start.and_then(|start| {
+            self.engine.run(RunMode::Observe, |ctx| {
+                strategy.observe(pred(Lazy::new(ctx, 0)), &start)
+            })
+        });
+        let (r, children) = match result {
+            Ok((value, children)) => {
+                self.internal = None;
+                (value.into_result(), Some(children))
+            }
             Err(p) => (self.panicked(&*p), None),
         };
-        if sched.is_some() {
-            self.internal = None;
-        }
-        // Counting runs see which positions are locked: the strategies that
-        // count need the reference's locks exactly.
-        let rule = match strategy {
-            Strategy::OS | Strategy::OSF => LockRule::Reference,
-            _ => LockRule::Prune,
+        // A counting prepass sees which positions are locked: it needs the
+        // reference's locks exactly.
+        let rule = match strategy.prepass() {
+            Prepass::CountReads => LockRule::Reference,
+            Prepass::Nothing | Prepass::LookAhead => LockRule::Prune,
         };
-        self.engine.commit(mark, sched, rule);
+        self.engine.commit(mark, children, rule);
+        self.count(&r);
+        Some(r)
+    }
+
+    /// The run a strategy makes of the pending node before the observed
+    /// one: the schedule the observed run starts from (the inherited one
+    /// when the strategy makes none), or the run's panic.
+    fn prepass<F>(
+        &mut self,
+        strategy: Strategy,
+        pred: &F,
+        inherited: Schedule,
+    ) -> Result<Schedule, Box<dyn Any + Send>>
+    where
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    {
+        match strategy.prepass() {
+            Prepass::Nothing => Ok(inherited),
+            Prepass::LookAhead => self.engine.run(RunMode::Plain, |ctx| {
+                strategy.prepare(pred(Lazy::new(ctx, 0)), &inherited, &|| 0)
+            }),
+            Prepass::CountReads => {
+                let mark = self.engine.read_mark();
+                let start = self.engine.run(RunMode::Count, |ctx| {
+                    let reads = || ctx.reads_len() - mark as usize;
+                    strategy.prepare(pred(Lazy::new(ctx, 0)), &inherited, &reads)
+                });
+                self.engine.end_count(mark);
+                start
+            }
+        }
+    }
+
+    /// Counts a run made.
+    fn count(&mut self, r: &RunResult) {
         self.stats.runs += 1;
         match r {
             RunResult::True => self.stats.satisfied += 1,
             RunResult::Panicked(_) => self.stats.panicked += 1,
-            _ => {}
+            RunResult::False(_) | RunResult::Discarded => {}
         }
-        Some(r)
+    }
+
+    /// Moves to the next node of the search without running it; false
+    /// when the search is over. [`Searcher::step`] does this itself; a
+    /// caller that decides per node whether to run it calls this first.
+    pub(crate) fn advance(&mut self) -> bool {
+        self.engine.advance()
+    }
+
+    /// The depth in the search tree of the node [`Searcher::advance`]
+    /// moved to (the root is at depth 0).
+    pub(crate) fn pending_depth(&self) -> usize {
+        self.engine.depth()
+    }
+
+    /// Leaves the node [`Searcher::advance`] moved to unrun, and its whole
+    /// subtree: the next node is its next sibling (or an ancestor's).
+    pub(crate) fn skip_subtree(&mut self) {
+        self.engine.skip();
+    }
+
+    /// The message of a predicate's panic `msg` on the node run last,
+    /// naming the input.
+    pub(crate) fn panic_on_input(&self, msg: &str) -> String {
+        let shown = crate::report::show_tree(&self.engine.grammar, &self.engine.current_tree());
+        format!("neatcheck: the predicate panicked on input {shown}: {msg}")
     }
 
     /// The outcome of a run that panicked: neatcheck's own errors are
@@ -409,9 +448,7 @@ fn repanic_with_input<T: 'static>(s: &mut Searcher<T>, msg: String) -> ! {
             std::any::type_name::<T>()
         )
     }
-    let tree = s.engine.current_tree();
-    let shown = crate::report::show_tree(&s.engine.grammar, &tree);
-    panic!("neatcheck: the predicate panicked on input {shown}: {msg}")
+    panic!("{}", s.panic_on_input(&msg))
 }
 
 /// Whether some value of size `<= bound` satisfies `pred`.
@@ -642,7 +679,7 @@ pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
 ) -> BoundResult<T> {
     loop {
         let runs = s.stats.runs;
-        if !s.engine.advance() {
+        if !s.advance() {
             return BoundResult::Passed(runs);
         }
         if budget.runs_spent(runs) {
