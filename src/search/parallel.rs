@@ -123,6 +123,43 @@ struct Shared {
     progress: Mutex<Progress>,
 }
 
+impl StopAt {
+    /// Whether run outcome `r` stops the worker that made it.
+    fn stops(self, r: &RunResult) -> bool {
+        matches!(
+            (r, self),
+            (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
+        )
+    }
+}
+
+impl Shared {
+    fn new() -> Self {
+        Shared {
+            next_ticket: AtomicU64::new(0),
+            best: AtomicU64::new(u64::MAX),
+            out_of_time: AtomicBool::new(false),
+            progress: Mutex::default(),
+        }
+    }
+
+    /// Claims the next unit to explore.
+    fn claim_ticket(&self) -> u64 {
+        self.next_ticket.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Whether a stop at or before key `key` is known: nothing from there
+    /// on can change the result.
+    fn stopped_by(&self, key: u64) -> bool {
+        self.best.load(Ordering::Relaxed) <= key
+    }
+
+    /// The units completed so far.
+    fn progress(&self) -> std::sync::MutexGuard<'_, Progress> {
+        self.progress.lock().expect("no worker panics")
+    }
+}
+
 /// Why a worker stopped at a node, other than the end of the search or
 /// the deadline.
 struct Stop<T> {
@@ -171,6 +208,21 @@ struct Report<T, Tl> {
     partial_runs: u64,
     /// Why it stopped before the end of the search, if it did.
     stop: Option<Stop<T>>,
+}
+
+impl<T, Tl: Tally> Report<T, Tl> {
+    /// Nothing done yet.
+    fn new() -> Self {
+        Report {
+            top_runs: 0,
+            top: Tl::default(),
+            top_whole: false,
+            unit_runs: 0,
+            units: Tl::default(),
+            partial_runs: 0,
+            stop: None,
+        }
+    }
 }
 
 /// The result of a bound, before it is dressed as a counterexample search
@@ -380,37 +432,33 @@ impl Parallel {
         let step = |s: &mut Searcher<T>| s.step(prop);
         // A panic is a counterexample in a counterexample search.
         let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
-        self.bound_for_check(
-            &step,
-            &describe,
-            bound,
-            budget,
-            None,
-            &GrammarSource::Canonical,
-        )
+        let task = Task {
+            step: &step,
+            describe: &describe,
+            watchdog: None,
+            source: &GrammarSource::Canonical,
+        };
+        self.bound_for_check(&task, bound, budget)
     }
 
     /// One bound of a check's exhaustive phase: [`Parallel::ctrex_within`]
-    /// over the check's own steps, failure records and watchdog.
+    /// over the check's own steps, failure records, grammar and watchdog.
     pub(crate) fn bound_for_check<T: Enumerable + Send, Tl: Tally>(
         &self,
-        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Counterexample<T> + Sync),
+        task: &Task<'_, T, Counterexample<T>>,
         bound: usize,
         budget: Budget,
-        watchdog: Option<&crate::watchdog::Watchdog>,
-        source: &GrammarSource<T>,
     ) -> (BoundResult<T>, Tl) {
-        let describe = |s: &mut Searcher<T>, r: RunResult| Hit::Counterexample(describe(s, r));
-        let (verdict, tally) = self.drive(
-            step,
-            &describe,
-            StopAt::Failure,
-            bound,
-            budget,
-            watchdog,
-            source,
-        );
+        let describe = |s: &mut Searcher<T>, r: RunResult| {
+            Hit::Counterexample((task.describe)(s, r))
+        };
+        let task = Task {
+            step: task.step,
+            describe: &describe,
+            watchdog: task.watchdog,
+            source: task.source,
+        };
+        let (verdict, tally) = self.drive(&task, StopAt::Failure, bound, budget);
         let result = match verdict {
             Ending::Passed(runs) => BoundResult::Passed(runs),
             Ending::Hit(Hit::Counterexample(mut c), runs) => {
@@ -475,21 +523,16 @@ impl Parallel {
             let RunResult::Panicked(m) = r else {
                 unreachable!("whole searches stop at panics only")
             };
-            let tree = s.engine.current_tree();
-            let shown = crate::report::show_tree(&s.engine.grammar, &tree);
-            Hit::Panic(format!(
-                "neatcheck: the predicate panicked on input {shown}: {m}"
-            ))
+            Hit::Panic(s.panic_on_input(&m))
         };
-        let (verdict, satisfied): (_, Satisfied) = self.drive(
+        let task = Task {
             step,
-            &describe,
-            StopAt::Panic,
-            bound,
-            budget,
-            None,
-            &GrammarSource::Canonical,
-        );
+            describe: &describe,
+            watchdog: None,
+            source: &GrammarSource::Canonical,
+        };
+        let (verdict, satisfied): (_, Satisfied) =
+            self.drive(&task, StopAt::Panic, bound, budget);
         match verdict {
             Ending::Passed(runs) => Some(Classes {
                 runs,
@@ -505,55 +548,49 @@ impl Parallel {
 
     /// Runs `threads` workers to the end and decides the bound from their
     /// reports.
-    #[allow(clippy::type_complexity)]
-    #[allow(clippy::too_many_arguments)]
     fn drive<T: Enumerable + Send, Tl: Tally>(
         &self,
-        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Hit<T> + Sync),
+        task: &Task<'_, T, Hit<T>>,
         stop_at: StopAt,
         bound: usize,
         budget: Budget,
-        watchdog: Option<&crate::watchdog::Watchdog>,
-        source: &GrammarSource<T>,
     ) -> (Ending<T>, Tl) {
-        let shared = Shared {
-            next_ticket: AtomicU64::new(0),
-            best: AtomicU64::new(u64::MAX),
-            out_of_time: AtomicBool::new(false),
-            progress: Mutex::default(),
+        let shared = Shared::new();
+        let job = Job {
+            task,
+            stop_at,
+            bound,
+            budget,
+            split_depth: self.split_depth,
+            shared: &shared,
         };
+        let reports = self.run_workers(&job);
+        let progress = shared.progress.into_inner().expect("no worker panics");
+        let out_of_time = shared.out_of_time.into_inner();
+        decide(reports, &progress, out_of_time, budget.max_runs)
+    }
+
+    /// Runs `threads` workers on `job` and collects their reports (a
+    /// worker's panic goes on in the caller).
+    fn run_workers<T: Enumerable + Send, Tl: Tally>(
+        &self,
+        job: &Job<'_, T>,
+    ) -> Vec<Report<T, Tl>> {
         // Workers compile their own grammars: under the caller's sizes.
         let integers = crate::space::integer_sizes();
-        let reports = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads)
                 .map(|_| {
-                    let shared = &shared;
-                    let job = Job {
-                        step,
-                        describe,
-                        stop_at,
-                        bound,
-                        budget,
-                        split_depth: self.split_depth,
-                        shared,
-                        watchdog,
-                        source,
-                    };
-                    scope.spawn(move || crate::space::with_integer_sizes(integers, || job.work()))
+                    scope.spawn(move || {
+                        crate::space::with_integer_sizes(integers, || Worker::new(job).work())
+                    })
                 })
                 .collect();
             workers
                 .into_iter()
-                .map(|w| match w.join() {
-                    Ok(r) => r,
-                    Err(p) => std::panic::resume_unwind(p),
-                })
-                .collect::<Vec<_>>()
-        });
-        let progress = shared.progress.into_inner().expect("no worker panics");
-        let out_of_time = shared.out_of_time.into_inner();
-        decide(reports, &progress, out_of_time, budget.max_runs)
+                .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
     }
 }
 
@@ -580,7 +617,20 @@ fn decide<T, Tl: Tally>(
         .iter_mut()
         .filter_map(|r| r.stop.take())
         .min_by_key(|s| (s.key, matches!(s.kind, StopKind::Cut)));
-    // The top from a worker that walked all of it (any, when none did).
+    let (total, tally) = completed_runs(reports);
+    let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
+    let verdict = match earliest {
+        Some(stop) => verdict_at_stop(stop, progress, made, max_runs),
+        None if out_of_time => Ending::OutOfBudget(made),
+        None if within(total) => Ending::Passed(total),
+        None => Ending::OutOfBudget(max_runs.expect("only a budget is exceeded")),
+    };
+    (verdict, tally)
+}
+
+/// The runs of the top (counted once, from a worker that walked all of it,
+/// or any when none did) and of the completed units, and their tally.
+fn completed_runs<T, Tl: Tally>(reports: Vec<Report<T, Tl>>) -> (u64, Tl) {
     let top = reports
         .iter()
         .position(|r| r.top_whole)
@@ -595,39 +645,54 @@ fn decide<T, Tl: Tally>(
         total += r.unit_runs;
         tally.merge(r.units);
     }
-    let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
-    let verdict = match earliest {
-        // Everything before the stop was run: exact.
-        Some(stop) => match (progress.runs_before(stop.key / 2), stop.kind) {
-            (Some(units), StopKind::Hit(f)) => {
-                let at = units + stop.top_before + stop.runs_in_part;
-                if within(at) {
-                    Ending::Hit(f, at)
-                } else {
-                    Ending::OutOfBudget(max_runs.expect("only a budget is exceeded"))
-                }
-            }
-            (Some(_), StopKind::Cut) => {
-                Ending::OutOfBudget(max_runs.expect("only a run budget cuts"))
-            }
-            // Some earlier unit was not finished: only the deadline stops
-            // workers before that.
-            (None, StopKind::Hit(f)) => Ending::Hit(f, made),
-            (None, StopKind::Cut) => Ending::OutOfBudget(made),
-        },
-        None if out_of_time => Ending::OutOfBudget(made),
-        None if within(total) => Ending::Passed(total),
-        None => Ending::OutOfBudget(max_runs.expect("only a budget is exceeded")),
-    };
-    (verdict, tally)
+    (total, tally)
 }
 
-/// What a worker needs: the same for every worker.
-struct Job<'a, T> {
+/// The verdict when the earliest stop is `stop`; `made` is the runs made
+/// (within the budget).
+fn verdict_at_stop<T>(
+    stop: Stop<T>,
+    progress: &Progress,
+    made: u64,
+    max_runs: Option<u64>,
+) -> Ending<T> {
+    let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
+    match (progress.runs_before(stop.key / 2), stop.kind) {
+        // Everything before the stop was run: exact.
+        (Some(units), StopKind::Hit(f)) => {
+            let at = units + stop.top_before + stop.runs_in_part;
+            if within(at) {
+                Ending::Hit(f, at)
+            } else {
+                Ending::OutOfBudget(max_runs.expect("only a budget is exceeded"))
+            }
+        }
+        (Some(_), StopKind::Cut) => Ending::OutOfBudget(max_runs.expect("only a run budget cuts")),
+        // Some earlier unit was not finished: only the deadline stops
+        // workers before that.
+        (None, StopKind::Hit(f)) => Ending::Hit(f, made),
+        (None, StopKind::Cut) => Ending::OutOfBudget(made),
+    }
+}
+
+/// What a parallel search runs on every worker: the property's steps, the
+/// description of a failing run, where each worker gets its grammar, and
+/// the watchdog its searcher reports to.
+pub(crate) struct Task<'a, T, H> {
     /// Runs the next node (the predicate, and the engine after it).
-    step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    pub(crate) step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     /// Describes a failing run while the searcher is still on it.
-    describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> Hit<T> + Sync),
+    pub(crate) describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> H + Sync),
+    /// The per-run watchdog each worker's searcher reports to.
+    pub(crate) watchdog: Option<&'a crate::watchdog::Watchdog>,
+    /// Where each worker gets its grammar.
+    pub(crate) source: &'a GrammarSource<T>,
+}
+
+/// What every worker of one bound shares.
+struct Job<'a, T> {
+    /// What the workers run.
+    task: &'a Task<'a, T, Hit<T>>,
     /// Which runs are failures.
     stop_at: StopAt,
     /// The largest size searched.
@@ -636,12 +701,8 @@ struct Job<'a, T> {
     budget: Budget,
     /// The depth of the units.
     split_depth: usize,
-    /// What the workers share.
+    /// What the workers coordinate through.
     shared: &'a Shared,
-    /// The per-run watchdog each worker's searcher reports to.
-    watchdog: Option<&'a crate::watchdog::Watchdog>,
-    /// Where each worker gets its grammar.
-    source: &'a GrammarSource<T>,
 }
 
 /// The unit a worker is exploring.
@@ -659,162 +720,226 @@ struct Unit<Tl> {
     start_at_least: u64,
 }
 
-impl<T: Enumerable> Job<'_, T> {
-    /// One worker: walks the top of the tree, explores the units it holds
-    /// tickets for, stops at the first failure, cut, or stop known to come
-    /// before everything it could still do.
-    fn work<Tl: Tally>(self) -> Report<T, Tl> {
-        let shared = self.shared;
-        let split_depth = self.split_depth;
-        let mut s = Searcher::<T>::from_grammar(self.source.grammar(), self.bound);
-        if let Some(dog) = self.watchdog {
-            s.watch(dog.slot());
+/// One worker: its own searcher, where it is in the numbering of the units
+/// and what it has done.
+struct Worker<'a, T, Tl> {
+    job: &'a Job<'a, T>,
+    searcher: Searcher<T>,
+    report: Report<T, Tl>,
+    /// The unit this worker explores next (or is exploring).
+    ticket: u64,
+    /// Units met so far.
+    seen: u64,
+    /// The unit being explored.
+    current: Option<Unit<Tl>>,
+    /// A lower bound of the runs of units `0..seen`.
+    units_at_least: u64,
+    /// Runs since the last look at the clock and at the others' progress.
+    since_check: u64,
+}
+
+impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
+    /// A worker with its own searcher, holding its first ticket.
+    fn new(job: &'a Job<'a, T>) -> Self {
+        let mut searcher = Searcher::<T>::from_grammar(job.task.source.grammar(), job.bound);
+        if let Some(dog) = job.task.watchdog {
+            searcher.watch(dog.slot());
         }
-        let mut report = Report {
-            top_runs: 0,
-            top: Tl::default(),
-            top_whole: false,
-            unit_runs: 0,
-            units: Tl::default(),
-            partial_runs: 0,
-            stop: None,
-        };
-        let take_ticket = || shared.next_ticket.fetch_add(1, Ordering::Relaxed);
-        let mut ticket = take_ticket();
-        // Units met so far; the unit being explored.
-        let mut seen: u64 = 0;
-        let mut current: Option<Unit<Tl>> = None;
-        // A lower bound of the runs of units `0..seen`.
-        let mut units_at_least: u64 = 0;
-        let mut since_check: u64 = 0;
-        loop {
-            if shared.out_of_time.load(Ordering::Relaxed) {
-                break;
-            }
-            if !s.engine.advance() {
-                report.top_whole = true;
-                // The search ended after the unit being explored.
-                if let Some(done) = current.take() {
-                    self.complete(&mut report, done);
-                }
-                break;
-            }
-            let depth = s.engine.depth();
-            if depth <= split_depth {
-                // Leaving the unit being explored (if any): it is complete.
-                if let Some(done) = current.take() {
-                    units_at_least += done.runs - 1;
-                    self.complete(&mut report, done);
-                    ticket = take_ticket();
-                }
-            }
-            let key = if depth == split_depth {
-                let unit = seen;
-                seen += 1;
-                let start_at_least = report.top_runs + units_at_least;
-                // Every unit has a run: its root.
-                units_at_least += 1;
-                if unit != ticket {
-                    s.engine.skip();
-                    continue;
-                }
-                current = Some(Unit {
-                    unit,
-                    runs: 0,
-                    tally: Tl::default(),
-                    top_before: report.top_runs,
-                    start_at_least,
-                });
-                // A new unit learns where the others are before it starts.
-                since_check = CHECK_EVERY;
-                unit_key(unit)
-            } else if depth < split_depth {
-                top_key(seen)
-            } else {
-                unit_key(current.as_ref().expect("inside a unit").unit)
-            };
-            // An earlier stop is known: nothing here can come first.
-            if shared.best.load(Ordering::Relaxed) <= key {
-                break;
-            }
-            if since_check >= CHECK_EVERY {
-                since_check = 0;
-                if self.budget.deadline.is_some_and(|d| Instant::now() >= d) {
-                    shared.out_of_time.store(true, Ordering::Relaxed);
-                    break;
-                }
-                if self.budget.max_runs.is_some() {
-                    let progress = shared.progress.lock().expect("no worker panics");
-                    units_at_least = units_at_least.max(progress.runs_before_at_least(seen));
-                    if let Some(u) = &mut current {
-                        let before = u.top_before + progress.runs_before_at_least(u.unit);
-                        u.start_at_least = u.start_at_least.max(before);
-                    }
-                }
-            }
-            if let Some(max_runs) = self.budget.max_runs {
-                // The position of this node in sequential order, at least.
-                let at_least = match &current {
-                    Some(u) => u.start_at_least + u.runs + 1,
-                    None => report.top_runs + units_at_least + 1,
-                };
-                if at_least > max_runs {
-                    self.stop(&mut report, &current, key, StopKind::Cut);
-                    break;
-                }
-            }
-            let r = (self.step)(&mut s).expect("a pending node runs");
-            since_check += 1;
-            match &mut current {
-                Some(u) => {
-                    u.runs += 1;
-                    u.tally.add(&r);
-                }
-                None => {
-                    report.top_runs += 1;
-                    report.top.add(&r);
-                }
-            }
-            let stops = matches!(
-                (&r, self.stop_at),
-                (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
-            );
-            if stops {
-                let found = (self.describe)(&mut s, r);
-                self.stop(&mut report, &current, key, StopKind::Hit(found));
+        Worker {
+            job,
+            searcher,
+            report: Report::new(),
+            ticket: job.shared.claim_ticket(),
+            seen: 0,
+            current: None,
+            units_at_least: 0,
+            since_check: 0,
+        }
+    }
+
+    /// Walks the top of the tree, explores the units it holds tickets for,
+    /// stops at the first failure, cut, or stop known to come before
+    /// everything it could still do.
+    fn work(mut self) -> Report<T, Tl> {
+        while let Some(key) = self.next_node() {
+            if !self.may_run(key) || !self.run_node(key) {
                 break;
             }
         }
         // A unit left unfinished does not count.
-        if let Some(u) = current {
-            report.partial_runs += u.runs;
+        if let Some(u) = self.current {
+            self.report.partial_runs += u.runs;
         }
-        report
+        self.report
+    }
+
+    /// Moves to the next node this worker runs, skipping the units of
+    /// others, and returns its key (its place in sequential order); `None`
+    /// at the end of the search or past the deadline.
+    fn next_node(&mut self) -> Option<u64> {
+        loop {
+            if self.job.shared.out_of_time.load(Ordering::Relaxed) {
+                return None;
+            }
+            if !self.searcher.advance() {
+                self.report.top_whole = true;
+                // The search ended after the unit being explored.
+                if let Some(done) = self.current.take() {
+                    self.complete(done);
+                }
+                return None;
+            }
+            let depth = self.searcher.pending_depth();
+            if depth <= self.job.split_depth {
+                self.leave_unit();
+            }
+            match depth.cmp(&self.job.split_depth) {
+                std::cmp::Ordering::Less => return Some(top_key(self.seen)),
+                std::cmp::Ordering::Equal => {
+                    if let Some(key) = self.number_unit() {
+                        return Some(key);
+                    }
+                }
+                std::cmp::Ordering::Greater => {
+                    let unit = self.current.as_ref().expect("inside a unit").unit;
+                    return Some(unit_key(unit));
+                }
+            }
+        }
+    }
+
+    /// At a node at or above the cut: the unit being explored (if any) is
+    /// complete, and the worker claims its next ticket.
+    fn leave_unit(&mut self) {
+        if let Some(done) = self.current.take() {
+            self.units_at_least += done.runs - 1;
+            self.complete(done);
+            self.ticket = self.job.shared.claim_ticket();
+        }
+    }
+
+    /// Numbers the node at the cut the worker is on. Its own unit (the
+    /// ticket's) is entered and its key returned; any other is skipped.
+    fn number_unit(&mut self) -> Option<u64> {
+        let unit = self.seen;
+        self.seen += 1;
+        let start_at_least = self.report.top_runs + self.units_at_least;
+        // Every unit has a run: its root.
+        self.units_at_least += 1;
+        if unit != self.ticket {
+            self.searcher.skip_subtree();
+            return None;
+        }
+        self.current = Some(Unit {
+            unit,
+            runs: 0,
+            tally: Tl::default(),
+            top_before: self.report.top_runs,
+            start_at_least,
+        });
+        // A new unit learns where the others are before it starts.
+        self.since_check = CHECK_EVERY;
+        Some(unit_key(unit))
+    }
+
+    /// Whether the pending node (key `key`) may still change the result:
+    /// no earlier stop is known, the deadline has not passed, and it is
+    /// not known to be past the run budget (that is a cut, recorded).
+    fn may_run(&mut self, key: u64) -> bool {
+        if self.job.shared.stopped_by(key) {
+            return false;
+        }
+        if self.since_check >= CHECK_EVERY {
+            self.since_check = 0;
+            if self.deadline_passed() {
+                return false;
+            }
+            self.learn_progress();
+        }
+        if self.past_budget() {
+            self.stop(key, StopKind::Cut);
+            return false;
+        }
+        true
+    }
+
+    /// Whether the deadline has passed; tells the other workers if so.
+    fn deadline_passed(&self) -> bool {
+        let passed = self.job.budget.deadline.is_some_and(|d| Instant::now() >= d);
+        if passed {
+            self.job.shared.out_of_time.store(true, Ordering::Relaxed);
+        }
+        passed
+    }
+
+    /// Raises the lower bounds of positions with the runs of the units the
+    /// other workers completed (only a run budget needs them).
+    fn learn_progress(&mut self) {
+        if self.job.budget.max_runs.is_none() {
+            return;
+        }
+        let progress = self.job.shared.progress();
+        self.units_at_least = self
+            .units_at_least
+            .max(progress.runs_before_at_least(self.seen));
+        if let Some(u) = &mut self.current {
+            let before = u.top_before + progress.runs_before_at_least(u.unit);
+            u.start_at_least = u.start_at_least.max(before);
+        }
+    }
+
+    /// Whether the pending node's position in sequential order is known
+    /// to be past the run budget.
+    fn past_budget(&self) -> bool {
+        let Some(max_runs) = self.job.budget.max_runs else {
+            return false;
+        };
+        let at_least = match &self.current {
+            Some(u) => u.start_at_least + u.runs + 1,
+            None => self.report.top_runs + self.units_at_least + 1,
+        };
+        at_least > max_runs
+    }
+
+    /// Runs the pending node (key `key`) and counts it; false when its run
+    /// stops the worker (the failure is recorded).
+    fn run_node(&mut self, key: u64) -> bool {
+        let r = (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+        self.since_check += 1;
+        match &mut self.current {
+            Some(u) => {
+                u.runs += 1;
+                u.tally.add(&r);
+            }
+            None => {
+                self.report.top_runs += 1;
+                self.report.top.add(&r);
+            }
+        }
+        if !self.job.stop_at.stops(&r) {
+            return true;
+        }
+        let found = (self.job.task.describe)(&mut self.searcher, r);
+        self.stop(key, StopKind::Hit(found));
+        false
     }
 
     /// Records a unit explored fully.
-    fn complete<Tl: Tally>(&self, report: &mut Report<T, Tl>, done: Unit<Tl>) {
-        report.unit_runs += done.runs;
-        report.units.merge(done.tally);
-        let mut progress = self.shared.progress.lock().expect("no worker panics");
-        progress.complete(done.unit, done.runs);
+    fn complete(&mut self, done: Unit<Tl>) {
+        self.report.unit_runs += done.runs;
+        self.report.units.merge(done.tally);
+        self.job.shared.progress().complete(done.unit, done.runs);
     }
 
     /// Records why the worker stops at the node with key `key`, and tells
     /// the others that nothing from there on is needed.
-    fn stop<Tl>(
-        &self,
-        report: &mut Report<T, Tl>,
-        current: &Option<Unit<Tl>>,
-        key: u64,
-        kind: StopKind<T>,
-    ) {
-        let (runs_in_part, top_before) = match current {
+    fn stop(&mut self, key: u64, kind: StopKind<T>) {
+        let (runs_in_part, top_before) = match &self.current {
             Some(u) => (u.runs, u.top_before),
-            None => (report.top_runs, 0),
+            None => (self.report.top_runs, 0),
         };
-        self.shared.best.fetch_min(key, Ordering::Relaxed);
-        report.stop = Some(Stop {
+        self.job.shared.best.fetch_min(key, Ordering::Relaxed);
+        self.report.stop = Some(Stop {
             key,
             runs_in_part,
             top_before,
