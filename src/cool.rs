@@ -530,65 +530,71 @@ impl<'a> Formula<'a> {
                 let (sr2, rr) = self.subset(&sr, r, count);
                 (flip(s, b, sl2, sr2), LRes::And(Box::new(rl), Box::new(rr)))
             }
-            FNode::And(l, r) => {
-                let (b, sl, sr) = split(s);
-                let ((first, sfirst), (second, ssecond)) = if b {
-                    ((r, &sr), (l, &sl))
-                } else {
-                    ((l, &sl), (r, &sr))
-                };
-                let (sf2, rf) = self.subset(sfirst, first, count);
-                let fv = self.force(&rf);
-                // New schedules of the left and right operands once known.
-                let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
-                    if b {
-                        (ss2, sf2)
-                    } else {
-                        (sf2, ss2)
-                    }
-                };
-                if fv {
-                    let (ss2, rs) = self.subset(ssecond, second, count);
-                    let sv = self.force(&rs);
-                    let (sl2, sr2) = assign(sf2, ss2);
-                    if sv {
-                        return (flip(s, false, sl2, sr2), LRes::Known(true));
-                    }
-                    // The second fails: "second is subset".
-                    return (
-                        second_is_subset(s, b, &sl, &sr, sl2, sr2),
-                        LRes::Known(false),
-                    );
-                }
-                let n = count();
-                let (ss2, rs) = self.subset(ssecond, second, count);
-                let sv = self.force(&rs);
-                let (sl2, sr2) = assign(sf2, ss2);
-                if sv || count() > n {
-                    // "first fails"
-                    let s = if !b {
-                        flip(s, false, sl2, sr.clone())
-                    } else {
-                        flip(s, true, sr.clone(), sr2) // (quirk)
-                    };
-                    (s, LRes::Known(false))
-                } else {
-                    (
-                        second_is_subset(s, b, &sl, &sr, sl2, sr2),
-                        LRes::Known(false),
-                    )
-                }
-            }
+            FNode::And(l, r) => self.subset_and(s, (l, r), count),
             FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+        }
+    }
+
+    /// The counting run of a parallel conjunction `l & r` under schedule
+    /// `s`: its operands in the scheduled order, flipped when the second
+    /// one fails without reading anything new.
+    fn subset_and(
+        &mut self,
+        s: &Rc<Sched>,
+        (l, r): (usize, usize),
+        count: &dyn Fn() -> usize,
+    ) -> (Rc<Sched>, LRes) {
+        let (b, sl, sr) = split(s);
+        let ((first, sfirst), (second, ssecond)) = if b {
+            ((r, &sr), (l, &sl))
+        } else {
+            ((l, &sl), (r, &sr))
+        };
+        let (sf2, rf) = self.subset(sfirst, first, count);
+        let fv = self.force(&rf);
+        // New schedules of the left and right operands once known.
+        let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
+            if b {
+                (ss2, sf2)
+            } else {
+                (sf2, ss2)
+            }
+        };
+        if fv {
+            let (ss2, rs) = self.subset(ssecond, second, count);
+            let sv = self.force(&rs);
+            let (sl2, sr2) = assign(sf2, ss2);
+            if sv {
+                return (flip(s, false, sl2, sr2), LRes::Known(true));
+            }
+            // The second fails: "second is subset".
+            return (second_is_subset(s, b, &sl, sl2, sr2), LRes::Known(false));
+        }
+        let n = count();
+        let (ss2, rs) = self.subset(ssecond, second, count);
+        let sv = self.force(&rs);
+        let (sl2, sr2) = assign(sf2, ss2);
+        if sv || count() > n {
+            // "first fails"
+            let s = if !b {
+                flip(s, false, sl2, sr.clone())
+            } else {
+                flip(s, true, sr.clone(), sr2) // (quirk)
+            };
+            (s, LRes::Known(false))
+        } else {
+            (second_is_subset(s, b, &sl, sl2, sr2), LRes::Known(false))
         }
     }
 }
 
+/// The schedule of a conjunction (`s`, flipped if `b`, left operand's
+/// schedule `sl`) whose second operand failed reading nothing the first did
+/// not: the second goes first from now on.
 fn second_is_subset(
     s: &Rc<Sched>,
     b: bool,
     sl: &Rc<Sched>,
-    _sr: &Rc<Sched>,
     sl2: Rc<Sched>,
     sr2: Rc<Sched>,
 ) -> Rc<Sched> {
@@ -661,5 +667,106 @@ impl Strategy {
             }
         };
         (value, Schedule(children))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cool, Prepass, Schedule, Strategy};
+    use std::cell::RefCell;
+
+    /// `a & b` over two constant atoms that log their evaluation.
+    fn logged<'a>(log: &'a RefCell<Vec<char>>, a: bool, b: bool) -> Cool<'a> {
+        let atom = move |name: char, v: bool| {
+            Cool::atom(move || {
+                log.borrow_mut().push(name);
+                v
+            })
+        };
+        atom('a', a) & atom('b', b)
+    }
+
+    /// One node under `strategy`, from `inherited`: its prepass (if any),
+    /// then its observed run. The value, the atoms the observed run
+    /// evaluated in order, and the schedule the children inherit.
+    fn node(
+        strategy: Strategy,
+        inherited: &Schedule,
+        (a, b): (bool, bool),
+    ) -> (bool, Vec<char>, Schedule) {
+        let log = RefCell::new(vec![]);
+        let start = match strategy.prepass() {
+            Prepass::Nothing => inherited.clone(),
+            // The prepass reads nothing new here: every read is old.
+            _ => strategy.prepare(logged(&log, a, b), inherited, &|| 0),
+        };
+        log.borrow_mut().clear();
+        let (value, children) = strategy.observe(logged(&log, a, b), &start);
+        (value, log.into_inner(), children)
+    }
+
+    #[test]
+    fn the_prepass_is_the_one_each_strategy_names() {
+        use Prepass::{CountReads, LookAhead, Nothing};
+        let prepasses = Strategy::ALL.map(Strategy::prepass);
+        assert_eq!(
+            prepasses,
+            [Nothing, LookAhead, Nothing, CountReads, LookAhead, CountReads]
+        );
+    }
+
+    #[test]
+    fn d_evaluates_left_to_right_and_passes_the_schedule_on() {
+        let empty = Schedule::empty();
+        let (value, order, children) = node(Strategy::D, &empty, (true, false));
+        assert_eq!((value, order), (false, vec!['a', 'b']));
+        assert_eq!(children, empty);
+        let (value, order, _) = node(Strategy::D, &empty, (false, true));
+        assert_eq!((value, order), (false, vec!['a']));
+    }
+
+    #[test]
+    fn o_runs_first_the_operand_the_look_ahead_found_false() {
+        let empty = Schedule::empty();
+        let (value, order, children) = node(Strategy::O, &empty, (true, false));
+        assert_eq!((value, order), (false, vec!['b']));
+        assert_ne!(children, empty, "the children inherit the flip");
+        // Both true: nothing to flip.
+        let (value, order, children) = node(Strategy::O, &empty, (true, true));
+        assert_eq!((value, order), (true, vec!['a', 'b']));
+        let (_, order, _) = node(Strategy::O, &children, (true, false));
+        assert_eq!(order, vec!['b']);
+    }
+
+    #[test]
+    fn f_alternates_a_false_conjunction_down_the_tree() {
+        let empty = Schedule::empty();
+        let (value, order, child) = node(Strategy::F, &empty, (false, false));
+        assert_eq!((value, order), (false, vec!['a']));
+        let (_, order, grandchild) = node(Strategy::F, &child, (false, false));
+        assert_eq!(order, vec!['b']);
+        let (_, order, _) = node(Strategy::F, &grandchild, (false, false));
+        assert_eq!(order, vec!['a']);
+    }
+
+    #[test]
+    fn os_flips_only_when_the_second_operand_reads_nothing_new() {
+        let empty = Schedule::empty();
+        // The left fails; the right fails too without reading: "second is
+        // subset", so it goes first.
+        let (_, order, _) = node(Strategy::OS, &empty, (false, false));
+        assert_eq!(order, vec!['b']);
+        // The same formula whose right operand reads a new position.
+        let log = RefCell::new(vec![]);
+        let reads = RefCell::new(0);
+        let reading = Cool::atom(|| false)
+            & Cool::atom(|| {
+                *reads.borrow_mut() += 1;
+                false
+            });
+        let start = Strategy::OS.prepare(reading, &empty, &|| *reads.borrow());
+        let (_, children) = Strategy::OS.observe(logged(&log, false, false), &start);
+        assert_eq!(log.into_inner(), vec!['a'], "no flip: the left fails first");
+        assert_eq!(children, start);
     }
 }

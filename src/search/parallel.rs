@@ -449,9 +449,8 @@ impl Parallel {
         bound: usize,
         budget: Budget,
     ) -> (BoundResult<T>, Tl) {
-        let describe = |s: &mut Searcher<T>, r: RunResult| {
-            Hit::Counterexample((task.describe)(s, r))
-        };
+        let describe =
+            |s: &mut Searcher<T>, r: RunResult| Hit::Counterexample((task.describe)(s, r));
         let task = Task {
             step: task.step,
             describe: &describe,
@@ -531,8 +530,7 @@ impl Parallel {
             watchdog: None,
             source: &GrammarSource::Canonical,
         };
-        let (verdict, satisfied): (_, Satisfied) =
-            self.drive(&task, StopAt::Panic, bound, budget);
+        let (verdict, satisfied): (_, Satisfied) = self.drive(&task, StopAt::Panic, bound, budget);
         match verdict {
             Ending::Passed(runs) => Some(Classes {
                 runs,
@@ -572,10 +570,7 @@ impl Parallel {
 
     /// Runs `threads` workers on `job` and collects their reports (a
     /// worker's panic goes on in the caller).
-    fn run_workers<T: Enumerable + Send, Tl: Tally>(
-        &self,
-        job: &Job<'_, T>,
-    ) -> Vec<Report<T, Tl>> {
+    fn run_workers<T: Enumerable + Send, Tl: Tally>(&self, job: &Job<'_, T>) -> Vec<Report<T, Tl>> {
         // Workers compile their own grammars: under the caller's sizes.
         let integers = crate::space::integer_sizes();
         std::thread::scope(|scope| {
@@ -865,7 +860,11 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
 
     /// Whether the deadline has passed; tells the other workers if so.
     fn deadline_passed(&self) -> bool {
-        let passed = self.job.budget.deadline.is_some_and(|d| Instant::now() >= d);
+        let passed = self
+            .job
+            .budget
+            .deadline
+            .is_some_and(|d| Instant::now() >= d);
         if passed {
             self.job.shared.out_of_time.store(true, Ordering::Relaxed);
         }
