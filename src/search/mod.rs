@@ -162,6 +162,17 @@ pub struct Searcher<T> {
     _t: PhantomData<fn() -> T>,
 }
 
+impl<T> fmt::Debug for Searcher<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Searcher")
+            .field("type", &std::any::type_name::<T>())
+            .field("bound", &self.engine.bound)
+            .field("size", &self.engine.size())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<T: Enumerable> Searcher<T> {
     /// Searches the canonical space of `T` up to size `bound`.
     pub fn new(bound: usize) -> Self {
@@ -498,6 +509,14 @@ pub struct SearchIter<T, P> {
     pred: P,
 }
 
+impl<T, P> fmt::Debug for SearchIter<T, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchIter")
+            .field("searcher", &self.searcher)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O> Iterator for SearchIter<T, P> {
     type Item = T;
     fn next(&mut self) -> Option<T> {
@@ -654,7 +673,7 @@ impl Tally for () {
 }
 
 /// How often a bound's loop reads the clock for its deadline.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ClockEvery {
     /// Before every run: a check's time ceiling must not be overrun by a
     /// batch of slow runs.

@@ -89,7 +89,7 @@ impl Default for Parallel {
 const DEFAULT_SPLIT_DEPTH: usize = 8;
 
 /// The runs that returned true (for [`Classes::satisfying`]).
-#[derive(Default)]
+#[derive(Default, Debug)]
 struct Satisfied(u64);
 
 impl Tally for Satisfied {
@@ -102,7 +102,7 @@ impl Tally for Satisfied {
 }
 
 /// What makes a worker stop at a run.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum StopAt {
     /// Panics only (a whole search).
     Panic,
@@ -111,6 +111,7 @@ enum StopAt {
 }
 
 /// What the workers share.
+#[derive(Debug)]
 struct Shared {
     /// The next unit to hand out.
     next_ticket: AtomicU64,
@@ -162,6 +163,7 @@ impl Shared {
 
 /// Why a worker stopped at a node, other than the end of the search or
 /// the deadline.
+#[derive(Debug)]
 struct Stop<T> {
     /// The node's place in sequential order (see [`top_key`], [`unit_key`]).
     key: u64,
@@ -175,6 +177,7 @@ struct Stop<T> {
 }
 
 /// What stopped a worker.
+#[derive(Debug)]
 enum StopKind<T> {
     /// A failing run (included in `runs_in_part`).
     Hit(Hit<T>),
@@ -184,6 +187,7 @@ enum StopKind<T> {
 }
 
 /// A failing run, described.
+#[derive(Debug)]
 enum Hit<T> {
     /// A failure in a counterexample search (a panic included).
     Counterexample(Counterexample<T>),
@@ -192,6 +196,7 @@ enum Hit<T> {
 }
 
 /// What one worker did.
+#[derive(Debug)]
 struct Report<T, Tl> {
     /// Runs of the top of the tree this worker made.
     top_runs: u64,
@@ -227,6 +232,7 @@ impl<T, Tl: Tally> Report<T, Tl> {
 
 /// The result of a bound, before it is dressed as a counterexample search
 /// or a whole search.
+#[derive(Debug)]
 enum Ending<T> {
     /// Every run made, none failed; the runs.
     Passed(u64),
@@ -243,7 +249,7 @@ enum Ending<T> {
 /// order, so everything below the first incomplete unit is one sum, and
 /// only the few completed above it are kept one by one: memory does not
 /// grow with the number of units.
-#[derive(Default)]
+#[derive(Default, Debug)]
 struct Progress {
     /// Units `0..complete_below` are complete ...
     complete_below: u64,
@@ -684,7 +690,16 @@ pub(crate) struct Task<'a, T, H> {
     pub(crate) source: &'a GrammarSource<T>,
 }
 
+impl<T, H> std::fmt::Debug for Task<'_, T, H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Task")
+            .field("watched", &self.watchdog.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 /// What every worker of one bound shares.
+#[derive(Debug)]
 struct Job<'a, T> {
     /// What the workers run.
     task: &'a Task<'a, T, Hit<T>>,
@@ -701,6 +716,7 @@ struct Job<'a, T> {
 }
 
 /// The unit a worker is exploring.
+#[derive(Debug)]
 struct Unit<Tl> {
     /// Its number.
     unit: u64,
@@ -717,6 +733,7 @@ struct Unit<Tl> {
 
 /// One worker: its own searcher, where it is in the numbering of the units
 /// and what it has done.
+#[derive(Debug)]
 struct Worker<'a, T, Tl> {
     job: &'a Job<'a, T>,
     searcher: Searcher<T>,
