@@ -37,6 +37,9 @@
 //! worker makes more than `R` runs, and the search at most `threads * R`
 //! (in practice about one unit in flight per worker past the `R`-th run).
 
+mod progress;
+mod worker;
+
 use super::{
     counterexample_here, BoundResult, Budget, Classes, Counterexample, GrammarSource, Outcome,
     RunResult, Searcher, Tally,
@@ -44,10 +47,8 @@ use super::{
 use crate::cool::{Cool, Strategy};
 use crate::lazy::Lazy;
 use crate::Enumerable;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use progress::Progress;
+use worker::{Job, Shared, StopAt, Worker};
 
 /// How to spread a search over threads.
 ///
@@ -98,66 +99,6 @@ impl Tally for Satisfied {
     }
     fn merge(&mut self, other: Self) {
         self.0 += other.0;
-    }
-}
-
-/// What makes a worker stop at a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum StopAt {
-    /// Panics only (a whole search).
-    Panic,
-    /// Any failing run (a counterexample search).
-    Failure,
-}
-
-/// What the workers share.
-#[derive(Debug)]
-struct Shared {
-    /// The next unit to hand out.
-    next_ticket: AtomicU64,
-    /// The key of the earliest stop (failure or cut) found (`u64::MAX`:
-    /// none): no node from there on can change the result.
-    best: AtomicU64,
-    /// The deadline has passed: every worker stops.
-    out_of_time: AtomicBool,
-    /// The units completed so far.
-    progress: Mutex<Progress>,
-}
-
-impl StopAt {
-    /// Whether run outcome `r` stops the worker that made it.
-    fn stops(self, r: &RunResult) -> bool {
-        matches!(
-            (r, self),
-            (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
-        )
-    }
-}
-
-impl Shared {
-    fn new() -> Self {
-        Shared {
-            next_ticket: AtomicU64::new(0),
-            best: AtomicU64::new(u64::MAX),
-            out_of_time: AtomicBool::new(false),
-            progress: Mutex::default(),
-        }
-    }
-
-    /// Claims the next unit to explore.
-    fn claim_ticket(&self) -> u64 {
-        self.next_ticket.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// Whether a stop at or before key `key` is known: nothing from there
-    /// on can change the result.
-    fn stopped_by(&self, key: u64) -> bool {
-        self.best.load(Ordering::Relaxed) <= key
-    }
-
-    /// The units completed so far.
-    fn progress(&self) -> std::sync::MutexGuard<'_, Progress> {
-        self.progress.lock().expect("no worker panics")
     }
 }
 
@@ -242,82 +183,6 @@ enum Ending<T> {
     /// The budget ran out after this many runs.
     OutOfBudget(u64),
 }
-
-/// Which units are complete, and their runs: the run count of the first
-/// counterexample needs the runs of every unit before it, and exact budgets
-/// need the position where each unit starts. Units complete roughly in
-/// order, so everything below the first incomplete unit is one sum, and
-/// only the few completed above it are kept one by one: memory does not
-/// grow with the number of units.
-#[derive(Default, Debug)]
-struct Progress {
-    /// Units `0..complete_below` are complete ...
-    complete_below: u64,
-    /// ... with this many runs.
-    runs_below: u64,
-    /// Complete units above the first incomplete one: unit -> runs.
-    above: BTreeMap<u64, u64>,
-}
-
-impl Progress {
-    fn complete(&mut self, unit: u64, runs: u64) {
-        if unit != self.complete_below {
-            self.above.insert(unit, runs);
-            return;
-        }
-        self.complete_below += 1;
-        self.runs_below += runs;
-        while let Some(r) = self.above.remove(&self.complete_below) {
-            self.complete_below += 1;
-            self.runs_below += r;
-        }
-    }
-
-    /// The runs of units `0..unit`, if they are all complete.
-    fn runs_before(&self, unit: u64) -> Option<u64> {
-        if unit <= self.complete_below {
-            // Only reached for the unit of the earliest stop, which is
-            // never complete, or a top node before it: `unit` is at most
-            // the first incomplete unit.
-            return (unit == self.complete_below).then_some(self.runs_below);
-        }
-        let mut runs = self.runs_below;
-        for u in self.complete_below..unit {
-            runs += self.above.get(&u)?;
-        }
-        Some(runs)
-    }
-
-    /// A lower bound of the runs of units `0..unit` (that exist): one per
-    /// unit not known to be complete; exact when they all are.
-    fn runs_before_at_least(&self, unit: u64) -> u64 {
-        if unit < self.complete_below {
-            // The sum below cannot be split: one run per unit.
-            return unit;
-        }
-        let extra: u64 = self
-            .above
-            .range(self.complete_below..unit)
-            .map(|(_, r)| r - 1)
-            .sum();
-        self.runs_below + (unit - self.complete_below) + extra
-    }
-}
-
-/// The key of a top node met when `seen` units have been met: before unit
-/// `seen`.
-fn top_key(seen: u64) -> u64 {
-    2 * seen
-}
-
-/// The key of a node inside unit `unit`.
-fn unit_key(unit: u64) -> u64 {
-    2 * unit + 1
-}
-
-/// How many runs a worker makes between looks at the clock and at the
-/// other workers' progress (both cost more than a small run).
-const CHECK_EVERY: u64 = 64;
 
 impl Parallel {
     /// `threads` workers (at least one), units at the default depth.
@@ -569,8 +434,7 @@ impl Parallel {
             shared: &shared,
         };
         let reports = self.run_workers(&job);
-        let progress = shared.progress.into_inner().expect("no worker panics");
-        let out_of_time = shared.out_of_time.into_inner();
+        let (progress, out_of_time) = shared.into_outcome();
         decide(reports, &progress, out_of_time, budget.max_runs)
     }
 
@@ -698,275 +562,9 @@ impl<T, H> std::fmt::Debug for Task<'_, T, H> {
     }
 }
 
-/// What every worker of one bound shares.
-#[derive(Debug)]
-struct Job<'a, T> {
-    /// What the workers run.
-    task: &'a Task<'a, T, Hit<T>>,
-    /// Which runs are failures.
-    stop_at: StopAt,
-    /// The largest size searched.
-    bound: usize,
-    /// The limits of the whole search (not of one worker).
-    budget: Budget,
-    /// The depth of the units.
-    split_depth: usize,
-    /// What the workers coordinate through.
-    shared: &'a Shared,
-}
-
-/// The unit a worker is exploring.
-#[derive(Debug)]
-struct Unit<Tl> {
-    /// Its number.
-    unit: u64,
-    /// Runs made in it so far.
-    runs: u64,
-    /// Their tally.
-    tally: Tl,
-    /// The top runs before it.
-    top_before: u64,
-    /// A lower bound of the runs before it in sequential order (exact once
-    /// every earlier unit is complete).
-    start_at_least: u64,
-}
-
-/// One worker: its own searcher, where it is in the numbering of the units
-/// and what it has done.
-#[derive(Debug)]
-struct Worker<'a, T, Tl> {
-    job: &'a Job<'a, T>,
-    searcher: Searcher<T>,
-    report: Report<T, Tl>,
-    /// The unit this worker explores next (or is exploring).
-    ticket: u64,
-    /// Units met so far.
-    seen: u64,
-    /// The unit being explored.
-    current: Option<Unit<Tl>>,
-    /// A lower bound of the runs of units `0..seen`.
-    units_at_least: u64,
-    /// Runs since the last look at the clock and at the others' progress.
-    since_check: u64,
-}
-
-impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
-    /// A worker with its own searcher, holding its first ticket.
-    fn new(job: &'a Job<'a, T>) -> Self {
-        let mut searcher = Searcher::<T>::from_grammar(job.task.source.grammar(), job.bound);
-        if let Some(dog) = job.task.watchdog {
-            searcher.watch(dog.slot());
-        }
-        Worker {
-            job,
-            searcher,
-            report: Report::new(),
-            ticket: job.shared.claim_ticket(),
-            seen: 0,
-            current: None,
-            units_at_least: 0,
-            since_check: 0,
-        }
-    }
-
-    /// Walks the top of the tree, explores the units it holds tickets for,
-    /// stops at the first failure, cut, or stop known to come before
-    /// everything it could still do.
-    fn work(mut self) -> Report<T, Tl> {
-        while let Some(key) = self.next_node() {
-            if !self.may_run(key) || !self.run_node(key) {
-                break;
-            }
-        }
-        // A unit left unfinished does not count.
-        if let Some(u) = self.current {
-            self.report.partial_runs += u.runs;
-        }
-        self.report
-    }
-
-    /// Moves to the next node this worker runs, skipping the units of
-    /// others, and returns its key (its place in sequential order); `None`
-    /// at the end of the search or past the deadline.
-    fn next_node(&mut self) -> Option<u64> {
-        loop {
-            if self.job.shared.out_of_time.load(Ordering::Relaxed) {
-                return None;
-            }
-            if !self.searcher.advance() {
-                self.report.top_whole = true;
-                // The search ended after the unit being explored.
-                if let Some(done) = self.current.take() {
-                    self.complete(done);
-                }
-                return None;
-            }
-            let depth = self.searcher.pending_depth();
-            if depth <= self.job.split_depth {
-                self.leave_unit();
-            }
-            match depth.cmp(&self.job.split_depth) {
-                std::cmp::Ordering::Less => return Some(top_key(self.seen)),
-                std::cmp::Ordering::Equal => {
-                    if let Some(key) = self.number_unit() {
-                        return Some(key);
-                    }
-                }
-                std::cmp::Ordering::Greater => {
-                    let unit = self.current.as_ref().expect("inside a unit").unit;
-                    return Some(unit_key(unit));
-                }
-            }
-        }
-    }
-
-    /// At a node at or above the cut: the unit being explored (if any) is
-    /// complete, and the worker claims its next ticket.
-    fn leave_unit(&mut self) {
-        if let Some(done) = self.current.take() {
-            self.units_at_least += done.runs - 1;
-            self.complete(done);
-            self.ticket = self.job.shared.claim_ticket();
-        }
-    }
-
-    /// Numbers the node at the cut the worker is on. Its own unit (the
-    /// ticket's) is entered and its key returned; any other is skipped.
-    fn number_unit(&mut self) -> Option<u64> {
-        let unit = self.seen;
-        self.seen += 1;
-        let start_at_least = self.report.top_runs + self.units_at_least;
-        // Every unit has a run: its root.
-        self.units_at_least += 1;
-        if unit != self.ticket {
-            self.searcher.skip_subtree();
-            return None;
-        }
-        self.current = Some(Unit {
-            unit,
-            runs: 0,
-            tally: Tl::default(),
-            top_before: self.report.top_runs,
-            start_at_least,
-        });
-        // A new unit learns where the others are before it starts.
-        self.since_check = CHECK_EVERY;
-        Some(unit_key(unit))
-    }
-
-    /// Whether the pending node (key `key`) may still change the result:
-    /// no earlier stop is known, the deadline has not passed, and it is
-    /// not known to be past the run budget (that is a cut, recorded).
-    fn may_run(&mut self, key: u64) -> bool {
-        if self.job.shared.stopped_by(key) {
-            return false;
-        }
-        if self.since_check >= CHECK_EVERY {
-            self.since_check = 0;
-            if self.deadline_passed() {
-                return false;
-            }
-            self.learn_progress();
-        }
-        if self.past_budget() {
-            self.stop(key, StopKind::Cut);
-            return false;
-        }
-        true
-    }
-
-    /// Whether the deadline has passed; tells the other workers if so.
-    fn deadline_passed(&self) -> bool {
-        let passed = self
-            .job
-            .budget
-            .deadline
-            .is_some_and(|d| Instant::now() >= d);
-        if passed {
-            self.job.shared.out_of_time.store(true, Ordering::Relaxed);
-        }
-        passed
-    }
-
-    /// Raises the lower bounds of positions with the runs of the units the
-    /// other workers completed (only a run budget needs them).
-    fn learn_progress(&mut self) {
-        if self.job.budget.max_runs.is_none() {
-            return;
-        }
-        let progress = self.job.shared.progress();
-        self.units_at_least = self
-            .units_at_least
-            .max(progress.runs_before_at_least(self.seen));
-        if let Some(u) = &mut self.current {
-            let before = u.top_before + progress.runs_before_at_least(u.unit);
-            u.start_at_least = u.start_at_least.max(before);
-        }
-    }
-
-    /// Whether the pending node's position in sequential order is known
-    /// to be past the run budget.
-    fn past_budget(&self) -> bool {
-        let Some(max_runs) = self.job.budget.max_runs else {
-            return false;
-        };
-        let at_least = match &self.current {
-            Some(u) => u.start_at_least + u.runs + 1,
-            None => self.report.top_runs + self.units_at_least + 1,
-        };
-        at_least > max_runs
-    }
-
-    /// Runs the pending node (key `key`) and counts it; false when its run
-    /// stops the worker (the failure is recorded).
-    fn run_node(&mut self, key: u64) -> bool {
-        let r = (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
-        self.since_check += 1;
-        match &mut self.current {
-            Some(u) => {
-                u.runs += 1;
-                u.tally.add(&r);
-            }
-            None => {
-                self.report.top_runs += 1;
-                self.report.top.add(&r);
-            }
-        }
-        if !self.job.stop_at.stops(&r) {
-            return true;
-        }
-        let found = (self.job.task.describe)(&mut self.searcher, r);
-        self.stop(key, StopKind::Hit(found));
-        false
-    }
-
-    /// Records a unit explored fully.
-    fn complete(&mut self, done: Unit<Tl>) {
-        self.report.unit_runs += done.runs;
-        self.report.units.merge(done.tally);
-        self.job.shared.progress().complete(done.unit, done.runs);
-    }
-
-    /// Records why the worker stops at the node with key `key`, and tells
-    /// the others that nothing from there on is needed.
-    fn stop(&mut self, key: u64, kind: StopKind<T>) {
-        let (runs_in_part, top_before) = match &self.current {
-            Some(u) => (u.runs, u.top_before),
-            None => (self.report.top_runs, 0),
-        };
-        self.job.shared.best.fetch_min(key, Ordering::Relaxed);
-        self.report.stop = Some(Stop {
-            key,
-            runs_in_part,
-            top_before,
-            kind,
-        });
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Parallel, Progress, Tally};
+    use super::{Parallel, Tally};
     use crate::lazy::Lazy;
     use crate::search::{self, BoundResult, Budget, RunResult, Searcher};
     use std::cell::Cell;
@@ -1076,60 +674,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn progress_bounds_the_runs_of_units_not_yet_complete() {
-        let mut p = Progress::default();
-        assert_eq!(p.runs_before_at_least(3), 3, "one run per unit");
-        p.complete(1, 10);
-        p.complete(3, 1000);
-        // Unit 0 and 2 unknown: one run each.
-        assert_eq!(p.runs_before_at_least(1), 1);
-        assert_eq!(p.runs_before_at_least(2), 1 + 10);
-        assert_eq!(p.runs_before_at_least(4), 1 + 10 + 1 + 1000);
-        p.complete(0, 5);
-        assert_eq!(p.runs_before_at_least(2), 15, "exact: all complete");
-        assert_eq!(p.runs_before(2), Some(15));
-        // Below the first incomplete unit the sum cannot be split.
-        assert_eq!(p.runs_before_at_least(1), 1);
-    }
-
-    #[test]
-    fn progress_sums_the_units_before_one_whatever_the_order_they_end_in() {
-        let mut p = Progress::default();
-        // Units 1, 3 and 4 end before 0 and 2.
-        p.complete(1, 10);
-        p.complete(3, 1000);
-        p.complete(4, 10000);
-        assert_eq!(p.runs_before(0), Some(0));
-        assert_eq!(p.runs_before(2), None, "unit 0 is not complete");
-        p.complete(0, 1);
-        assert_eq!((p.complete_below, p.runs_below), (2, 11));
-        assert_eq!(p.runs_before(2), Some(11));
-        assert_eq!(p.runs_before(3), None, "unit 2 is not complete");
-        assert_eq!(p.above.len(), 2);
-        p.complete(2, 100);
-        assert_eq!((p.complete_below, p.runs_below), (5, 11111));
-        assert!(p.above.is_empty(), "everything merged into the sum");
-        assert_eq!(p.runs_before(5), Some(11111));
-        p.complete(7, 7);
-        assert_eq!(p.runs_before(7), None);
-        p.complete(5, 5);
-        p.complete(6, 6);
-        assert_eq!(p.runs_before(8), Some(11111 + 5 + 6 + 7));
-    }
-
-    #[test]
-    fn progress_counts_units_above_the_first_incomplete_one() {
-        let mut p = Progress::default();
-        p.complete(0, 1);
-        p.complete(2, 100);
-        p.complete(3, 1000);
-        // Unit 1 in progress: nothing from 4 on is known yet.
-        assert_eq!(p.runs_before(1), Some(1));
-        assert_eq!(p.runs_before(4), None);
-        p.complete(1, 10);
-        assert_eq!(p.runs_before(4), Some(1111));
     }
 }
