@@ -106,7 +106,8 @@ impl Tally for Satisfied {
 /// the deadline.
 #[derive(Debug)]
 struct Stop<T> {
-    /// The node's place in sequential order (see [`top_key`], [`unit_key`]).
+    /// The node's place in sequential order (see `worker::top_key` and
+    /// `worker::unit_key`).
     key: u64,
     /// Runs before the node in sequential order that its worker knows of:
     /// the top runs up to it (a top node) or inside its unit up to it.
@@ -522,7 +523,10 @@ fn verdict_at_stop<T>(
     max_runs: Option<u64>,
 ) -> Ending<T> {
     let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
-    match (progress.runs_before(stop.key / 2), stop.kind) {
+    match (
+        progress.runs_before(worker::units_before(stop.key)),
+        stop.kind,
+    ) {
         // Everything before the stop was run: exact.
         (Some(units), StopKind::Hit(f)) => {
             let at = units + stop.top_before + stop.runs_in_part;

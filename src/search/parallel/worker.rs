@@ -88,6 +88,12 @@ fn unit_key(unit: u64) -> u64 {
     2 * unit + 1
 }
 
+/// The units wholly before the node with key `key` (a top node before
+/// unit `u`, or a node inside it, has `u`).
+pub(super) fn units_before(key: u64) -> u64 {
+    key / 2
+}
+
 /// How many runs a worker makes between looks at the clock and at the
 /// other workers' progress (both cost more than a small run).
 const CHECK_EVERY: u64 = 64;
