@@ -363,3 +363,18 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{top_key, unit_key, units_before};
+
+    #[test]
+    fn keys_follow_the_sequential_order_and_name_their_unit() {
+        for u in 0..5 {
+            // Top nodes met before unit u, then unit u, then the top after.
+            assert!(top_key(u) < unit_key(u) && unit_key(u) < top_key(u + 1));
+            assert_eq!(units_before(top_key(u)), u);
+            assert_eq!(units_before(unit_key(u)), u);
+        }
+    }
+}
