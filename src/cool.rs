@@ -8,6 +8,13 @@
 //! inherited by the node's children (benchmarks/README.md §6 is the
 //! normative description; the reference's quirks are reproduced so that run
 //! counts can be compared).
+//!
+//! The engine asks, this module answers: per node, which run comes before
+//! the observed one (`Strategy::prepass`: none, a look-ahead or a
+//! counting run), the schedule that run computes (`Strategy::prepare`),
+//! and the observed run's value with the schedule the children inherit
+//! (`Strategy::observe`). The engine keeps a node's `Schedule` without
+//! looking inside it and never tells strategies apart.
 
 use std::fmt;
 use std::rc::Rc;
