@@ -19,6 +19,16 @@ pub(super) enum StopAt {
     Failure,
 }
 
+impl StopAt {
+    /// Whether run outcome `r` stops the worker that made it.
+    fn stops(self, r: &RunResult) -> bool {
+        matches!(
+            (r, self),
+            (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
+        )
+    }
+}
+
 /// What the workers share.
 #[derive(Debug)]
 pub(super) struct Shared {
@@ -33,17 +43,8 @@ pub(super) struct Shared {
     progress: Mutex<Progress>,
 }
 
-impl StopAt {
-    /// Whether run outcome `r` stops the worker that made it.
-    fn stops(self, r: &RunResult) -> bool {
-        matches!(
-            (r, self),
-            (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
-        )
-    }
-}
-
 impl Shared {
+    /// Nothing claimed, found or completed yet.
     pub(super) fn new() -> Self {
         Shared {
             next_ticket: AtomicU64::new(0),
