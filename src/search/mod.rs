@@ -767,3 +767,35 @@ pub(crate) fn deepen_on<T: Enumerable + fmt::Debug + Send, O: Outcome>(
     };
     crate::check::deepen_for(&step, &trace, threads, budget)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Searcher;
+    use crate::lazy::Lazy;
+
+    /// Reads the whole list.
+    fn length(xs: Lazy<'_, Vec<bool>>) -> bool {
+        xs.iter().count() < 100
+    }
+
+    #[test]
+    fn skipping_a_node_skips_its_subtree_and_nothing_else() {
+        let whole = super::classes(length, 6).runs;
+        // Skip every node at depth 1: only the root and nothing below it.
+        let mut s = Searcher::<Vec<bool>>::new(6);
+        let (mut runs, mut skipped) = (0, 0);
+        while s.advance() {
+            if s.pending_depth() == 1 {
+                s.skip_subtree();
+                skipped += 1;
+                continue;
+            }
+            assert_eq!(s.pending_depth(), 0, "below a skipped node");
+            s.step(length).expect("a pending node runs");
+            runs += 1;
+        }
+        // The root (the empty list) reads one position with one child.
+        assert_eq!((runs, skipped), (1, 1));
+        assert!(whole > 2, "the skipped subtree has more nodes than its root");
+    }
+}
