@@ -796,6 +796,9 @@ mod tests {
         }
         // The root (the empty list) reads one position with one child.
         assert_eq!((runs, skipped), (1, 1));
-        assert!(whole > 2, "the skipped subtree has more nodes than its root");
+        assert!(
+            whole > 2,
+            "the skipped subtree has more nodes than its root"
+        );
     }
 }
