@@ -9,6 +9,13 @@
 //! exactly what each strategy evaluates and runs (after
 //! `docs/benchmarks/README.md` §6, the normative description); the
 //! reference's quirks are reproduced so that run counts can be compared.
+//!
+//! The engine asks, this module answers: per node, which run comes before
+//! the observed one (`Strategy::prepass`: none, a look-ahead or a
+//! counting run), the schedule that run computes (`Strategy::prepare`),
+//! and the observed run's value with the schedule the children inherit
+//! (`Strategy::observe`). The engine keeps a node's `Schedule` without
+//! looking inside it and never tells strategies apart.
 
 use std::fmt;
 use std::rc::Rc;
@@ -216,10 +223,24 @@ impl FromStr for Strategy {
     }
 }
 
-/// A schedule: per conjunction node, whether to evaluate its right operand
-/// first. Persistent (shared between a node and its children).
+/// The schedule of one node: per conjunction, whether to evaluate its
+/// right operand first. Persistent (shared between a node and its
+/// children) and opaque outside this module: the engine keeps the one a
+/// node's run produced and hands it to the node's children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Schedule(Rc<Sched>);
+
+impl Schedule {
+    /// The empty schedule (everything left to right): the root's.
+    pub(crate) fn empty() -> Self {
+        Schedule(unsched())
+    }
+}
+
+/// A schedule's tree: a decision per conjunction, following the formula's
+/// shape as far as a strategy has decided anything.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Sched {
+enum Sched {
     /// No decision yet (everything left to right).
     Unsched,
     /// A decision for a conjunction and schedules for its operands.
@@ -230,8 +251,8 @@ thread_local! {
     static UNSCHED: Rc<Sched> = Rc::new(Sched::Unsched);
 }
 
-/// The empty schedule.
-pub fn unsched() -> Rc<Sched> {
+/// The empty schedule's tree (shared: most nodes of a formula have none).
+fn unsched() -> Rc<Sched> {
     UNSCHED.with(|u| u.clone())
 }
 
@@ -517,65 +538,71 @@ impl<'a> Formula<'a> {
                 let (sr2, rr) = self.subset(&sr, r, count);
                 (flip(s, b, sl2, sr2), LRes::And(Box::new(rl), Box::new(rr)))
             }
-            FNode::And(l, r) => {
-                let (b, sl, sr) = split(s);
-                let ((first, sfirst), (second, ssecond)) = if b {
-                    ((r, &sr), (l, &sl))
-                } else {
-                    ((l, &sl), (r, &sr))
-                };
-                let (sf2, rf) = self.subset(sfirst, first, count);
-                let fv = self.force(&rf);
-                // New schedules of the left and right operands once known.
-                let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
-                    if b {
-                        (ss2, sf2)
-                    } else {
-                        (sf2, ss2)
-                    }
-                };
-                if fv {
-                    let (ss2, rs) = self.subset(ssecond, second, count);
-                    let sv = self.force(&rs);
-                    let (sl2, sr2) = assign(sf2, ss2);
-                    if sv {
-                        return (flip(s, false, sl2, sr2), LRes::Known(true));
-                    }
-                    // The second fails: "second is subset".
-                    return (
-                        second_is_subset(s, b, &sl, &sr, sl2, sr2),
-                        LRes::Known(false),
-                    );
-                }
-                let n = count();
-                let (ss2, rs) = self.subset(ssecond, second, count);
-                let sv = self.force(&rs);
-                let (sl2, sr2) = assign(sf2, ss2);
-                if sv || count() > n {
-                    // "first fails"
-                    let s = if !b {
-                        flip(s, false, sl2, sr.clone())
-                    } else {
-                        flip(s, true, sr.clone(), sr2) // (quirk)
-                    };
-                    (s, LRes::Known(false))
-                } else {
-                    (
-                        second_is_subset(s, b, &sl, &sr, sl2, sr2),
-                        LRes::Known(false),
-                    )
-                }
-            }
+            FNode::And(l, r) => self.subset_and(s, (l, r), count),
             FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+        }
+    }
+
+    /// The counting run of a parallel conjunction `l & r` under schedule
+    /// `s`: its operands in the scheduled order, flipped when the second
+    /// one fails without reading anything new.
+    fn subset_and(
+        &mut self,
+        s: &Rc<Sched>,
+        (l, r): (usize, usize),
+        count: &dyn Fn() -> usize,
+    ) -> (Rc<Sched>, LRes) {
+        let (b, sl, sr) = split(s);
+        let ((first, sfirst), (second, ssecond)) = if b {
+            ((r, &sr), (l, &sl))
+        } else {
+            ((l, &sl), (r, &sr))
+        };
+        let (sf2, rf) = self.subset(sfirst, first, count);
+        let fv = self.force(&rf);
+        // New schedules of the left and right operands once known.
+        let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
+            if b {
+                (ss2, sf2)
+            } else {
+                (sf2, ss2)
+            }
+        };
+        if fv {
+            let (ss2, rs) = self.subset(ssecond, second, count);
+            let sv = self.force(&rs);
+            let (sl2, sr2) = assign(sf2, ss2);
+            if sv {
+                return (flip(s, false, sl2, sr2), LRes::Known(true));
+            }
+            // The second fails: "second is subset".
+            return (second_is_subset(s, b, &sl, sl2, sr2), LRes::Known(false));
+        }
+        let n = count();
+        let (ss2, rs) = self.subset(ssecond, second, count);
+        let sv = self.force(&rs);
+        let (sl2, sr2) = assign(sf2, ss2);
+        if sv || count() > n {
+            // "first fails"
+            let s = if !b {
+                flip(s, false, sl2, sr.clone())
+            } else {
+                flip(s, true, sr.clone(), sr2) // (quirk)
+            };
+            (s, LRes::Known(false))
+        } else {
+            (second_is_subset(s, b, &sl, sl2, sr2), LRes::Known(false))
         }
     }
 }
 
+/// The schedule of a conjunction (`s`, flipped if `b`, left operand's
+/// schedule `sl`) whose second operand failed reading nothing the first did
+/// not: the second goes first from now on.
 fn second_is_subset(
     s: &Rc<Sched>,
     b: bool,
     sl: &Rc<Sched>,
-    _sr: &Rc<Sched>,
     sl2: Rc<Sched>,
     sr2: Rc<Sched>,
 ) -> Rc<Sched> {
@@ -586,51 +613,169 @@ fn second_is_subset(
     }
 }
 
-/// The run a strategy makes on a node before the observed one (the
-/// per-node table of `docs/spec.md#strategies`).
-pub(crate) enum Phase {
-    /// The look-ahead run of O and OF (records nothing).
-    Lookahead,
-    /// The counting run of OS and OSF.
-    Subset,
+/// The run a strategy makes of a node before the observed one, to choose
+/// the schedule the observed run starts from (the per-node table of
+/// `docs/spec.md#strategies`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Prepass {
+    /// None (D, F): the observed run starts from the inherited schedule.
+    Nothing,
+    /// A look-ahead run that records no reads (O, OF).
+    LookAhead,
+    /// A run that counts the reads of each conjunction's second operand
+    /// (OS, OSF); the engine discards its reads afterwards. The counts
+    /// depend on which positions are locked, so the engine must lock a
+    /// node's children exactly as the reference does.
+    CountReads,
 }
 
-/// Computes the look-ahead or subset schedule from a formula.
-pub(crate) fn pre_schedule(
-    phase: Phase,
-    c: Cool<'_>,
-    s: &Rc<Sched>,
-    count: &dyn Fn() -> usize,
-) -> Rc<Sched> {
-    let mut f = Formula::new(c);
-    match phase {
-        Phase::Lookahead => f.lookahead(s, 0).0,
-        Phase::Subset => f.subset(s, 0, count).0,
+/// The strategies' answers to the engine: which runs a node needs, and
+/// what each run makes of the node's formula. The engine only ever holds
+/// [`Schedule`]s, never looks inside them, and does not tell strategies
+/// apart.
+impl Strategy {
+    /// Which run precedes a node's observed run.
+    pub(crate) fn prepass(self) -> Prepass {
+        match self {
+            Strategy::D | Strategy::F => Prepass::Nothing,
+            Strategy::O | Strategy::OF => Prepass::LookAhead,
+            Strategy::OS | Strategy::OSF => Prepass::CountReads,
+        }
+    }
+
+    /// The prepass: the schedule the observed run starts from, computed
+    /// from the node's formula `c` under the schedule the node inherited.
+    /// `reads` tells how many positions the run has read so far (only the
+    /// counting prepass asks).
+    pub(crate) fn prepare(
+        self,
+        c: Cool<'_>,
+        inherited: &Schedule,
+        reads: &dyn Fn() -> usize,
+    ) -> Schedule {
+        let s = &inherited.0;
+        Schedule(match self.prepass() {
+            Prepass::Nothing => s.clone(),
+            Prepass::LookAhead => Formula::new(c).lookahead(s, 0).0,
+            Prepass::CountReads => Formula::new(c).subset(s, 0, reads).0,
+        })
+    }
+
+    /// The observed run of a node: the formula's value, and the schedule
+    /// the node's children inherit. `start` is the prepass's schedule, or
+    /// the inherited one when the strategy has no prepass.
+    pub(crate) fn observe(self, c: Cool<'_>, start: &Schedule) -> (bool, Schedule) {
+        let s = &start.0;
+        let (value, children) = match self {
+            // No formula needed: the plain left-to-right evaluation.
+            Strategy::D => (c.eval(), s.clone()),
+            Strategy::O | Strategy::OS => (Formula::new(c).run(s, 0), s.clone()),
+            Strategy::F | Strategy::OF | Strategy::OSF => {
+                let (children, value) = Formula::new(c).par(s, 0);
+                (value, children)
+            }
+        };
+        (value, Schedule(children))
     }
 }
 
-/// The observed run of a node: its result and the schedule its children
-/// inherit. `s` is the inherited schedule, `s1` the pre-computed one.
-pub(crate) fn observed(
-    strategy: Strategy,
-    c: Cool<'_>,
-    s: &Rc<Sched>,
-    s1: &Rc<Sched>,
-) -> (bool, Rc<Sched>) {
-    if strategy == Strategy::D {
-        return (c.eval(), s.clone());
+#[cfg(test)]
+mod tests {
+    use super::{Cool, Prepass, Schedule, Strategy};
+    use std::cell::RefCell;
+
+    /// `a & b` over two constant atoms that log their evaluation.
+    fn logged<'a>(log: &'a RefCell<Vec<char>>, a: bool, b: bool) -> Cool<'a> {
+        let atom = move |name: char, v: bool| {
+            Cool::atom(move || {
+                log.borrow_mut().push(name);
+                v
+            })
+        };
+        atom('a', a) & atom('b', b)
     }
-    let mut f = Formula::new(c);
-    match strategy {
-        Strategy::D => unreachable!(),
-        Strategy::O | Strategy::OS => (f.run(s1, 0), s1.clone()),
-        Strategy::F => {
-            let (s2, r) = f.par(s, 0);
-            (r, s2)
-        }
-        Strategy::OF | Strategy::OSF => {
-            let (s2, r) = f.par(s1, 0);
-            (r, s2)
-        }
+
+    /// One node under `strategy`, from `inherited`: its prepass (if any),
+    /// then its observed run. The value, the atoms the observed run
+    /// evaluated in order, and the schedule the children inherit.
+    fn node(
+        strategy: Strategy,
+        inherited: &Schedule,
+        (a, b): (bool, bool),
+    ) -> (bool, Vec<char>, Schedule) {
+        let log = RefCell::new(vec![]);
+        let start = match strategy.prepass() {
+            Prepass::Nothing => inherited.clone(),
+            // The prepass reads nothing new here: every read is old.
+            _ => strategy.prepare(logged(&log, a, b), inherited, &|| 0),
+        };
+        log.borrow_mut().clear();
+        let (value, children) = strategy.observe(logged(&log, a, b), &start);
+        (value, log.into_inner(), children)
+    }
+
+    #[test]
+    fn the_prepass_is_the_one_each_strategy_names() {
+        use Prepass::{CountReads, LookAhead, Nothing};
+        let prepasses = Strategy::ALL.map(Strategy::prepass);
+        assert_eq!(
+            prepasses,
+            [Nothing, LookAhead, Nothing, CountReads, LookAhead, CountReads]
+        );
+    }
+
+    #[test]
+    fn d_evaluates_left_to_right_and_passes_the_schedule_on() {
+        let empty = Schedule::empty();
+        let (value, order, children) = node(Strategy::D, &empty, (true, false));
+        assert_eq!((value, order), (false, vec!['a', 'b']));
+        assert_eq!(children, empty);
+        let (value, order, _) = node(Strategy::D, &empty, (false, true));
+        assert_eq!((value, order), (false, vec!['a']));
+    }
+
+    #[test]
+    fn o_runs_first_the_operand_the_look_ahead_found_false() {
+        let empty = Schedule::empty();
+        let (value, order, children) = node(Strategy::O, &empty, (true, false));
+        assert_eq!((value, order), (false, vec!['b']));
+        assert_ne!(children, empty, "the children inherit the flip");
+        // Both true: nothing to flip.
+        let (value, order, children) = node(Strategy::O, &empty, (true, true));
+        assert_eq!((value, order), (true, vec!['a', 'b']));
+        let (_, order, _) = node(Strategy::O, &children, (true, false));
+        assert_eq!(order, vec!['b']);
+    }
+
+    #[test]
+    fn f_alternates_a_false_conjunction_down_the_tree() {
+        let empty = Schedule::empty();
+        let (value, order, child) = node(Strategy::F, &empty, (false, false));
+        assert_eq!((value, order), (false, vec!['a']));
+        let (_, order, grandchild) = node(Strategy::F, &child, (false, false));
+        assert_eq!(order, vec!['b']);
+        let (_, order, _) = node(Strategy::F, &grandchild, (false, false));
+        assert_eq!(order, vec!['a']);
+    }
+
+    #[test]
+    fn os_flips_only_when_the_second_operand_reads_nothing_new() {
+        let empty = Schedule::empty();
+        // The left fails; the right fails too without reading: "second is
+        // subset", so it goes first.
+        let (_, order, _) = node(Strategy::OS, &empty, (false, false));
+        assert_eq!(order, vec!['b']);
+        // The same formula whose right operand reads a new position.
+        let log = RefCell::new(vec![]);
+        let reads = RefCell::new(0);
+        let reading = Cool::atom(|| false)
+            & Cool::atom(|| {
+                *reads.borrow_mut() += 1;
+                false
+            });
+        let start = Strategy::OS.prepare(reading, &empty, &|| *reads.borrow());
+        let (_, children) = Strategy::OS.observe(logged(&log, false, false), &start);
+        assert_eq!(log.into_inner(), vec!['a'], "no flip: the left fails first");
+        assert_eq!(children, start);
     }
 }

@@ -350,15 +350,14 @@ fn exhaust_bound<T: Enumerable + Send>(
         (subject.step)(s)
     };
     let describe = |s: &mut Searcher<T>, r: RunResult| describe(s, subject, r, 0);
-    let (result, mut tally): (_, Tally) = crate::search::Parallel::new(config.threads)
-        .bound_for_check(
-            &step,
-            &describe,
-            bound,
-            budget,
-            subject.watchdog,
-            subject.source,
-        );
+    let task = crate::search::parallel::Task {
+        step: &step,
+        describe: &describe,
+        watchdog: subject.watchdog,
+        source: subject.source,
+    };
+    let (result, mut tally): (_, Tally) =
+        crate::search::Parallel::new(config.threads).bound_for_check(&task, bound, budget);
     // The other counts of a bound that did not pass are those of the units
     // that completed.
     match &result {

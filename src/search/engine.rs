@@ -10,7 +10,7 @@
 //! order) are stated in `docs/spec.md#search`.
 
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
-use crate::cool::Sched;
+use crate::cool::Schedule;
 use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
 use crate::lazy::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::watchdog::RunSlot;
@@ -36,7 +36,7 @@ struct Frame {
     next: u32,
     undo: Option<Undo>,
     /// The schedule the node's run produced (for conjunction strategies).
-    schedule: Option<Rc<Sched>>,
+    schedule: Option<Schedule>,
     /// Extra locks (`LockRule::Reference`): `extras[extra_start..extra_live]`
     /// are still locked; each unlocks when the children reach the index
     /// below its own.
@@ -461,7 +461,7 @@ impl Engine {
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
-    pub fn commit(&mut self, mark: u32, schedule: Option<Rc<Sched>>, rule: LockRule) {
+    pub fn commit(&mut self, mark: u32, schedule: Option<Schedule>, rule: LockRule) {
         self.runs += 1;
         self.pending = false;
         let end = id32(self.reads().len());
@@ -636,10 +636,10 @@ impl Engine {
     }
 
     /// The schedule inherited by the current node (from its parent).
-    pub fn inherited_schedule(&self) -> Rc<Sched> {
+    pub fn inherited_schedule(&self) -> Schedule {
         match self.frames.last().and_then(|f| f.schedule.clone()) {
             Some(s) => s,
-            None => crate::cool::unsched(),
+            None => Schedule::empty(),
         }
     }
 

@@ -14,7 +14,7 @@ pub(crate) use source::GrammarSource;
 
 pub use parallel::Parallel;
 
-use crate::cool::{self, Cool, Phase, Strategy};
+use crate::cool::{Cool, Prepass, Schedule, Strategy};
 use crate::grammar::{compile_space, Grammar, Tree};
 use crate::lazy::Lazy;
 use crate::report::{show_pattern, Pattern};
@@ -163,6 +163,17 @@ pub struct Searcher<T> {
     _t: PhantomData<fn() -> T>,
 }
 
+impl<T> fmt::Debug for Searcher<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Searcher")
+            .field("type", &std::any::type_name::<T>())
+            .field("bound", &self.engine.bound)
+            .field("size", &self.engine.size())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<T: Enumerable> Searcher<T> {
     /// Searches the canonical space of `T` up to size `bound`.
     pub fn new(bound: usize) -> Self {
@@ -199,7 +210,6 @@ impl<T: 'static> Searcher<T> {
             .engine
             .run(RunMode::Observe, |ctx| pred(Lazy::new(ctx, 0)));
         self.engine.commit(mark, None, LockRule::Prune);
-        self.stats.runs += 1;
         let r = match result {
             Ok(o) => {
                 self.internal = None;
@@ -207,11 +217,7 @@ impl<T: 'static> Searcher<T> {
             }
             Err(p) => self.panicked(&*p),
         };
-        match r {
-            RunResult::True => self.stats.satisfied += 1,
-            RunResult::Panicked(_) => self.stats.panicked += 1,
-            _ => {}
-        }
+        self.count(&r);
         Some(r)
     }
 
@@ -224,51 +230,95 @@ impl<T: 'static> Searcher<T> {
         if !self.engine.advance() {
             return None;
         }
-        let s = self.engine.inherited_schedule();
-        let pre = match strategy {
-            Strategy::O | Strategy::OF => self.engine.run(RunMode::Plain, |ctx| {
-                cool::pre_schedule(Phase::Lookahead, pred(Lazy::new(ctx, 0)), &s, &|| 0)
-            }),
-            Strategy::OS | Strategy::OSF => {
-                let mark = self.engine.read_mark();
-                let r = self.engine.run(RunMode::Count, |ctx| {
-                    let count = || ctx.reads_len() - mark as usize;
-                    cool::pre_schedule(Phase::Subset, pred(Lazy::new(ctx, 0)), &s, &count)
-                });
-                self.engine.end_count(mark);
-                r
-            }
-            Strategy::D | Strategy::F => Ok(s.clone()),
-        };
+        let inherited = self.engine.inherited_schedule();
+        let start = self.prepass(strategy, pred, inherited);
         let mark = self.engine.read_mark();
-        let result = match pre {
-            Ok(s1) => self.engine.run(RunMode::Observe, |ctx| {
-                cool::observed(strategy, pred(Lazy::new(ctx, 0)), &s, &s1)
-            }),
-            Err(p) => Err(p),
-        };
-        let (r, sched) = match result {
-            Ok((true, sched)) => (RunResult::True, Some(sched)),
-            Ok((false, sched)) => (RunResult::False(None), Some(sched)),
+        let result = start.and_then(|start| {
+            self.engine.run(RunMode::Observe, |ctx| {
+                strategy.observe(pred(Lazy::new(ctx, 0)), &start)
+            })
+        });
+        let (r, children) = match result {
+            Ok((value, children)) => {
+                self.internal = None;
+                (value.into_result(), Some(children))
+            }
             Err(p) => (self.panicked(&*p), None),
         };
-        if sched.is_some() {
-            self.internal = None;
-        }
-        // Counting runs see which positions are locked: the strategies that
-        // count need the reference's locks exactly.
-        let rule = match strategy {
-            Strategy::OS | Strategy::OSF => LockRule::Reference,
-            _ => LockRule::Prune,
+        // A counting prepass sees which positions are locked: it needs the
+        // reference's locks exactly.
+        let rule = match strategy.prepass() {
+            Prepass::CountReads => LockRule::Reference,
+            Prepass::Nothing | Prepass::LookAhead => LockRule::Prune,
         };
-        self.engine.commit(mark, sched, rule);
+        self.engine.commit(mark, children, rule);
+        self.count(&r);
+        Some(r)
+    }
+
+    /// The run a strategy makes of the pending node before the observed
+    /// one: the schedule the observed run starts from (the inherited one
+    /// when the strategy makes none), or the run's panic.
+    fn prepass<F>(
+        &mut self,
+        strategy: Strategy,
+        pred: &F,
+        inherited: Schedule,
+    ) -> Result<Schedule, Box<dyn Any + Send>>
+    where
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    {
+        match strategy.prepass() {
+            Prepass::Nothing => Ok(inherited),
+            Prepass::LookAhead => self.engine.run(RunMode::Plain, |ctx| {
+                strategy.prepare(pred(Lazy::new(ctx, 0)), &inherited, &|| 0)
+            }),
+            Prepass::CountReads => {
+                let mark = self.engine.read_mark();
+                let start = self.engine.run(RunMode::Count, |ctx| {
+                    let reads = || ctx.reads_len() - mark as usize;
+                    strategy.prepare(pred(Lazy::new(ctx, 0)), &inherited, &reads)
+                });
+                self.engine.end_count(mark);
+                start
+            }
+        }
+    }
+
+    /// Counts a run made.
+    fn count(&mut self, r: &RunResult) {
         self.stats.runs += 1;
         match r {
             RunResult::True => self.stats.satisfied += 1,
             RunResult::Panicked(_) => self.stats.panicked += 1,
-            _ => {}
+            RunResult::False(_) | RunResult::Discarded => {}
         }
-        Some(r)
+    }
+
+    /// Moves to the next node of the search without running it; false
+    /// when the search is over. [`Searcher::step`] does this itself; a
+    /// caller that decides per node whether to run it calls this first.
+    pub(crate) fn advance(&mut self) -> bool {
+        self.engine.advance()
+    }
+
+    /// The depth in the search tree of the node [`Searcher::advance`]
+    /// moved to (the root is at depth 0).
+    pub(crate) fn pending_depth(&self) -> usize {
+        self.engine.depth()
+    }
+
+    /// Leaves the node [`Searcher::advance`] moved to unrun, and its whole
+    /// subtree: the next node is its next sibling (or an ancestor's).
+    pub(crate) fn skip_subtree(&mut self) {
+        self.engine.skip();
+    }
+
+    /// The message of a predicate's panic `msg` on the node run last,
+    /// naming the input.
+    pub(crate) fn panic_on_input(&self, msg: &str) -> String {
+        let shown = crate::report::show_tree(&self.engine.grammar, &self.engine.current_tree());
+        format!("neatcheck: the predicate panicked on input {shown}: {msg}")
     }
 
     /// The outcome of a run that panicked: neatcheck's own errors are
@@ -410,9 +460,7 @@ fn repanic_with_input<T: 'static>(s: &mut Searcher<T>, msg: String) -> ! {
             std::any::type_name::<T>()
         )
     }
-    let tree = s.engine.current_tree();
-    let shown = crate::report::show_tree(&s.engine.grammar, &tree);
-    panic!("neatcheck: the predicate panicked on input {shown}: {msg}")
+    panic!("{}", s.panic_on_input(&msg))
 }
 
 /// Whether some value of size `<= bound` satisfies `pred`.
@@ -460,6 +508,14 @@ pub fn search<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O>(
 pub struct SearchIter<T, P> {
     searcher: Searcher<T>,
     pred: P,
+}
+
+impl<T, P> fmt::Debug for SearchIter<T, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchIter")
+            .field("searcher", &self.searcher)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O> Iterator for SearchIter<T, P> {
@@ -618,7 +674,7 @@ impl Tally for () {
 }
 
 /// How often a bound's loop reads the clock for its deadline.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ClockEvery {
     /// Before every run: a check's time ceiling must not be overrun by a
     /// batch of slow runs.
@@ -643,7 +699,7 @@ pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
 ) -> BoundResult<T> {
     loop {
         let runs = s.stats.runs;
-        if !s.engine.advance() {
+        if !s.advance() {
             return BoundResult::Passed(runs);
         }
         if budget.runs_spent(runs) {
@@ -711,4 +767,39 @@ pub(crate) fn deepen_on<T: Enumerable + fmt::Debug + Send, O: Outcome>(
         })
     };
     crate::check::deepen_for(&step, &trace, threads, budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Searcher;
+    use crate::lazy::Lazy;
+
+    /// Reads the whole list.
+    fn length(xs: Lazy<'_, Vec<bool>>) -> bool {
+        xs.iter().count() < 100
+    }
+
+    #[test]
+    fn skipping_a_node_skips_its_subtree_and_nothing_else() {
+        let whole = super::classes(length, 6).runs;
+        // Skip every node at depth 1: only the root and nothing below it.
+        let mut s = Searcher::<Vec<bool>>::new(6);
+        let (mut runs, mut skipped) = (0, 0);
+        while s.advance() {
+            if s.pending_depth() == 1 {
+                s.skip_subtree();
+                skipped += 1;
+                continue;
+            }
+            assert_eq!(s.pending_depth(), 0, "below a skipped node");
+            s.step(length).expect("a pending node runs");
+            runs += 1;
+        }
+        // The root (the empty list) reads one position with one child.
+        assert_eq!((runs, skipped), (1, 1));
+        assert!(
+            whole > 2,
+            "the skipped subtree has more nodes than its root"
+        );
+    }
 }

@@ -36,6 +36,15 @@ impl<T> Clone for GrammarSource<T> {
     }
 }
 
+impl<T> std::fmt::Debug for GrammarSource<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GrammarSource::Canonical => f.write_str("Canonical"),
+            GrammarSource::Given { id, .. } => f.debug_struct("Given").field("id", id).finish(),
+        }
+    }
+}
+
 thread_local! {
     /// Grammars of given spaces compiled on this thread: (source id, integer
     /// sizes) -> grammar. Cleared when it grows: a new check recompiles.

@@ -37,6 +37,9 @@
 //! worker makes more than `R` runs, and the search at most `threads * R`
 //! (in practice about one unit in flight per worker past the `R`-th run).
 
+mod progress;
+mod worker;
+
 use super::{
     counterexample_here, BoundResult, Budget, Classes, Counterexample, GrammarSource, Outcome,
     RunResult, Searcher, Tally,
@@ -44,10 +47,8 @@ use super::{
 use crate::cool::{Cool, Strategy};
 use crate::lazy::Lazy;
 use crate::Enumerable;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use progress::Progress;
+use worker::{Job, Shared, StopAt, Worker};
 
 /// How to spread a search over threads.
 ///
@@ -89,7 +90,7 @@ impl Default for Parallel {
 const DEFAULT_SPLIT_DEPTH: usize = 8;
 
 /// The runs that returned true (for [`Classes::satisfying`]).
-#[derive(Default)]
+#[derive(Default, Debug)]
 struct Satisfied(u64);
 
 impl Tally for Satisfied {
@@ -101,32 +102,12 @@ impl Tally for Satisfied {
     }
 }
 
-/// What makes a worker stop at a run.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum StopAt {
-    /// Panics only (a whole search).
-    Panic,
-    /// Any failing run (a counterexample search).
-    Failure,
-}
-
-/// What the workers share.
-struct Shared {
-    /// The next unit to hand out.
-    next_ticket: AtomicU64,
-    /// The key of the earliest stop (failure or cut) found (`u64::MAX`:
-    /// none): no node from there on can change the result.
-    best: AtomicU64,
-    /// The deadline has passed: every worker stops.
-    out_of_time: AtomicBool,
-    /// The units completed so far.
-    progress: Mutex<Progress>,
-}
-
 /// Why a worker stopped at a node, other than the end of the search or
 /// the deadline.
+#[derive(Debug)]
 struct Stop<T> {
-    /// The node's place in sequential order (see [`top_key`], [`unit_key`]).
+    /// The node's place in sequential order (see `worker::top_key` and
+    /// `worker::unit_key`).
     key: u64,
     /// Runs before the node in sequential order that its worker knows of:
     /// the top runs up to it (a top node) or inside its unit up to it.
@@ -138,6 +119,7 @@ struct Stop<T> {
 }
 
 /// What stopped a worker.
+#[derive(Debug)]
 enum StopKind<T> {
     /// A failing run (included in `runs_in_part`).
     Hit(Hit<T>),
@@ -147,6 +129,7 @@ enum StopKind<T> {
 }
 
 /// A failing run, described.
+#[derive(Debug)]
 enum Hit<T> {
     /// A failure in a counterexample search (a panic included).
     Counterexample(Counterexample<T>),
@@ -155,6 +138,7 @@ enum Hit<T> {
 }
 
 /// What one worker did.
+#[derive(Debug)]
 struct Report<T, Tl> {
     /// Runs of the top of the tree this worker made.
     top_runs: u64,
@@ -173,8 +157,24 @@ struct Report<T, Tl> {
     stop: Option<Stop<T>>,
 }
 
+impl<T, Tl: Tally> Report<T, Tl> {
+    /// Nothing done yet.
+    fn new() -> Self {
+        Report {
+            top_runs: 0,
+            top: Tl::default(),
+            top_whole: false,
+            unit_runs: 0,
+            units: Tl::default(),
+            partial_runs: 0,
+            stop: None,
+        }
+    }
+}
+
 /// The result of a bound, before it is dressed as a counterexample search
 /// or a whole search.
+#[derive(Debug)]
 enum Ending<T> {
     /// Every run made, none failed; the runs.
     Passed(u64),
@@ -184,82 +184,6 @@ enum Ending<T> {
     /// The budget ran out after this many runs.
     OutOfBudget(u64),
 }
-
-/// Which units are complete, and their runs: the run count of the first
-/// counterexample needs the runs of every unit before it, and exact budgets
-/// need the position where each unit starts. Units complete roughly in
-/// order, so everything below the first incomplete unit is one sum, and
-/// only the few completed above it are kept one by one: memory does not
-/// grow with the number of units.
-#[derive(Default)]
-struct Progress {
-    /// Units `0..complete_below` are complete ...
-    complete_below: u64,
-    /// ... with this many runs.
-    runs_below: u64,
-    /// Complete units above the first incomplete one: unit -> runs.
-    above: BTreeMap<u64, u64>,
-}
-
-impl Progress {
-    fn complete(&mut self, unit: u64, runs: u64) {
-        if unit != self.complete_below {
-            self.above.insert(unit, runs);
-            return;
-        }
-        self.complete_below += 1;
-        self.runs_below += runs;
-        while let Some(r) = self.above.remove(&self.complete_below) {
-            self.complete_below += 1;
-            self.runs_below += r;
-        }
-    }
-
-    /// The runs of units `0..unit`, if they are all complete.
-    fn runs_before(&self, unit: u64) -> Option<u64> {
-        if unit <= self.complete_below {
-            // Only reached for the unit of the earliest stop, which is
-            // never complete, or a top node before it: `unit` is at most
-            // the first incomplete unit.
-            return (unit == self.complete_below).then_some(self.runs_below);
-        }
-        let mut runs = self.runs_below;
-        for u in self.complete_below..unit {
-            runs += self.above.get(&u)?;
-        }
-        Some(runs)
-    }
-
-    /// A lower bound of the runs of units `0..unit` (that exist): one per
-    /// unit not known to be complete; exact when they all are.
-    fn runs_before_at_least(&self, unit: u64) -> u64 {
-        if unit < self.complete_below {
-            // The sum below cannot be split: one run per unit.
-            return unit;
-        }
-        let extra: u64 = self
-            .above
-            .range(self.complete_below..unit)
-            .map(|(_, r)| r - 1)
-            .sum();
-        self.runs_below + (unit - self.complete_below) + extra
-    }
-}
-
-/// The key of a top node met when `seen` units have been met: before unit
-/// `seen`.
-fn top_key(seen: u64) -> u64 {
-    2 * seen
-}
-
-/// The key of a node inside unit `unit`.
-fn unit_key(unit: u64) -> u64 {
-    2 * unit + 1
-}
-
-/// How many runs a worker makes between looks at the clock and at the
-/// other workers' progress (both cost more than a small run).
-const CHECK_EVERY: u64 = 64;
 
 impl Parallel {
     /// `threads` workers (at least one), units at the default depth.
@@ -380,37 +304,32 @@ impl Parallel {
         let step = |s: &mut Searcher<T>| s.step(prop);
         // A panic is a counterexample in a counterexample search.
         let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
-        self.bound_for_check(
-            &step,
-            &describe,
-            bound,
-            budget,
-            None,
-            &GrammarSource::Canonical,
-        )
+        let task = Task {
+            step: &step,
+            describe: &describe,
+            watchdog: None,
+            source: &GrammarSource::Canonical,
+        };
+        self.bound_for_check(&task, bound, budget)
     }
 
     /// One bound of a check's exhaustive phase: [`Parallel::ctrex_within`]
-    /// over the check's own steps, failure records and watchdog.
+    /// over the check's own steps, failure records, grammar and watchdog.
     pub(crate) fn bound_for_check<T: Enumerable + Send, Tl: Tally>(
         &self,
-        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Counterexample<T> + Sync),
+        task: &Task<'_, T, Counterexample<T>>,
         bound: usize,
         budget: Budget,
-        watchdog: Option<&crate::watchdog::Watchdog>,
-        source: &GrammarSource<T>,
     ) -> (BoundResult<T>, Tl) {
-        let describe = |s: &mut Searcher<T>, r: RunResult| Hit::Counterexample(describe(s, r));
-        let (verdict, tally) = self.drive(
-            step,
-            &describe,
-            StopAt::Failure,
-            bound,
-            budget,
-            watchdog,
-            source,
-        );
+        let describe =
+            |s: &mut Searcher<T>, r: RunResult| Hit::Counterexample((task.describe)(s, r));
+        let task = Task {
+            step: task.step,
+            describe: &describe,
+            watchdog: task.watchdog,
+            source: task.source,
+        };
+        let (verdict, tally) = self.drive(&task, StopAt::Failure, bound, budget);
         let result = match verdict {
             Ending::Passed(runs) => BoundResult::Passed(runs),
             Ending::Hit(Hit::Counterexample(mut c), runs) => {
@@ -475,21 +394,15 @@ impl Parallel {
             let RunResult::Panicked(m) = r else {
                 unreachable!("whole searches stop at panics only")
             };
-            let tree = s.engine.current_tree();
-            let shown = crate::report::show_tree(&s.engine.grammar, &tree);
-            Hit::Panic(format!(
-                "neatcheck: the predicate panicked on input {shown}: {m}"
-            ))
+            Hit::Panic(s.panic_on_input(&m))
         };
-        let (verdict, satisfied): (_, Satisfied) = self.drive(
+        let task = Task {
             step,
-            &describe,
-            StopAt::Panic,
-            bound,
-            budget,
-            None,
-            &GrammarSource::Canonical,
-        );
+            describe: &describe,
+            watchdog: None,
+            source: &GrammarSource::Canonical,
+        };
+        let (verdict, satisfied): (_, Satisfied) = self.drive(&task, StopAt::Panic, bound, budget);
         match verdict {
             Ending::Passed(runs) => Some(Classes {
                 runs,
@@ -505,55 +418,45 @@ impl Parallel {
 
     /// Runs `threads` workers to the end and decides the bound from their
     /// reports.
-    #[allow(clippy::type_complexity)]
-    #[allow(clippy::too_many_arguments)]
     fn drive<T: Enumerable + Send, Tl: Tally>(
         &self,
-        step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-        describe: &(dyn Fn(&mut Searcher<T>, RunResult) -> Hit<T> + Sync),
+        task: &Task<'_, T, Hit<T>>,
         stop_at: StopAt,
         bound: usize,
         budget: Budget,
-        watchdog: Option<&crate::watchdog::Watchdog>,
-        source: &GrammarSource<T>,
     ) -> (Ending<T>, Tl) {
-        let shared = Shared {
-            next_ticket: AtomicU64::new(0),
-            best: AtomicU64::new(u64::MAX),
-            out_of_time: AtomicBool::new(false),
-            progress: Mutex::default(),
+        let shared = Shared::new();
+        let job = Job {
+            task,
+            stop_at,
+            bound,
+            budget,
+            split_depth: self.split_depth,
+            shared: &shared,
         };
+        let reports = self.run_workers(&job);
+        let (progress, out_of_time) = shared.into_outcome();
+        decide(reports, &progress, out_of_time, budget.max_runs)
+    }
+
+    /// Runs `threads` workers on `job` and collects their reports (a
+    /// worker's panic goes on in the caller).
+    fn run_workers<T: Enumerable + Send, Tl: Tally>(&self, job: &Job<'_, T>) -> Vec<Report<T, Tl>> {
         // Workers compile their own grammars: under the caller's sizes.
         let integers = crate::space::integer_sizes();
-        let reports = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads)
                 .map(|_| {
-                    let shared = &shared;
-                    let job = Job {
-                        step,
-                        describe,
-                        stop_at,
-                        bound,
-                        budget,
-                        split_depth: self.split_depth,
-                        shared,
-                        watchdog,
-                        source,
-                    };
-                    scope.spawn(move || crate::space::with_integer_sizes(integers, || job.work()))
+                    scope.spawn(move || {
+                        crate::space::with_integer_sizes(integers, || Worker::new(job).work())
+                    })
                 })
                 .collect();
             workers
                 .into_iter()
-                .map(|w| match w.join() {
-                    Ok(r) => r,
-                    Err(p) => std::panic::resume_unwind(p),
-                })
-                .collect::<Vec<_>>()
-        });
-        let progress = shared.progress.into_inner().expect("no worker panics");
-        let out_of_time = shared.out_of_time.into_inner();
-        decide(reports, &progress, out_of_time, budget.max_runs)
+                .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
     }
 }
 
@@ -580,7 +483,20 @@ fn decide<T, Tl: Tally>(
         .iter_mut()
         .filter_map(|r| r.stop.take())
         .min_by_key(|s| (s.key, matches!(s.kind, StopKind::Cut)));
-    // The top from a worker that walked all of it (any, when none did).
+    let (total, tally) = completed_runs(reports);
+    let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
+    let verdict = match earliest {
+        Some(stop) => verdict_at_stop(stop, progress, made, max_runs),
+        None if out_of_time => Ending::OutOfBudget(made),
+        None if within(total) => Ending::Passed(total),
+        None => Ending::OutOfBudget(max_runs.expect("only a budget is exceeded")),
+    };
+    (verdict, tally)
+}
+
+/// The runs of the top (counted once, from a worker that walked all of it,
+/// or any when none did) and of the completed units, and their tally.
+fn completed_runs<T, Tl: Tally>(reports: Vec<Report<T, Tl>>) -> (u64, Tl) {
     let top = reports
         .iter()
         .position(|r| r.top_whole)
@@ -595,237 +511,64 @@ fn decide<T, Tl: Tally>(
         total += r.unit_runs;
         tally.merge(r.units);
     }
+    (total, tally)
+}
+
+/// The verdict when the earliest stop is `stop`; `made` is the runs made
+/// (within the budget).
+fn verdict_at_stop<T>(
+    stop: Stop<T>,
+    progress: &Progress,
+    made: u64,
+    max_runs: Option<u64>,
+) -> Ending<T> {
     let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
-    let verdict = match earliest {
-        // Everything before the stop was run: exact.
-        Some(stop) => match (progress.runs_before(stop.key / 2), stop.kind) {
-            (Some(units), StopKind::Hit(f)) => {
-                let at = units + stop.top_before + stop.runs_in_part;
-                if within(at) {
-                    Ending::Hit(f, at)
-                } else {
-                    Ending::OutOfBudget(max_runs.expect("only a budget is exceeded"))
-                }
-            }
-            (Some(_), StopKind::Cut) => {
-                Ending::OutOfBudget(max_runs.expect("only a run budget cuts"))
-            }
-            // Some earlier unit was not finished: only the deadline stops
-            // workers before that.
-            (None, StopKind::Hit(f)) => Ending::Hit(f, made),
-            (None, StopKind::Cut) => Ending::OutOfBudget(made),
-        },
-        None if out_of_time => Ending::OutOfBudget(made),
-        None if within(total) => Ending::Passed(total),
-        None => Ending::OutOfBudget(max_runs.expect("only a budget is exceeded")),
-    };
-    (verdict, tally)
-}
-
-/// What a worker needs: the same for every worker.
-struct Job<'a, T> {
-    /// Runs the next node (the predicate, and the engine after it).
-    step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
-    /// Describes a failing run while the searcher is still on it.
-    describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> Hit<T> + Sync),
-    /// Which runs are failures.
-    stop_at: StopAt,
-    /// The largest size searched.
-    bound: usize,
-    /// The limits of the whole search (not of one worker).
-    budget: Budget,
-    /// The depth of the units.
-    split_depth: usize,
-    /// What the workers share.
-    shared: &'a Shared,
-    /// The per-run watchdog each worker's searcher reports to.
-    watchdog: Option<&'a crate::watchdog::Watchdog>,
-    /// Where each worker gets its grammar.
-    source: &'a GrammarSource<T>,
-}
-
-/// The unit a worker is exploring.
-struct Unit<Tl> {
-    /// Its number.
-    unit: u64,
-    /// Runs made in it so far.
-    runs: u64,
-    /// Their tally.
-    tally: Tl,
-    /// The top runs before it.
-    top_before: u64,
-    /// A lower bound of the runs before it in sequential order (exact once
-    /// every earlier unit is complete).
-    start_at_least: u64,
-}
-
-impl<T: Enumerable> Job<'_, T> {
-    /// One worker: walks the top of the tree, explores the units it holds
-    /// tickets for, stops at the first failure, cut, or stop known to come
-    /// before everything it could still do.
-    fn work<Tl: Tally>(self) -> Report<T, Tl> {
-        let shared = self.shared;
-        let split_depth = self.split_depth;
-        let mut s = Searcher::<T>::from_grammar(self.source.grammar(), self.bound);
-        if let Some(dog) = self.watchdog {
-            s.watch(dog.slot());
-        }
-        let mut report = Report {
-            top_runs: 0,
-            top: Tl::default(),
-            top_whole: false,
-            unit_runs: 0,
-            units: Tl::default(),
-            partial_runs: 0,
-            stop: None,
-        };
-        let take_ticket = || shared.next_ticket.fetch_add(1, Ordering::Relaxed);
-        let mut ticket = take_ticket();
-        // Units met so far; the unit being explored.
-        let mut seen: u64 = 0;
-        let mut current: Option<Unit<Tl>> = None;
-        // A lower bound of the runs of units `0..seen`.
-        let mut units_at_least: u64 = 0;
-        let mut since_check: u64 = 0;
-        loop {
-            if shared.out_of_time.load(Ordering::Relaxed) {
-                break;
-            }
-            if !s.engine.advance() {
-                report.top_whole = true;
-                // The search ended after the unit being explored.
-                if let Some(done) = current.take() {
-                    self.complete(&mut report, done);
-                }
-                break;
-            }
-            let depth = s.engine.depth();
-            if depth <= split_depth {
-                // Leaving the unit being explored (if any): it is complete.
-                if let Some(done) = current.take() {
-                    units_at_least += done.runs - 1;
-                    self.complete(&mut report, done);
-                    ticket = take_ticket();
-                }
-            }
-            let key = if depth == split_depth {
-                let unit = seen;
-                seen += 1;
-                let start_at_least = report.top_runs + units_at_least;
-                // Every unit has a run: its root.
-                units_at_least += 1;
-                if unit != ticket {
-                    s.engine.skip();
-                    continue;
-                }
-                current = Some(Unit {
-                    unit,
-                    runs: 0,
-                    tally: Tl::default(),
-                    top_before: report.top_runs,
-                    start_at_least,
-                });
-                // A new unit learns where the others are before it starts.
-                since_check = CHECK_EVERY;
-                unit_key(unit)
-            } else if depth < split_depth {
-                top_key(seen)
-            } else {
-                unit_key(current.as_ref().expect("inside a unit").unit)
-            };
-            // An earlier stop is known: nothing here can come first.
-            if shared.best.load(Ordering::Relaxed) <= key {
-                break;
-            }
-            if since_check >= CHECK_EVERY {
-                since_check = 0;
-                if self.budget.deadline.is_some_and(|d| Instant::now() >= d) {
-                    shared.out_of_time.store(true, Ordering::Relaxed);
-                    break;
-                }
-                if self.budget.max_runs.is_some() {
-                    let progress = shared.progress.lock().expect("no worker panics");
-                    units_at_least = units_at_least.max(progress.runs_before_at_least(seen));
-                    if let Some(u) = &mut current {
-                        let before = u.top_before + progress.runs_before_at_least(u.unit);
-                        u.start_at_least = u.start_at_least.max(before);
-                    }
-                }
-            }
-            if let Some(max_runs) = self.budget.max_runs {
-                // The position of this node in sequential order, at least.
-                let at_least = match &current {
-                    Some(u) => u.start_at_least + u.runs + 1,
-                    None => report.top_runs + units_at_least + 1,
-                };
-                if at_least > max_runs {
-                    self.stop(&mut report, &current, key, StopKind::Cut);
-                    break;
-                }
-            }
-            let r = (self.step)(&mut s).expect("a pending node runs");
-            since_check += 1;
-            match &mut current {
-                Some(u) => {
-                    u.runs += 1;
-                    u.tally.add(&r);
-                }
-                None => {
-                    report.top_runs += 1;
-                    report.top.add(&r);
-                }
-            }
-            let stops = matches!(
-                (&r, self.stop_at),
-                (RunResult::Panicked(_), _) | (RunResult::False(_), StopAt::Failure)
-            );
-            if stops {
-                let found = (self.describe)(&mut s, r);
-                self.stop(&mut report, &current, key, StopKind::Hit(found));
-                break;
-            }
-        }
-        // A unit left unfinished does not count.
-        if let Some(u) = current {
-            report.partial_runs += u.runs;
-        }
-        report
-    }
-
-    /// Records a unit explored fully.
-    fn complete<Tl: Tally>(&self, report: &mut Report<T, Tl>, done: Unit<Tl>) {
-        report.unit_runs += done.runs;
-        report.units.merge(done.tally);
-        let mut progress = self.shared.progress.lock().expect("no worker panics");
-        progress.complete(done.unit, done.runs);
-    }
-
-    /// Records why the worker stops at the node with key `key`, and tells
-    /// the others that nothing from there on is needed.
-    fn stop<Tl>(
-        &self,
-        report: &mut Report<T, Tl>,
-        current: &Option<Unit<Tl>>,
-        key: u64,
-        kind: StopKind<T>,
+    match (
+        progress.runs_before(worker::units_before(stop.key)),
+        stop.kind,
     ) {
-        let (runs_in_part, top_before) = match current {
-            Some(u) => (u.runs, u.top_before),
-            None => (report.top_runs, 0),
-        };
-        self.shared.best.fetch_min(key, Ordering::Relaxed);
-        report.stop = Some(Stop {
-            key,
-            runs_in_part,
-            top_before,
-            kind,
-        });
+        // Everything before the stop was run: exact.
+        (Some(units), StopKind::Hit(f)) => {
+            let at = units + stop.top_before + stop.runs_in_part;
+            if within(at) {
+                Ending::Hit(f, at)
+            } else {
+                Ending::OutOfBudget(max_runs.expect("only a budget is exceeded"))
+            }
+        }
+        (Some(_), StopKind::Cut) => Ending::OutOfBudget(max_runs.expect("only a run budget cuts")),
+        // Some earlier unit was not finished: only the deadline stops
+        // workers before that.
+        (None, StopKind::Hit(f)) => Ending::Hit(f, made),
+        (None, StopKind::Cut) => Ending::OutOfBudget(made),
+    }
+}
+
+/// What a parallel search runs on every worker: the property's steps, the
+/// description of a failing run, where each worker gets its grammar, and
+/// the watchdog its searcher reports to.
+pub(crate) struct Task<'a, T, H> {
+    /// Runs the next node (the predicate, and the engine after it).
+    pub(crate) step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    /// Describes a failing run while the searcher is still on it.
+    pub(crate) describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> H + Sync),
+    /// The per-run watchdog each worker's searcher reports to.
+    pub(crate) watchdog: Option<&'a crate::watchdog::Watchdog>,
+    /// Where each worker gets its grammar.
+    pub(crate) source: &'a GrammarSource<T>,
+}
+
+impl<T, H> std::fmt::Debug for Task<'_, T, H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Task")
+            .field("watched", &self.watchdog.is_some())
+            .finish_non_exhaustive()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Parallel, Progress, Tally};
+    use super::{Parallel, Tally};
     use crate::lazy::Lazy;
     use crate::search::{self, BoundResult, Budget, RunResult, Searcher};
     use std::cell::Cell;
@@ -935,60 +678,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn progress_bounds_the_runs_of_units_not_yet_complete() {
-        let mut p = Progress::default();
-        assert_eq!(p.runs_before_at_least(3), 3, "one run per unit");
-        p.complete(1, 10);
-        p.complete(3, 1000);
-        // Unit 0 and 2 unknown: one run each.
-        assert_eq!(p.runs_before_at_least(1), 1);
-        assert_eq!(p.runs_before_at_least(2), 1 + 10);
-        assert_eq!(p.runs_before_at_least(4), 1 + 10 + 1 + 1000);
-        p.complete(0, 5);
-        assert_eq!(p.runs_before_at_least(2), 15, "exact: all complete");
-        assert_eq!(p.runs_before(2), Some(15));
-        // Below the first incomplete unit the sum cannot be split.
-        assert_eq!(p.runs_before_at_least(1), 1);
-    }
-
-    #[test]
-    fn progress_sums_the_units_before_one_whatever_the_order_they_end_in() {
-        let mut p = Progress::default();
-        // Units 1, 3 and 4 end before 0 and 2.
-        p.complete(1, 10);
-        p.complete(3, 1000);
-        p.complete(4, 10000);
-        assert_eq!(p.runs_before(0), Some(0));
-        assert_eq!(p.runs_before(2), None, "unit 0 is not complete");
-        p.complete(0, 1);
-        assert_eq!((p.complete_below, p.runs_below), (2, 11));
-        assert_eq!(p.runs_before(2), Some(11));
-        assert_eq!(p.runs_before(3), None, "unit 2 is not complete");
-        assert_eq!(p.above.len(), 2);
-        p.complete(2, 100);
-        assert_eq!((p.complete_below, p.runs_below), (5, 11111));
-        assert!(p.above.is_empty(), "everything merged into the sum");
-        assert_eq!(p.runs_before(5), Some(11111));
-        p.complete(7, 7);
-        assert_eq!(p.runs_before(7), None);
-        p.complete(5, 5);
-        p.complete(6, 6);
-        assert_eq!(p.runs_before(8), Some(11111 + 5 + 6 + 7));
-    }
-
-    #[test]
-    fn progress_counts_units_above_the_first_incomplete_one() {
-        let mut p = Progress::default();
-        p.complete(0, 1);
-        p.complete(2, 100);
-        p.complete(3, 1000);
-        // Unit 1 in progress: nothing from 4 on is known yet.
-        assert_eq!(p.runs_before(1), Some(1));
-        assert_eq!(p.runs_before(4), None);
-        p.complete(1, 10);
-        assert_eq!(p.runs_before(4), Some(1111));
     }
 }
