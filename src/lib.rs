@@ -236,6 +236,7 @@ mod replay;
 pub mod report;
 #[cfg(test)]
 mod robust_tests;
+mod run_slot;
 pub mod search;
 mod shrink;
 pub mod space;

@@ -350,10 +350,13 @@ fn exhaust_bound<T: Enumerable + Send>(
         (subject.step)(s)
     };
     let describe = |s: &mut Searcher<T>, r: RunResult| describe(s, subject, r, 0);
+    let new_slot = subject.watchdog.map(|dog| move || dog.slot());
     let task = crate::search::parallel::Task {
         step: &step,
         describe: &describe,
-        watchdog: subject.watchdog,
+        watchdog: new_slot
+            .as_ref()
+            .map(|f| f as &(dyn Fn() -> crate::run_slot::RunSlot + Sync)),
         source: subject.source,
     };
     let (result, mut tally): (_, Tally) =

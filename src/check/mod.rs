@@ -34,6 +34,7 @@
 //! it).
 
 pub(crate) mod config;
+mod deepen;
 mod driver;
 #[cfg(test)]
 mod given_tests;

@@ -13,7 +13,7 @@ use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL,
 use crate::cool::Schedule;
 use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
 use crate::lazy::{Ctx, ProdInfo, COUNT_STAMP};
-use crate::watchdog::RunSlot;
+use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;

@@ -429,13 +429,13 @@ impl<T: 'static> Searcher<T> {
     /// Announces every later predicate run of this searcher to a watchdog
     /// slot (one per searcher), so that a run that never returns is
     /// reported with its input.
-    pub(crate) fn watch(&mut self, slot: crate::watchdog::RunSlot) {
+    pub(crate) fn watch(&mut self, slot: crate::run_slot::RunSlot) {
         self.engine.watch(slot);
     }
 
     /// The watchdog slot, if any (for tests of the protocol).
     #[cfg(test)]
-    pub(crate) fn engine_slot(&self) -> Option<&crate::watchdog::RunSlot> {
+    pub(crate) fn engine_slot(&self) -> Option<&crate::run_slot::RunSlot> {
         self.engine.slot()
     }
 
@@ -727,46 +727,6 @@ fn counterexample_here<T: 'static, O: Outcome>(
         let _ = prop(x);
     });
     s.counterexample(&pattern, r)
-}
-
-/// Iterative deepening: bounds 0, 1, 2, ... until a counterexample is found
-/// (the first one found is size-minimal). Prints, per bound, the worst-case
-/// number of runs (values of size `<= bound`) and the runs made. Never
-/// returns if the property holds over an infinite type: see [`test_for`].
-pub fn test<T: Enumerable + fmt::Debug + Send, O: Outcome>(
-    prop: impl Fn(Lazy<'_, T>) -> O + Sync,
-) -> Counterexample<T> {
-    loop {
-        if let Some(c) = test_for(&prop, Duration::from_secs(3600)) {
-            return c;
-        }
-    }
-}
-
-/// Iterative deepening within a time budget; `None` if no counterexample
-/// was found in time (or every value of a finite type passed). Prints one
-/// line per bound to standard output. The same driver as
-/// [`crate::check()`], with the time budget as its only limit.
-pub fn test_for<T: Enumerable + fmt::Debug + Send, O: Outcome>(
-    prop: impl Fn(Lazy<'_, T>) -> O + Sync,
-    budget: Duration,
-) -> Option<Counterexample<T>> {
-    deepen_on(&prop, 1, budget)
-}
-
-/// [`test_for`] on `threads` threads.
-pub(crate) fn deepen_on<T: Enumerable + fmt::Debug + Send, O: Outcome>(
-    prop: &(impl Fn(Lazy<'_, T>) -> O + Sync),
-    threads: usize,
-    budget: Duration,
-) -> Option<Counterexample<T>> {
-    let step = |s: &mut Searcher<T>| s.step(prop);
-    let trace = |s: &mut Searcher<T>| {
-        s.pattern(|x| {
-            let _ = prop(x);
-        })
-    };
-    crate::check::deepen_for(&step, &trace, threads, budget)
 }
 
 #[cfg(test)]

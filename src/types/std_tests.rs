@@ -502,7 +502,7 @@ crate::neatcheck! {
         g: bool, h: bool, i: bool, j: bool, k: bool, l: bool
     ) -> bool {
         let all = [a, b, c, d, e, f, g, h, i, j, k, l];
-        all.iter().filter(|&&x| x).count() == all.iter().map(|&x| usize::from(x)).sum()
+        all.iter().filter(|&&x| x).count() == all.iter().map(|&x| usize::from(x)).sum::<usize>()
     }
 }
 

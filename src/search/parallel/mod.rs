@@ -46,6 +46,7 @@ use super::{
 };
 use crate::cool::{Cool, Strategy};
 use crate::lazy::Lazy;
+use crate::run_slot::RunSlot;
 use crate::Enumerable;
 use progress::Progress;
 use worker::{Job, Shared, StopAt, Worker};
@@ -356,33 +357,6 @@ impl Parallel {
         }
     }
 
-    /// [`super::test_for`] on `threads` threads: iterative deepening within a
-    /// time budget, printing one line per bound; the counterexample is the
-    /// one the sequential search finds.
-    ///
-    /// ```
-    /// use neatcheck::search::Parallel;
-    /// use neatcheck::Lazy;
-    /// use std::time::Duration;
-    ///
-    /// // "Every list of naturals sums to less than 5" is false.
-    /// let prop = |xs: Lazy<Vec<u8>>| xs.iter().map(|x| x.get() as u32).sum::<u32>() < 5;
-    /// let c = Parallel::new(2).test_for(prop, Duration::from_secs(10)).unwrap();
-    /// assert_eq!(c.value, vec![5]);
-    /// ```
-    pub fn test_for<T, O, P>(
-        &self,
-        prop: P,
-        budget: std::time::Duration,
-    ) -> Option<Counterexample<T>>
-    where
-        T: Enumerable + Send + std::fmt::Debug,
-        O: Outcome,
-        P: Fn(Lazy<'_, T>) -> O + Sync,
-    {
-        super::deepen_on(&prop, self.threads, budget)
-    }
-
     /// A whole search: counts, or re-raises the first panic.
     fn whole<T: Enumerable + Send>(
         &self,
@@ -552,8 +526,9 @@ pub(crate) struct Task<'a, T, H> {
     pub(crate) step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     /// Describes a failing run while the searcher is still on it.
     pub(crate) describe: &'a (dyn Fn(&mut Searcher<T>, RunResult) -> H + Sync),
-    /// The per-run watchdog each worker's searcher reports to.
-    pub(crate) watchdog: Option<&'a crate::watchdog::Watchdog>,
+    /// A new run slot of the per-run watchdog for each worker's searcher
+    /// (`None`: unwatched).
+    pub(crate) watchdog: Option<&'a (dyn Fn() -> RunSlot + Sync)>,
     /// Where each worker gets its grammar.
     pub(crate) source: &'a GrammarSource<T>,
 }

@@ -155,8 +155,8 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
     /// A worker with its own searcher, holding its first ticket.
     pub(super) fn new(job: &'a Job<'a, T>) -> Self {
         let mut searcher = Searcher::<T>::from_grammar(job.task.source.grammar(), job.bound);
-        if let Some(dog) = job.task.watchdog {
-            searcher.watch(dog.slot());
+        if let Some(new_slot) = job.task.watchdog {
+            searcher.watch(new_slot());
         }
         Worker {
             job,
