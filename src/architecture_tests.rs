@@ -17,21 +17,24 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["internal"],
     &["arena"],
-    &["space"],
+    &["run_slot"],
+    &["describe"],
     &["grammar"],
     &["feat"],
-    &["lazy"],
+    &["handle"],
     &["types"],
     &["derive_support"],
     &["count", "values", "index"],
     &["replay"],
     &["cool", "outcome"],
     &["report"],
-    &["search"],
+    &["engine"],
     &["shrink"],
     &["watchdog"],
     &["check"],
     &["dynamic"],
+    // The public facades: re-exports only, from any layer.
+    &["space", "lazy", "search"],
 ];
 
 fn root() -> PathBuf {

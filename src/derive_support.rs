@@ -36,8 +36,8 @@
 //! alternatives' indices in declaration order (skipped variants excluded):
 //! the derive numbers its match arms the same way.
 
-use crate::lazy::Lazy;
-use crate::space::show_with_debug;
+use crate::describe::show_with_debug;
+use crate::handle::Lazy;
 use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
@@ -164,7 +164,7 @@ impl<T> ShowNone for Show<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::debug_text;
+    use crate::describe::debug_text;
 
     struct NotDebug;
 

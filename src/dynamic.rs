@@ -43,12 +43,13 @@
 //! assert_eq!(s.stats().runs, 3);
 //! ```
 
-use crate::grammar::{compile_space, Grammar};
-use crate::lazy::{materialize, Lazy, Node};
-use crate::space::{
-    dyn_ref, label, map, of, pay, position, product_with, range, union, Fields, RawSpace, Shape,
-    Space, Value,
+use crate::describe::{
+    dyn_ref, label, map, pay, position, product_with, range, union, Fields, RawSpace, Shape, Space,
+    Value,
 };
+use crate::grammar::{compile_space, Grammar};
+use crate::handle::{materialize, Lazy, Node};
+use crate::types::of;
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::cell::RefCell;

@@ -12,7 +12,7 @@
 //! every alternative's fields as a template the search copies.
 
 use crate::arena::{build, id32, Opened, Unfold};
-use crate::space::{Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value};
+use crate::describe::{Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::any::TypeId;
@@ -59,7 +59,7 @@ impl Build {
             Build::Map(f, b) => f(b.run(slots)),
             Build::Product(bs, combine) => {
                 let mut vals: Vec<Value> = bs.iter().map(|b| b.run(slots)).collect();
-                let mut fields = crate::space::Fields::new(vals.drain(..));
+                let mut fields = crate::describe::Fields::new(vals.drain(..));
                 combine(&mut fields)
             }
         }
@@ -169,7 +169,7 @@ pub struct Grammar {
     pub(crate) wrappers: HashMap<TypeId, (SortId, Build)>,
     /// The integer sizes it was compiled under: the family that canonical
     /// positions of the primitive integer types hold.
-    pub(crate) integers: crate::space::IntegerSizes,
+    pub(crate) integers: crate::describe::IntegerSizes,
     /// Whether a search may skip the per-read checks: every position holds
     /// some type's canonical space, except inside fields with a space of
     /// their own (`#[enumerable(with = ...)]`, `space::field_with`), whose
@@ -436,7 +436,7 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         id: next_grammar_id(),
         trusted: false,
         wrappers,
-        integers: crate::space::integer_sizes(),
+        integers: crate::describe::integer_sizes(),
         typed_outside_own_spaces: false,
     };
     // A sort also reached as a plain anonymous field is not read only
@@ -1115,7 +1115,7 @@ impl Grammar {
 }
 
 /// Compiles an arbitrary space (not cached).
-pub fn compile_space<T: 'static>(space: &crate::space::Space<T>) -> Rc<Grammar> {
+pub fn compile_space<T: 'static>(space: &crate::describe::Space<T>) -> Rc<Grammar> {
     let mut g = compile(&space.raw, std::any::type_name::<T>());
     // A space that is just a reference to `T`'s own is as good as `of::<T>()`.
     g.trusted = matches!(&*space.raw, Raw::Ref(tr) if tr.key == RefKey::Type(TypeId::of::<T>()))

@@ -50,9 +50,9 @@ pub mod proptest_bridge;
 pub use rand;
 pub use sample::{spaced_indices, uniform_below, StripeIndices};
 
+use crate::describe::Space;
 use crate::feat::walk::{locate_bounded, max_size, total, walk, ValueSink};
 use crate::grammar::{compile_space, downcast, Grammar, Tree};
-use crate::space::Space;
 use crate::types::grammar_of;
 use crate::Enumerable;
 use num_bigint::BigUint;

@@ -57,8 +57,8 @@ fn type_check(g: &Grammar) -> u16 {
     // Linear integer sizes number values differently: a key of one mode
     // must not replay in the other (bit-length keys are unchanged).
     let mode = match g.integers {
-        crate::space::IntegerSizes::BitLength => "",
-        crate::space::IntegerSizes::Linear => "#linear",
+        crate::describe::IntegerSizes::BitLength => "",
+        crate::describe::IntegerSizes::Linear => "#linear",
     };
     for b in g.root_name().bytes().chain(mode.bytes()) {
         h ^= u32::from(b);

@@ -3,8 +3,8 @@
 //! constructor names the spaces carry.
 
 use crate::arena::{build, id32, Node, NodeKind, Opened, Unfold};
+use crate::describe::Shape;
 use crate::grammar::{Grammar, ProdId, SortId, Tree};
-use crate::space::Shape;
 use std::fmt::Write;
 use std::marker::PhantomData;
 use std::rc::Rc;
@@ -215,7 +215,7 @@ fn complete_value_text(g: &Grammar, p: &Pattern) -> Option<String> {
     // numbers and the error is reported where the run made it.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let value = g.build_value(&tree);
-        crate::space::debug_text(&*value)
+        crate::describe::debug_text(&*value)
     }))
     .ok()
     .flatten()

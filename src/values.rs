@@ -11,8 +11,8 @@
 //! [`trees_of`] walks the compiled grammar (and yields the structural trees
 //! that search patterns are matched against). Tests check they agree.
 
+use crate::describe::{Raw, Value};
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
-use crate::space::{Raw, Value};
 use crate::types::grammar_of;
 use crate::Enumerable;
 use num_bigint::BigUint;
@@ -121,7 +121,7 @@ fn build(raw: &Raw, d: &Deriv) -> Value {
         (Raw::Union(parts), Deriv::Union(i, d)) => build(&parts[*i], d),
         (Raw::Product(parts, combine), Deriv::Product(ds)) => {
             let mut vals: Vec<Value> = parts.iter().zip(ds).map(|(p, d)| build(p, d)).collect();
-            let mut fields = crate::space::Fields::new(vals.drain(..));
+            let mut fields = crate::describe::Fields::new(vals.drain(..));
             combine(&mut fields)
         }
         (Raw::Map(f, inner), Deriv::Map(d)) => f(build(inner, d)),
@@ -152,7 +152,7 @@ pub fn values_up_to<T: Enumerable>(n: usize) -> Vec<T> {
 }
 
 /// All values of a space of exactly size `n` (see [`values_of`]).
-pub fn values_in<T: 'static>(space: &crate::space::Space<T>, n: usize) -> Vec<T> {
+pub fn values_in<T: 'static>(space: &crate::describe::Space<T>, n: usize) -> Vec<T> {
     let _ = crate::grammar::compile_space(space);
     enumerate(&space.raw, n)
         .iter()

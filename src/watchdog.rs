@@ -275,7 +275,7 @@ impl Unfold for CopiedTree<'_> {
 pub(crate) fn describe<T: Enumerable + Debug>(
     header: &str,
     fired: &Fired,
-    source: &crate::search::GrammarSource<T>,
+    source: &crate::engine::GrammarSource<T>,
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "neatcheck: {header}");
@@ -325,7 +325,7 @@ pub(crate) fn describe<T: Enumerable + Debug>(
                 s,
                 "  input (size {}): could not be printed: {}",
                 fired.size,
-                crate::search::panic_message(&*p)
+                crate::engine::panic_message(&*p)
             );
         }
     }
@@ -343,12 +343,13 @@ pub(crate) fn describe<T: Enumerable + Debug>(
 pub(crate) fn start_for<T: Enumerable + Debug>(
     limit: Duration,
     header: String,
-    source: crate::search::GrammarSource<T>,
+    source: crate::engine::GrammarSource<T>,
 ) -> Watchdog {
-    let integers = crate::space::integer_sizes();
+    let integers = crate::describe::integer_sizes();
     Watchdog::start(limit, move |fired| {
-        let report =
-            crate::space::with_integer_sizes(integers, || describe::<T>(&header, fired, &source));
+        let report = crate::describe::with_integer_sizes(integers, || {
+            describe::<T>(&header, fired, &source)
+        });
         // Straight to the file descriptor: `eprint!` would go to the test
         // harness's capture buffer (inherited by this thread), which is
         // lost when the process exits.
@@ -363,8 +364,8 @@ pub(crate) fn start_for<T: Enumerable + Debug>(
 mod tests {
     use super::*;
     use crate::arena::Node;
-    use crate::lazy::Lazy;
-    use crate::search::Searcher;
+    use crate::engine::Searcher;
+    use crate::handle::Lazy;
     use std::sync::mpsc;
 
     /// Every fired run, sent to the test.
@@ -436,7 +437,7 @@ mod tests {
         let report = describe::<Vec<bool>>(
             "property `p` at here.rs:1",
             &fired,
-            &crate::search::GrammarSource::Canonical,
+            &crate::engine::GrammarSource::Canonical,
         );
         assert!(
             report.starts_with("neatcheck: property `p` at here.rs:1\n"),
@@ -533,7 +534,7 @@ mod tests {
         let dog = start_for::<Vec<u8>>(
             limit,
             format!("property `hanging_child` at {}:{}", file!(), line!()),
-            crate::search::GrammarSource::Canonical,
+            crate::engine::GrammarSource::Canonical,
         );
         let mut s = Searcher::<Vec<u8>>::new(100);
         s.watch(dog.slot());

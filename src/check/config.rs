@@ -2,7 +2,7 @@
 //! environment variables that override it.
 
 use crate::cool::Strategy;
-use crate::space::IntegerSizes;
+use crate::describe::IntegerSizes;
 use std::time::Duration;
 
 /// How a check searches. Every field can be set in code and overridden by

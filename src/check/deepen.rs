@@ -3,8 +3,8 @@
 //! (`deepen_for`) under another name, so it lives here, above the search
 //! layer; its public path is `neatcheck::search::{test, test_for}`.
 
-use crate::lazy::Lazy;
-use crate::search::{Counterexample, Outcome, Parallel, Searcher};
+use crate::engine::{Counterexample, Outcome, Parallel, Searcher};
+use crate::handle::Lazy;
 use crate::Enumerable;
 use std::fmt;
 use std::time::Duration;

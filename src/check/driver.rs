@@ -10,14 +10,14 @@
 use super::config::Config;
 use super::labels;
 use super::random::{self, RandomCases};
+use crate::engine::GrammarSource;
+use crate::engine::{
+    bound_in_searcher, BoundResult, Budget, ClockEvery, RunResult, Searcher, Tally as _,
+};
 use crate::grammar::{Grammar, Tree};
 use crate::internal::quiet::{self, Quiet};
 use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
-use crate::search::GrammarSource;
-use crate::search::{
-    bound_in_searcher, BoundResult, Budget, ClockEvery, RunResult, Searcher, Tally as _,
-};
 use crate::watchdog::Watchdog;
 use crate::Enumerable;
 use std::collections::BTreeMap;
@@ -81,7 +81,7 @@ pub(crate) struct Tally {
     pub labels: BTreeMap<String, u64>,
 }
 
-impl crate::search::Tally for Tally {
+impl crate::engine::Tally for Tally {
     /// Counts a run just made on this thread (and takes its labels).
     fn add(&mut self, r: &RunResult) {
         self.runs += 1;
@@ -173,7 +173,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     let start = Instant::now();
     // The whole check (grammar, searchers, random cases, shrinking, keys)
     // under the check's integer sizes.
-    let _integers = config.integers.map(crate::space::ModeScope::enter);
+    let _integers = config.integers.map(crate::describe::ModeScope::enter);
     let g = subject.source.grammar();
     // A bad replay key is the user's error: reported before panics are
     // silenced for the runs.
@@ -351,7 +351,7 @@ fn exhaust_bound<T: Enumerable + Send>(
     };
     let describe = |s: &mut Searcher<T>, r: RunResult| describe(s, subject, r, 0);
     let new_slot = subject.watchdog.map(|dog| move || dog.slot());
-    let task = crate::search::parallel::Task {
+    let task = crate::engine::parallel::Task {
         step: &step,
         describe: &describe,
         watchdog: new_slot
@@ -360,7 +360,7 @@ fn exhaust_bound<T: Enumerable + Send>(
         source: subject.source,
     };
     let (result, mut tally): (_, Tally) =
-        crate::search::Parallel::new(config.threads).bound_for_check(&task, bound, budget);
+        crate::engine::Parallel::new(config.threads).bound_for_check(&task, bound, budget);
     // The other counts of a bound that did not pass are those of the units
     // that completed.
     match &result {

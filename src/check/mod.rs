@@ -34,7 +34,7 @@
 //! it).
 
 pub(crate) mod config;
-mod deepen;
+pub(crate) mod deepen;
 mod driver;
 #[cfg(test)]
 mod given_tests;
@@ -42,15 +42,15 @@ mod labels;
 mod random;
 mod regressions;
 
+pub use crate::engine::{Outcome, RunResult};
 pub use crate::outcome::{Counterexample, Found, Stop, Summary};
-pub use crate::search::{Outcome, RunResult};
 pub use config::{parse_duration, Config};
 pub use labels::{collect, label};
 
 use crate::cool::Cool;
-use crate::lazy::Lazy;
-use crate::search::{GrammarSource, Searcher};
-use crate::space::Space;
+use crate::describe::Space;
+use crate::engine::{GrammarSource, Searcher};
+use crate::handle::Lazy;
 use crate::Enumerable;
 use driver::{drive, BoundEvent, Origin, Subject};
 use std::fmt::{Debug, Write};
@@ -277,9 +277,9 @@ fn run_watched<T: Enumerable + Debug + Send>(
     source: &GrammarSource<T>,
 ) -> Result<Summary, Box<Counterexample<T>>> {
     // Reports print complete values of unnamed alternatives through `Debug`.
-    crate::space::show_with_debug::<T>();
+    crate::describe::show_with_debug::<T>();
     // The watchdog rebuilds a hung input under the mode it starts in.
-    let _integers = config.integers.map(crate::space::ModeScope::enter);
+    let _integers = config.integers.map(crate::describe::ModeScope::enter);
     let watchdog = start_watchdog::<T>(config, origin, source);
     let subject = Subject {
         step,
@@ -684,10 +684,10 @@ macro_rules! spaces_tuple {
     ($($name:ident : $idx:tt),+) => {
         impl<$($name: 'static),+> Spaces<($($name,)+)> for ($(Space<$name>,)+) {
             fn into_space(self) -> Space<($($name,)+)> {
-                crate::space::label(
-                    crate::space::Shape::Tuple,
-                    crate::space::product_with(
-                        vec![$(crate::space::field_with(self.$idx)),+],
+                crate::describe::label(
+                    crate::describe::Shape::Tuple,
+                    crate::describe::product_with(
+                        vec![$(crate::describe::field_with(self.$idx)),+],
                         |f| ($(f.take::<$name>(),)+),
                     ),
                 )

@@ -3,8 +3,8 @@
 
 use super::Counts;
 use crate::arena::{build, Opened, Unfold};
+use crate::describe::Value;
 use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
-use crate::space::Value;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use std::rc::Rc;

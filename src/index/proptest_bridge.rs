@@ -24,7 +24,7 @@
 //! ```
 
 use super::{uniform_below, Indexer};
-use crate::space::Space;
+use crate::describe::Space;
 use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};

@@ -1,5 +1,5 @@
-// Index arithmetic for sampling and splitting: uniform big indices from an
-// RNG, evenly spaced indices and striped index sequences.
+//! Index arithmetic for sampling and splitting: uniform big indices from an
+//! RNG, evenly spaced indices and striped index sequences.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};

@@ -5,7 +5,7 @@
 //! fast as a derived one.
 
 use super::Enumerable;
-use crate::lazy::{check_canonical, Ctx, Lazy};
+use crate::handle::{check_canonical, Ctx, Lazy};
 use std::marker::PhantomData;
 
 /// The alternative a position of `T` holds, read by [`Lazy::alternative`].

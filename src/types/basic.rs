@@ -6,11 +6,11 @@
 //! boxes are free.
 
 use super::{field, transparent, Atom, Enumerable, LazyView};
-use crate::lazy::Lazy;
-use crate::space::{
+use crate::describe::{
     char_family, char_from_index, datatype, label, leaf, product_with, pure, Constructor, Shape,
     Space,
 };
+use crate::handle::Lazy;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::marker::PhantomData;

@@ -22,9 +22,9 @@
 //! element counts while they are being computed.
 
 use super::Enumerable;
+use crate::describe::{leaf, LeafFamily, Space, Value};
 use crate::feat::walk::{walk, ValueSink};
 use crate::grammar::{downcast, Grammar};
-use crate::space::{leaf, LeafFamily, Space, Value};
 use crate::types::grammar_of;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};

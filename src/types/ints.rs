@@ -6,11 +6,11 @@
 //! ([`IntegerSizes`], the families) are descriptions, in `space`.
 
 use super::{Atom, Enumerable};
-use crate::lazy::Lazy;
-use crate::space::{
+use crate::describe::{
     integer_sizes, leaf, linear_signed_from_index, signed_family_in, signed_from_index,
     unsigned_family_in, IntegerSizes, Space,
 };
+use crate::handle::Lazy;
 use std::fmt;
 
 macro_rules! unsigned {

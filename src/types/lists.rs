@@ -6,8 +6,8 @@
 //! and string helpers of `Lazy` (`iter`, `len`, `eq_slice`, `chars`...).
 
 use super::{field, transparent, Enumerable, LazyView};
-use crate::lazy::Lazy;
-use crate::space::{datatype, Constructor, Shape, Space};
+use crate::describe::{datatype, Constructor, Shape, Space};
+use crate::handle::Lazy;
 use std::collections::{LinkedList, VecDeque};
 
 impl<T: Enumerable> Enumerable for Vec<T> {

@@ -33,9 +33,9 @@ pub use ints::{bit_length, linear, Integer, Linear};
 pub use lists::{LazyIter, ListView};
 pub use wrappers::RangeView;
 
+use crate::describe::{integer_sizes, map, registered, IntegerSizes, Raw, RawSpace, Space};
 use crate::grammar::{compile, Grammar};
-use crate::lazy::Lazy;
-use crate::space::{integer_sizes, map, registered, IntegerSizes, Raw, RawSpace, Space};
+use crate::handle::Lazy;
 use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::HashMap;

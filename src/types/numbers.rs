@@ -5,12 +5,12 @@
 //! canonical position's leaf index without the grammar.
 
 use super::{field, Atom, Enumerable, LazyView};
-use crate::lazy::Lazy;
-use crate::space::numbers::{i128_from_index, Bits128, NonZeroLeaf, Signed128};
-use crate::space::{
+use crate::describe::numbers::{i128_from_index, Bits128, NonZeroLeaf, Signed128};
+use crate::describe::{
     bits_family, field_with, float_family, label, leaf, nat_below, product_with, signed_family,
     signed_from_index, BigNat, BigSigned, FloatFormat, Shape, Space,
 };
+use crate::handle::Lazy;
 use num_bigint::{BigInt, BigUint};
 use std::borrow::Cow;
 use std::num::{

@@ -7,8 +7,8 @@
 //! ([`RangeView`]). Spaces, typed materialisers and views together.
 
 use super::{field, transparent, Atom, Enumerable, LazyView};
-use crate::lazy::Lazy;
-use crate::space::{label, product_with, Shape, Space};
+use crate::describe::{label, product_with, Shape, Space};
+use crate::handle::Lazy;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;

@@ -1,3 +1,6 @@
+//! Tests of the float, 128-bit, NonZero, Duration and Unicode spaces against
+//! brute-force decodings and the reference enumeration.
+
 use super::*;
 use crate::check::{implies, run_check, Config, Found};
 use crate::count::count_of;

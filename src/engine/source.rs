@@ -1,8 +1,8 @@
 //! Where a search gets its grammar on each thread: the canonical space of
 //! the searched type, or a space given for one check.
 
+use crate::describe::{IntegerSizes, Space};
 use crate::grammar::Grammar;
-use crate::space::{IntegerSizes, Space};
 use crate::types::grammar_of;
 use crate::Enumerable;
 use std::cell::RefCell;
@@ -67,7 +67,7 @@ impl<T: Enumerable> GrammarSource<T> {
         match self {
             GrammarSource::Canonical => grammar_of::<T>(),
             GrammarSource::Given { space, id } => {
-                let key = (*id, crate::space::integer_sizes());
+                let key = (*id, crate::describe::integer_sizes());
                 if let Some(g) = GIVEN.with(|c| c.borrow().get(&key).cloned()) {
                     return g;
                 }

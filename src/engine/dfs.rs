@@ -12,7 +12,7 @@
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
 use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
-use crate::lazy::{Ctx, ProdInfo, COUNT_STAMP};
+use crate::handle::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -4,7 +4,7 @@
 
 use super::progress::Progress;
 use super::{Hit, Report, Stop, StopKind, Task};
-use crate::search::{Budget, RunResult, Searcher, Tally};
+use crate::engine::{Budget, RunResult, Searcher, Tally};
 use crate::Enumerable;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;

@@ -1,18 +1,8 @@
-//! Lazy values: the value under search as an arena of choice nodes, and the
-//! instrumented handles ([`Lazy`]) through which predicates read it.
-//!
-//! Every node is one position: an alternative of its sort (or a leaf index),
-//! a mark and the index of its first field (fields are contiguous). A mark
-//! below the current run's stamp means "open and not yet read in this run";
-//! reading such a node stamps it and appends it to the run's read list, so
-//! the engine learns which positions were demanded and in which order.
-//! Locked positions carry the mark `LOCKED` and are never recorded. The
-//! node and its marks are core data (`crate::arena`).
-//!
-//! This layer is untyped below the handle: it reads nodes and materialises
-//! values through the grammar's build programs. The typed reading API
-//! (`force`, `view`, `get`, the [`LazyView`] and [`Atom`] traits, the views
-//! of the standard types) is the type layer's (`crate::types`).
+//! The handle layer: `Lazy<T>` over the arena of the value under search,
+//! the run's read context (`Ctx`: which positions a run demanded) and the
+//! generic materialiser. Untyped below the handle; the typed reading API
+//! (`force`, `view`, `get`, `LazyView`, `Atom`, the std views) is the type
+//! layer's. Public at `neatcheck::lazy`.
 
 #[cfg(test)]
 mod trust_tests;
@@ -20,11 +10,10 @@ mod trust_tests;
 // The typed reading API at its public paths (`neatcheck::lazy::ListView`...).
 // These point up to the type layer: a facade for users, not an import of
 // this layer (nothing in `lazy` uses them).
-pub use crate::types::{Alternative, Atom, LazyIter, LazyView, ListView, RangeView};
 
 use crate::arena::{NodeKind, Opened, ReadLog, Unfold};
+use crate::describe::Value;
 use crate::grammar::{Grammar, ProdId};
-use crate::space::Value;
 use std::any::TypeId;
 use std::marker::PhantomData;
 

@@ -1,11 +1,8 @@
-//! Lazy search: `sat`, `search`, `ctrex`, `classes`, the iterative-deepening
-//! drivers `test`/`test_for`, and the stepping [`Searcher`] for embedding.
-//!
-//! Every function here runs the predicate once per equivalence class of its
-//! laziness (`docs/spec.md#search`): values that agree on every position a
-//! run read are never run twice.
+//! The search layer: the DFS engine over one arena (`dfs`), the
+//! `Searcher` that steps it, the searches built on it (`sat`, `search`,
+//! `ctrex`, `classes`) and `Parallel`. Public at `neatcheck::search`.
 
-pub(crate) mod engine;
+pub(crate) mod dfs;
 
 pub use crate::outcome::Counterexample;
 pub(crate) mod parallel;
@@ -15,13 +12,13 @@ pub(crate) use source::GrammarSource;
 pub use parallel::Parallel;
 
 use crate::cool::{Cool, Prepass, Schedule, Strategy};
+use crate::describe::Space;
 use crate::grammar::{compile_space, Grammar, Tree};
-use crate::lazy::Lazy;
+use crate::handle::Lazy;
 use crate::report::{show_pattern, Pattern};
-use crate::space::Space;
 use crate::types::grammar_of;
 use crate::Enumerable;
-use engine::{Engine, LockRule, RunMode};
+use dfs::{Engine, LockRule, RunMode};
 use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
@@ -352,7 +349,7 @@ impl<T: 'static> Searcher<T> {
         let g = &self.engine.grammar;
         let v = self
             .engine
-            .with_plain_ctx(|ctx| crate::lazy::materialize(ctx, 0));
+            .with_plain_ctx(|ctx| crate::handle::materialize(ctx, 0));
         crate::grammar::downcast(g.root_build.run(&mut vec![v].into_iter()), "the search")
     }
 
@@ -732,7 +729,7 @@ fn counterexample_here<T: 'static, O: Outcome>(
 #[cfg(test)]
 mod tests {
     use super::Searcher;
-    use crate::lazy::Lazy;
+    use crate::handle::Lazy;
 
     /// Reads the whole list.
     fn length(xs: Lazy<'_, Vec<bool>>) -> bool {

@@ -45,7 +45,7 @@ use super::{
     RunResult, Searcher, Tally,
 };
 use crate::cool::{Cool, Strategy};
-use crate::lazy::Lazy;
+use crate::handle::Lazy;
 use crate::run_slot::RunSlot;
 use crate::Enumerable;
 use progress::Progress;
@@ -417,12 +417,12 @@ impl Parallel {
     /// worker's panic goes on in the caller).
     fn run_workers<T: Enumerable + Send, Tl: Tally>(&self, job: &Job<'_, T>) -> Vec<Report<T, Tl>> {
         // Workers compile their own grammars: under the caller's sizes.
-        let integers = crate::space::integer_sizes();
+        let integers = crate::describe::integer_sizes();
         std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads)
                 .map(|_| {
                     scope.spawn(move || {
-                        crate::space::with_integer_sizes(integers, || Worker::new(job).work())
+                        crate::describe::with_integer_sizes(integers, || Worker::new(job).work())
                     })
                 })
                 .collect();
@@ -544,7 +544,7 @@ impl<T, H> std::fmt::Debug for Task<'_, T, H> {
 #[cfg(test)]
 mod tests {
     use super::{Parallel, Tally};
-    use crate::lazy::Lazy;
+    use crate::handle::Lazy;
     use crate::search::{self, BoundResult, Budget, RunResult, Searcher};
     use std::cell::Cell;
     use std::sync::atomic::{AtomicU64, Ordering};

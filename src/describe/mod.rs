@@ -1,25 +1,8 @@
-//! Spaces: sized-functor descriptions of sets of values, ordered by size.
-//!
-//! This module owns the description layer: [`Space<T>`], its combinators
-//! (`empty`, `pure`, `pay`, `union`, `product`, `map` and the conveniences
-//! built from them), the leaf families of atomic values, the integer size
-//! conventions and the per-thread registry that builds each type's space
-//! once (keyed by `TypeId`, given the type's `describe`). Descriptions are
-//! untyped trees (`Raw`) behind a typed handle; every backend (counting, the
-//! reference enumeration, the lazy search, indexing) reads the same tree,
-//! usually after [`crate::grammar`] has compiled it. It knows nothing of
-//! lazy handles nor of the `Enumerable` trait: the type layer
-//! (`crate::types`) gives types their spaces with these combinators, and
-//! the combinators that name a type's canonical space ([`of`], [`field`],
-//! [`transparent`]) live there and are re-exported here.
-//!
-//! Integers have two size conventions ([`IntegerSizes`]): by bit length (the
-//! default; 0 costs 0, size `k` holds the magnitudes of `k` bits, positives
-//! then negatives) and linear (`n` costs `|n|`: 0; 1, −1; 2, −2; ...). The
-//! canonical space of the primitive integer types follows the thread's mode
-//! ([`with_integer_sizes`], or a check's `Config::integer_sizes`); the
-//! spaces [`linear`] and [`bit_length`] and the wrapper [`Linear`] fix one
-//! convention whatever the mode.
+//! The description layer: `Space<T>` and its combinators, leaf families,
+//! the integer size modes and the per-thread registry of described types
+//! (public at `neatcheck::space`, with the type layer's `Enumerable`,
+//! `of`, `field`... beside it). It knows nothing of lazy handles nor of
+//! `Enumerable`; `crate::grammar` compiles what it builds.
 
 mod custom;
 mod ints;
@@ -39,7 +22,6 @@ pub use numbers::{below_family, float_family, nat_below, FloatFormat};
 // The typed combinators and the `Enumerable` trait, at their public paths
 // (`neatcheck::space::of`...). These point up to the type layer: a facade
 // for users, not an import of this layer (nothing in `space` uses them).
-pub use crate::types::{bit_length, field, linear, of, transparent, Enumerable, Integer, Linear};
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
