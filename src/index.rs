@@ -47,8 +47,7 @@ mod sample;
 #[cfg(feature = "proptest")]
 pub mod proptest_bridge;
 
-pub use rand;
-pub use sample::{spaced_indices, uniform_below, StripeIndices};
+pub(crate) use sample::{spaced_indices, uniform_below, StripeIndices};
 
 use crate::describe::Space;
 use crate::feat::walk::{locate_bounded, max_size, total, walk, ValueSink};

@@ -206,7 +206,7 @@
 //! (`#sizes`) and the conjunction strategies' exact behaviour
 //! (`#strategies`).
 
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 #![deny(unsafe_code)]
 // A counterexample (with its coverage summary) is returned at most once per
 // search: its size on the stack costs nothing measurable, and boxing it
@@ -236,7 +236,7 @@ mod internal;
 pub mod lazy;
 mod outcome;
 mod replay;
-pub mod report;
+mod report;
 #[cfg(test)]
 mod robust_tests;
 mod run_slot;

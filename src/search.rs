@@ -8,3 +8,4 @@
 // The search layer and the check driver's `test`/`test_for`: a facade.
 pub use crate::check::deepen::{test, test_for};
 pub use crate::engine::*;
+pub use crate::report::Pattern;

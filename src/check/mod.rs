@@ -126,14 +126,19 @@ pub trait Property<T, M> {
 }
 
 /// Marker: a closure over one lazy handle.
+#[derive(Debug)]
 pub struct LazyArg;
 /// Marker: a closure over plain values.
+#[derive(Debug)]
 pub struct PlainArgs;
 /// Marker: a closure over lazy handles of several arguments.
+#[derive(Debug)]
 pub struct LazyArgs;
 /// Marker: a closure over a plain reference.
+#[derive(Debug)]
 pub struct PlainRef;
 /// Marker: a closure over one plain value.
+#[derive(Debug)]
 pub struct PlainArg;
 
 // The one-argument plain form keeps `T: Enumerable` in its header: with a

@@ -143,7 +143,7 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    pub fn new(grammar: Rc<Grammar>, bound: u64) -> Self {
+    pub(crate) fn new(grammar: Rc<Grammar>, bound: u64) -> Self {
         let mut slot_types = vec![];
         let info = grammar
             .prods
@@ -223,14 +223,14 @@ impl Engine {
     /// Announces every later predicate run (all modes, traces and loaded
     /// values) to a watchdog slot, so that a run that never returns is
     /// reported.
-    pub fn watch(&mut self, slot: RunSlot) {
+    pub(crate) fn watch(&mut self, slot: RunSlot) {
         slot.set_grammar_len(self.grammar.prods.len());
         self.slot = Some(slot);
     }
 
     /// The watchdog slot, if any (for tests of the protocol).
     #[cfg(test)]
-    pub fn slot(&self) -> Option<&RunSlot> {
+    pub(crate) fn slot(&self) -> Option<&RunSlot> {
         self.slot.as_ref()
     }
 
@@ -256,7 +256,7 @@ impl Engine {
     }
 
     /// The size of the current value.
-    pub fn size(&self) -> u64 {
+    pub(crate) fn size(&self) -> u64 {
         self.size
     }
 
@@ -280,7 +280,7 @@ impl Engine {
     }
 
     /// Moves to the next node to run. Returns false when the search is over.
-    pub fn advance(&mut self) -> bool {
+    pub(crate) fn advance(&mut self) -> bool {
         if self.finished {
             return false;
         }
@@ -419,7 +419,7 @@ impl Engine {
     /// Runs `f` on the current value in the given mode, catching panics.
     /// Positions read are returned as a range of the shared read vector
     /// (observe mode) and stay there until `commit` or `discard`.
-    pub fn run<R>(
+    pub(crate) fn run<R>(
         &mut self,
         mode: RunMode,
         f: impl FnOnce(&Ctx<'_>) -> R,
@@ -435,12 +435,12 @@ impl Engine {
 
     /// Length of the read vector (to mark where a run's reads start).
     #[inline]
-    pub fn read_mark(&mut self) -> u32 {
+    pub(crate) fn read_mark(&mut self) -> u32 {
         id32(self.reads().len())
     }
 
     /// Ends a counting run: restores the marks it set and drops its reads.
-    pub fn end_count(&mut self, mark: u32) {
+    pub(crate) fn end_count(&mut self, mark: u32) {
         for r in mark as usize..self.reads.len() {
             let e = self.reads()[r];
             let n = &self.nodes[e as usize];
@@ -456,12 +456,12 @@ impl Engine {
     }
 
     /// Drops reads recorded since `mark`.
-    pub fn discard_reads(&mut self, mark: u32) {
+    pub(crate) fn discard_reads(&mut self, mark: u32) {
         self.reads.truncate(mark as usize);
     }
 
     /// Finishes the current node: its reads since `mark` define its children.
-    pub fn commit(&mut self, mark: u32, schedule: Option<Schedule>, rule: LockRule) {
+    pub(crate) fn commit(&mut self, mark: u32, schedule: Option<Schedule>, rule: LockRule) {
         self.runs += 1;
         self.pending = false;
         let end = id32(self.reads().len());
@@ -575,7 +575,7 @@ impl Engine {
     /// Replaces the search by a single given value (all positions locked):
     /// the next run is on it, and nothing follows it. Used to test sampled
     /// values beyond the exhausted sizes.
-    pub fn load(&mut self, tree: &crate::grammar::Tree) {
+    pub(crate) fn load(&mut self, tree: &crate::grammar::Tree) {
         use crate::grammar::Tree;
         self.nodes.clear();
         self.frames.clear();
@@ -616,7 +616,7 @@ impl Engine {
 
     /// The depth in the search tree of the pending node (the root is at
     /// depth 0). Call after `advance` returned true.
-    pub fn depth(&self) -> usize {
+    pub(crate) fn depth(&self) -> usize {
         debug_assert!(self.pending);
         self.frames.len()
     }
@@ -624,19 +624,19 @@ impl Engine {
     /// Leaves the pending node unrun: it and its subtree are skipped, and
     /// the next `advance` moves to its next sibling (parallel search runs
     /// the subtrees other workers own this way).
-    pub fn skip(&mut self) {
+    pub(crate) fn skip(&mut self) {
         debug_assert!(self.pending);
         self.pending = false;
     }
 
     /// Skips the rest of the search below and after the current point.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.finished = true;
         self.pending = false;
     }
 
     /// The schedule inherited by the current node (from its parent).
-    pub fn inherited_schedule(&self) -> Schedule {
+    pub(crate) fn inherited_schedule(&self) -> Schedule {
         match self.frames.last().and_then(|f| f.schedule.clone()) {
             Some(s) => s,
             None => Schedule::empty(),
@@ -645,7 +645,7 @@ impl Engine {
 
     /// A context that records every read, locked or not, for tracing which
     /// positions a run looked at (reports). Marks are restored afterwards.
-    pub fn trace<R>(
+    pub(crate) fn trace<R>(
         &mut self,
         f: impl FnOnce(&Ctx<'_>) -> R,
     ) -> (Result<R, Box<dyn Any + Send>>, Vec<u32>) {
@@ -691,19 +691,19 @@ impl Engine {
     }
 
     /// A context for materialising the current value (records nothing).
-    pub fn with_plain_ctx<R>(&self, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
+    pub(crate) fn with_plain_ctx<R>(&self, f: impl FnOnce(&Ctx<'_>) -> R) -> R {
         self.with_ctx(0, f)
     }
 
     /// The current value as a grammar tree (iterative).
-    pub fn current_tree(&self) -> crate::grammar::Tree {
+    pub(crate) fn current_tree(&self) -> crate::grammar::Tree {
         let tree = crate::arena::build(&mut ArenaTree { engine: self }, 0);
         Rc::try_unwrap(tree).unwrap_or_else(|rc| (*rc).clone())
     }
 
     /// The current value as a pattern: `read[i]` tells whether node `i` was
     /// read; unread positions (and everything below them) become holes.
-    pub fn current_pattern(&self, read_nodes: &[u32]) -> crate::report::Pattern {
+    pub(crate) fn current_pattern(&self, read_nodes: &[u32]) -> crate::report::Pattern {
         let mut read = vec![false; self.nodes.len()];
         for &r in read_nodes {
             read[r as usize] = true;

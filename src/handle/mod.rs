@@ -37,8 +37,7 @@ pub(crate) struct ProdInfo {
 }
 
 /// The read context of one predicate run.
-#[doc(hidden)]
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub(crate) nodes: &'a [Node],
     pub(crate) info: &'a [ProdInfo],
     /// The type whose canonical space each field holds (`None`: another

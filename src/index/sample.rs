@@ -12,7 +12,7 @@ use rand::Rng;
 ///
 /// # Panics
 /// If `n` is zero.
-pub fn uniform_below<R: Rng + ?Sized>(n: &BigUint, rng: &mut R) -> BigUint {
+pub(crate) fn uniform_below<R: Rng + ?Sized>(n: &BigUint, rng: &mut R) -> BigUint {
     assert!(
         !n.is_zero(),
         "neatcheck: uniform_below(0): there is no number below 0"
@@ -41,7 +41,7 @@ pub fn uniform_below<R: Rng + ?Sized>(n: &BigUint, rng: &mut R) -> BigUint {
 /// The indices `round(j * card / k)` for `j = 0..k` (halves round up),
 /// clamped below `card`, without repeats: `k` distinct increasing indices
 /// when `card >= k`, and every index once when `card < k`.
-pub fn spaced_indices(card: &BigUint, k: usize) -> Vec<BigUint> {
+pub(crate) fn spaced_indices(card: &BigUint, k: usize) -> Vec<BigUint> {
     let mut out: Vec<BigUint> = vec![];
     if card.is_zero() || k == 0 {
         return out;
@@ -63,7 +63,7 @@ pub fn spaced_indices(card: &BigUint, k: usize) -> Vec<BigUint> {
 
 /// The indices `worker, worker + workers, ...` below `end`.
 #[derive(Clone, Debug)]
-pub struct StripeIndices {
+pub(crate) struct StripeIndices {
     next: BigUint,
     step: BigUint,
     end: BigUint,
@@ -74,7 +74,7 @@ impl StripeIndices {
     ///
     /// # Panics
     /// If `workers` is zero or `worker >= workers`.
-    pub fn new(end: BigUint, worker: usize, workers: usize) -> Self {
+    pub(crate) fn new(end: BigUint, worker: usize, workers: usize) -> Self {
         assert!(workers > 0, "neatcheck: a stripe needs at least one worker");
         assert!(
             worker < workers,
