@@ -13,9 +13,9 @@
 //! `wrappers.rs` (`Rc`, `Cell`... and ranges), `collections.rs` (sets, maps,
 //! heaps).
 //!
-//! It sits above the descriptions (`space`), the compiler (`grammar`),
-//! indexing (`index`, which the set and map families unrank through) and the
-//! untyped handle machinery (`lazy`). Its public items are reached through
+//! It sits above the descriptions (`describe`), the compiler (`grammar`),
+//! grammar-level FEAT (`feat`, which the set and map families unrank
+//! through) and the untyped handle machinery (`handle`). Its public items are reached through
 //! `neatcheck::space`, `neatcheck::lazy` and the crate root.
 
 mod alternative;
