@@ -90,7 +90,7 @@ fn panics_are_reported_with_their_message_and_location() {
     assert!(f.panicked);
     assert_eq!(f.reason.as_deref(), Some("too long: 2"));
     let at = f.panic_location.as_deref().unwrap();
-    assert!(at.starts_with("tests/check.rs:"), "{at}");
+    assert!(at.starts_with("tests/integration/check.rs:"), "{at}");
     assert!(f
         .report()
         .contains(&format!("the property panicked at {at}: too long: 2")));
@@ -213,10 +213,12 @@ fn exists_finds_the_smallest_witness() {
 /// Runs `probe` of this test binary in a child process with `env`.
 fn child(probe: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
     let exe = std::env::current_exe().unwrap();
+    // Test names are paths within the test binary: `check::<probe>`.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
     let out = std::process::Command::new(&exe)
         .args([
             "--exact",
-            probe,
+            &format!("{module}::{probe}"),
             "--nocapture",
             "--ignored",
             "--test-threads=1",
@@ -243,7 +245,7 @@ fn environment_variables_change_what_is_run() {
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr.contains("neatcheck: env_probe passed in ")
+        stderr.contains("neatcheck: check::env_probe passed in ")
             && stderr.contains("exhaustive to size 4: 8 runs (3 at size 4, covering all 3 values"),
         "{stderr}"
     );
@@ -281,7 +283,7 @@ fn a_check_that_tests_nothing_fails_and_says_why() {
         let (code, stderr) = child("env_probe", &env);
         assert_eq!(code, Some(101), "{env:?}: {stderr}");
         assert!(
-            stderr.contains("neatcheck: the check is not meaningful (tests/check.rs:"),
+            stderr.contains("neatcheck: the check is not meaningful (tests/integration/check.rs:"),
             "{stderr}"
         );
         assert!(
@@ -379,15 +381,15 @@ fn a_panic_message_is_printed_once_and_located_in_the_test() {
     assert_eq!(code, Some(101), "{stderr}");
     assert_eq!(stderr.matches("boom at").count(), 1, "{stderr}");
     assert!(
-        stderr.contains("the property panicked at tests/check.rs:"),
+        stderr.contains("the property panicked at tests/integration/check.rs:"),
         "{stderr}"
     );
     // The failure itself points at the check call, in this file.
     assert!(
-        stderr.contains("neatcheck: property failed (tests/check.rs:"),
+        stderr.contains("neatcheck: property failed (tests/integration/check.rs:"),
         "{stderr}"
     );
-    assert!(stderr.contains("-- --exact panicking_probe"), "{stderr}");
+    assert!(stderr.contains("-- --exact check::panicking_probe"), "{stderr}");
 }
 
 #[test]
@@ -434,7 +436,8 @@ fn a_replay_key_runs_exactly_the_reported_input() {
         .unwrap_or_else(|| panic!("no replay line in {stderr}"))
         .to_string();
     assert!(
-        stderr.contains("cargo test --test check -- --exact replay_probe"),
+        stderr.contains(" cargo test --test ")
+            && stderr.contains(" -- --exact check::replay_probe\n"),
         "{stderr}"
     );
     let (code, replayed) = child("replay_probe", &[("NEATCHECK_REPLAY", &key)]);
@@ -469,8 +472,8 @@ fn failures_are_saved_and_replayed_first() {
         std::env::temp_dir().join(format!("neatcheck-regressions-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // The crate's layout: the file is named after the test's source file.
-    std::fs::create_dir_all(dir.join("tests")).unwrap();
-    std::fs::write(dir.join("tests/check.rs"), "").unwrap();
+    std::fs::create_dir_all(dir.join("tests/integration")).unwrap();
+    std::fs::write(dir.join("tests/integration/check.rs"), "").unwrap();
     let dir_s = dir.to_str().unwrap();
     let env = [
         ("CARGO_MANIFEST_DIR", dir_s),
@@ -479,8 +482,8 @@ fn failures_are_saved_and_replayed_first() {
     let (code, first) = child("replay_probe", &env);
     assert_eq!(code, Some(101), "{first}");
     assert!(first.contains("saved in "), "{first}");
-    let file = std::fs::read_to_string(dir.join("neatcheck-regressions/tests/check.txt")).unwrap();
-    assert!(file.contains("replay_probe v1."), "{file}");
+    let file = std::fs::read_to_string(dir.join("neatcheck-regressions/tests/integration/check.txt")).unwrap();
+    assert!(file.contains("check::replay_probe v1."), "{file}");
     let (code, second) = child("replay_probe", &env);
     assert_eq!(code, Some(101), "{second}");
     assert!(
