@@ -389,7 +389,10 @@ fn a_panic_message_is_printed_once_and_located_in_the_test() {
         stderr.contains("neatcheck: property failed (tests/integration/check.rs:"),
         "{stderr}"
     );
-    assert!(stderr.contains("-- --exact check::panicking_probe"), "{stderr}");
+    assert!(
+        stderr.contains("-- --exact check::panicking_probe"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -482,7 +485,9 @@ fn failures_are_saved_and_replayed_first() {
     let (code, first) = child("replay_probe", &env);
     assert_eq!(code, Some(101), "{first}");
     assert!(first.contains("saved in "), "{first}");
-    let file = std::fs::read_to_string(dir.join("neatcheck-regressions/tests/integration/check.txt")).unwrap();
+    let file =
+        std::fs::read_to_string(dir.join("neatcheck-regressions/tests/integration/check.txt"))
+            .unwrap();
     assert!(file.contains("check::replay_probe v1."), "{file}");
     let (code, second) = child("replay_probe", &env);
     assert_eq!(code, Some(101), "{second}");
