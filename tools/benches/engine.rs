@@ -5,10 +5,11 @@
 //! (`Searcher::step` with a predicate that reads one position), and whole
 //! searches of small conformance predicates (throughput = predicate runs).
 //!
-//! `cargo bench -p neatcheck-tools --bench engine` (about a minute). The predicates come from
-//! `neatcheck_tools::benchmarks` (shared with the tools and the tests). Times
-//! are the thread's CPU time (on 64-bit Linux), except for the open reads,
-//! which are timed per search with the wall clock.
+//! `cargo bench -p neatcheck-tools --features criterion --bench engine`
+//! (about a minute). The predicates come from `neatcheck_tools::benchmarks`
+//! (shared with the tools and the tests). Times are the thread's CPU time
+//! (on 64-bit Linux), except for the open reads, which are timed per search
+//! with the wall clock.
 
 use neatcheck_tools::benchmarks;
 

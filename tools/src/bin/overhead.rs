@@ -8,7 +8,7 @@
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin overhead [-- --repeats N]
-//! cargo run --release -p neatcheck-tools --bin overhead -- profile <predicate> <seconds>
+//! cargo run --profile profiling -p neatcheck-tools --bin overhead -- profile <predicate> <seconds>
 //! ```
 //!
 //! The second form only repeats one predicate's lazy search (for `perf`).
