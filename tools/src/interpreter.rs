@@ -300,6 +300,7 @@ impl Parser {
 
 /// An expression with names resolved: variables to frame slots,
 /// functions to indices, constructors to (datatype, index).
+#[derive(Debug)]
 enum Expr {
     Var(usize),
     Bool(bool),
@@ -313,6 +314,7 @@ enum Expr {
     Case(Box<Expr>, Vec<(Pat, Expr)>),
 }
 
+#[derive(Debug)]
 enum Pat {
     Wild,
     Var(usize),
@@ -324,6 +326,7 @@ enum Pat {
     },
 }
 
+#[derive(Debug)]
 struct Fun {
     name: String,
     arity: usize,
@@ -333,6 +336,7 @@ struct Fun {
 
 /// A parsed and checked program: its datatypes (a [`Universe`]) and its
 /// functions.
+#[derive(Debug)]
 pub struct Program {
     universe: Universe,
     funs: Vec<Fun>,

@@ -97,6 +97,7 @@ pub trait Forest<'a> {
 }
 
 /// The input's trees.
+#[derive(Debug)]
 pub struct Input;
 
 impl<'a> Forest<'a> for Input {

@@ -455,7 +455,7 @@ fn declaration_errors() {
         "the range `3..=1` in constructor `X` of datatype `A` has no values"
     );
     // The same errors through the language, and its own.
-    let err = |src: &str| Program::parse(src).err().expect("an error");
+    let err = |src: &str| Program::parse(src).expect_err("an error");
     assert_eq!(
         err("data T = A | B Nope"),
         "unknown type `Nope` in field 0 of constructor `B` of datatype `T` (a field type \
