@@ -1,73 +1,15 @@
-//! Hand-written spaces read through the public API: the cost of a lazy
-//! search over a hand-written type whose `LazyView` uses
-//! `Lazy::alternative`, against its derived equivalent (the derived view)
-//! and against reading the hand-written type with `force()` (the public path
-//! before `alternative`).
+//! A hand-written space with a lazy view: a type that is not derived
+//! describes its values with `neatcheck::space` and reads them through
+//! `Lazy::alternative`, as fast as a derived view, so that a property reads
+//! only what it needs.
 //!
-//! ```text
-//! cargo run --release --example handwritten [-- --repeats N]
-//! ```
-//!
-//! Two workloads: sorted lists of integers (`Vec<Int>`, `Int` a union of two
-//! number families; `force()` reads an element whole, as the view does) and
-//! binary search trees (a hand-written recursive type, which `force()` could
-//! only read whole: no `force()` row; instead a derived tree whose key has
-//! its own space, whose reads are checked and go through the generic
-//! materialiser). Each search runs to completion at a fixed bound; the variants of a workload make the same runs (checked). A
-//! timing is the thread CPU time of one whole search (the machines are
-//! shared), the best of N repeats (default 7), the variants interleaved so
-//! that load on the machine hits them alike. Prints a markdown table: ns
-//! per run, and each variant's time over the derived one's.
+//! `cargo run --release --example handwritten` finds the smallest search
+//! tree on which a buggy `max_key` is wrong.
 
+use neatcheck::check::{run_check, Config};
 use neatcheck::lazy::LazyView;
-use neatcheck::search::{self, Classes};
 use neatcheck::space::{self, Space};
-use neatcheck::{Enumerable, Lazy};
-use std::hint::black_box;
-use std::time::Duration;
-
-#[path = "../benches/benchmarks/timing.rs"]
-mod timing;
-
-/// Integers as a union of two number families, described by hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Int {
-    Pos(u8),
-    Neg(u8),
-}
-
-impl Enumerable for Int {
-    fn describe() -> Space<Self> {
-        space::pay(space::union(vec![
-            space::ctor("Pos", space::map(space::of::<u8>(), Int::Pos)),
-            space::ctor("Neg", space::map(space::of::<u8>(), Int::Neg)),
-        ]))
-    }
-}
-
-enum IntView<'a> {
-    Pos(Lazy<'a, u8>),
-    Neg(Lazy<'a, u8>),
-}
-
-impl LazyView for Int {
-    type View<'a> = IntView<'a>;
-    #[inline]
-    fn view(lazy: Lazy<'_, Self>) -> IntView<'_> {
-        let alt = lazy.alternative();
-        match alt.index() {
-            0 => IntView::Pos(alt.field(0)),
-            _ => IntView::Neg(alt.field(0)),
-        }
-    }
-}
-
-/// The derived equivalent of `Int`.
-#[derive(Enumerable, Clone, Copy, Debug, PartialEq, Eq)]
-enum DInt {
-    Pos(u8),
-    Neg(u8),
-}
+use neatcheck::{implies, Enumerable, Lazy};
 
 /// Binary trees with `u8` keys, described by hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +20,7 @@ enum Bst {
 
 impl Enumerable for Bst {
     fn describe() -> Space<Self> {
+        // One constructor costs 1 (`pay`), as a derived enum's would.
         space::pay(space::union(vec![
             space::pure(Bst::Leaf),
             space::map(
@@ -88,6 +31,7 @@ impl Enumerable for Bst {
     }
 }
 
+/// What a lazy `Bst` shows when read: its constructor, with lazy fields.
 enum BstView<'a> {
     Leaf,
     Node(Lazy<'a, Bst>, Lazy<'a, u8>, Lazy<'a, Bst>),
@@ -95,8 +39,8 @@ enum BstView<'a> {
 
 impl LazyView for Bst {
     type View<'a> = BstView<'a>;
-    #[inline]
     fn view(lazy: Lazy<'_, Self>) -> BstView<'_> {
+        // The alternative's index follows the order of `union` above.
         let alt = lazy.alternative();
         match alt.index() {
             0 => BstView::Leaf,
@@ -105,190 +49,45 @@ impl LazyView for Bst {
     }
 }
 
-/// The derived equivalent of `Bst`.
-#[derive(Enumerable, Clone, Debug, PartialEq, Eq)]
-enum DBst {
-    Leaf,
-    Node(Box<DBst>, u8, Box<DBst>),
-}
-
-/// `DBst` with its key given its own space (the same values and sizes as
-/// `u8`'s, but not `u8`'s space): reads of the key are checked.
-#[derive(Enumerable, Clone, Debug, PartialEq, Eq)]
-enum WBst {
-    Leaf,
-    Node(
-        Box<WBst>,
-        #[enumerable(with = space::nat_bits(8, |x| x as u8))] u8,
-        Box<WBst>,
-    ),
-}
-
-fn bst_with(t: Lazy<'_, WBst>, lo: u8, hi: u8) -> bool {
-    match t.view() {
-        WBstView::Leaf => true,
-        WBstView::Node(l, x, r) => {
-            let x = x.get();
-            lo <= x && x < hi && bst_with(l, lo, x) && bst_with(r, x + 1, hi)
-        }
-    }
-}
-
-fn int_value(x: Int) -> i32 {
-    match x {
-        Int::Pos(n) => i32::from(n),
-        Int::Neg(n) => -i32::from(n) - 1,
-    }
-}
-
-fn sorted_hand(xs: Lazy<'_, Vec<Int>>) -> bool {
-    let mut prev = i32::MIN;
-    for x in xs.iter() {
-        let v = match x.view() {
-            IntView::Pos(n) => i32::from(n.get()),
-            IntView::Neg(n) => -i32::from(n.get()) - 1,
-        };
-        if v < prev {
-            return false;
-        }
-        prev = v;
-    }
-    true
-}
-
-fn sorted_derived(xs: Lazy<'_, Vec<DInt>>) -> bool {
-    let mut prev = i32::MIN;
-    for x in xs.iter() {
-        let v = match x.view() {
-            DIntView::Pos(n) => i32::from(n.get()),
-            DIntView::Neg(n) => -i32::from(n.get()) - 1,
-        };
-        if v < prev {
-            return false;
-        }
-        prev = v;
-    }
-    true
-}
-
-fn sorted_forced(xs: Lazy<'_, Vec<Int>>) -> bool {
-    let mut prev = i32::MIN;
-    for x in xs.iter() {
-        let v = int_value(x.force());
-        if v < prev {
-            return false;
-        }
-        prev = v;
-    }
-    true
-}
-
-fn bst_hand(t: Lazy<'_, Bst>, lo: u8, hi: u8) -> bool {
+/// The search-tree invariant, read lazily: every key in `lo..hi`.
+fn is_bst(t: Lazy<'_, Bst>, lo: u8, hi: u8) -> bool {
     match t.view() {
         BstView::Leaf => true,
         BstView::Node(l, x, r) => {
             let x = x.get();
-            lo <= x && x < hi && bst_hand(l, lo, x) && bst_hand(r, x + 1, hi)
+            lo <= x && x < hi && is_bst(l, lo, x) && is_bst(r, x + 1, hi)
         }
     }
 }
 
-fn bst_derived(t: Lazy<'_, DBst>, lo: u8, hi: u8) -> bool {
-    match t.view() {
-        DBstView::Leaf => true,
-        DBstView::Node(l, x, r) => {
-            let x = x.get();
-            lo <= x && x < hi && bst_derived(l, lo, x) && bst_derived(r, x + 1, hi)
-        }
+/// The largest key of a search tree. Bug: stops at the root.
+fn max_key(t: &Bst) -> Option<u8> {
+    match t {
+        Bst::Leaf => None,
+        Bst::Node(_, x, _) => Some(*x),
     }
 }
 
-const LIST_BOUND: usize = 18;
-const BST_BOUND: usize = 20;
-
-fn time(f: &dyn Fn() -> Classes) -> (Duration, Classes) {
-    let start = timing::cpu_now();
-    let c = black_box(f());
-    (timing::cpu_now() - start, c)
-}
-
-/// A whole search, returning its counts.
-type Search = Box<dyn Fn() -> Classes>;
-
-struct Row {
-    name: &'static str,
-    variants: Vec<(&'static str, Search)>,
+/// Every key of a tree, in order.
+fn keys(t: &Bst, out: &mut Vec<u8>) {
+    if let Bst::Node(l, x, r) = t {
+        keys(l, out);
+        out.push(*x);
+        keys(r, out);
+    }
 }
 
 fn main() {
-    let mut repeats = 7;
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--repeats") {
-        repeats = args[i + 1].parse().expect("--repeats N");
-    }
-    let rows = vec![
-        Row {
-            name: "sorted Vec<Int>",
-            variants: vec![
-                (
-                    "derived view",
-                    Box::new(|| search::classes(sorted_derived, LIST_BOUND)),
-                ),
-                (
-                    "hand-written, alternative()",
-                    Box::new(|| search::classes(sorted_hand, LIST_BOUND)),
-                ),
-                (
-                    "hand-written, force()",
-                    Box::new(|| search::classes(sorted_forced, LIST_BOUND)),
-                ),
-            ],
-        },
-        Row {
-            name: "BST invariant",
-            variants: vec![
-                (
-                    "derived view",
-                    Box::new(|| search::classes(|t| bst_derived(t, 0, u8::MAX), BST_BOUND)),
-                ),
-                (
-                    "hand-written, alternative()",
-                    Box::new(|| search::classes(|t| bst_hand(t, 0, u8::MAX), BST_BOUND)),
-                ),
-                (
-                    "derived, key `with` its own space",
-                    Box::new(|| search::classes(|t| bst_with(t, 0, u8::MAX), BST_BOUND)),
-                ),
-            ],
-        },
-    ];
-    println!("| workload | reading | runs | ns/run | time / derived |");
-    println!("|---|---|---:|---:|---:|");
-    for row in &rows {
-        let mut best = vec![Duration::MAX; row.variants.len()];
-        let mut runs = vec![0u64; row.variants.len()];
-        for _ in 0..repeats {
-            for (i, (_, f)) in row.variants.iter().enumerate() {
-                let (d, c) = time(&**f);
-                best[i] = best[i].min(d);
-                runs[i] = c.runs;
-            }
-        }
-        for (i, (name, _)) in row.variants.iter().enumerate() {
-            println!(
-                "| {} | {} | {} | {:.1} | {:.2} |",
-                row.name,
-                name,
-                runs[i],
-                best[i].as_nanos() as f64 / runs[i] as f64,
-                best[i].as_secs_f64() / best[0].as_secs_f64()
-            );
-        }
-    }
-    let runs_agree = rows.iter().all(|row| {
-        let all: Vec<u64> = row.variants.iter().map(|(_, f)| f().runs).collect();
-        all.windows(2).all(|w| w[0] == w[1])
+    let result = run_check(&Config::from_env(), |t: Lazy<Bst>| {
+        implies(is_bst(t, 0, u8::MAX), || {
+            let t = t.force();
+            let mut all = Vec::new();
+            keys(&t, &mut all);
+            max_key(&t) == all.iter().copied().max()
+        })
     });
-    println!();
-    println!("every variant of a workload makes the same runs: {runs_agree}");
+    match result {
+        Ok(summary) => println!("no counterexample: {summary}"),
+        Err(failure) => print!("{}", failure.report()),
+    }
 }

@@ -1,0 +1,16 @@
+//! The integration tests of neatcheck, one binary (one module per area);
+//! `common` holds their shared oracle and helpers. The tests that need the
+//! benchmark programs or the run-time-types interpreter live in the
+//! `neatcheck-tools` crate (`tools/tests/programs/`).
+
+mod check;
+mod collections;
+mod common;
+mod custom_spaces;
+mod derive;
+mod enumeration;
+mod index;
+mod parallel;
+#[cfg(feature = "proptest")]
+mod proptest_bridge;
+mod search_reference;

@@ -1,0 +1,19 @@
+//! Developer tools of neatcheck (not published): the programs that the
+//! benchmarks, measurements and conformance tests share.
+//!
+//! - [`benchmarks`]: the language-neutral benchmark programs of
+//!   `docs/benchmarks/` (lambda, redblack, regexp, imperative, typecheck,
+//!   the conformance predicates) and the thread CPU clock of the
+//!   measurements;
+//! - [`interpreter`]: a tiny functional language over datatypes declared at
+//!   run time, evaluated through `neatcheck::dynamic`;
+//! - [`user_examples`]: the types and invariants of the user examples whose
+//!   checks `check_cost` times.
+//!
+//! The tools are this crate's binaries (`cargo run --release -p
+//! neatcheck-tools --bin <tool>`), the criterion micro-benchmarks its bench
+//! `engine`, and the tests of the programs its test binary `programs`.
+
+pub mod benchmarks;
+pub mod interpreter;
+pub mod user_examples;
