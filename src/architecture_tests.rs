@@ -305,7 +305,6 @@ fn every_module_is_in_a_layer() {
 }
 
 #[test]
-#[ignore = "issue 12 in progress"]
 fn no_module_imports_a_layer_above_it() {
     let mut upward = vec![];
     for (module, targets) in imports() {
@@ -370,7 +369,6 @@ fn repository_files(exts: &[&str]) -> Vec<PathBuf> {
 }
 
 #[test]
-#[ignore = "issue 12 in progress"]
 fn nothing_is_shared_by_path_includes() {
     let marker = ["#[", "path"].concat();
     let offenders: Vec<String> = repository_files(&["rs"])
@@ -385,7 +383,6 @@ fn nothing_is_shared_by_path_includes() {
 }
 
 #[test]
-#[ignore = "issue 12 in progress"]
 fn no_comment_points_outside_the_repository() {
     let outside = [
         ["..", "/shared"].concat(),
@@ -407,7 +404,6 @@ fn no_comment_points_outside_the_repository() {
 }
 
 #[test]
-#[ignore = "issue 12 in progress"]
 fn every_module_says_what_it_owns() {
     let mut files = vec![];
     rust_files(&root().join("src"), &mut files);

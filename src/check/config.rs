@@ -10,7 +10,7 @@ use std::time::Duration;
 ///
 /// The defaults are counted in runs, never in wall time: the same property
 /// gives the same verdict and the same counterexample on any machine under
-/// any load. They were chosen with `examples/check_cost.rs` (14 properties:
+/// any load. They were chosen with `tools/src/bin/check_cost.rs` (14 properties:
 /// the examples' and plain ones, the benchmark programs' predicates): with
 /// these a default check takes 0.6 s for the median property and under 2 s
 /// for the slowest on one core. The random phase costs most per case, and

@@ -374,19 +374,12 @@ fn origin_here(location: &'static Location<'static>) -> Origin {
 fn cargo_test_args(origin: &Origin) -> String {
     let target = match origin.file {
         Some(f) if f.starts_with("tests/") || f.contains("/tests/") => {
-            let stem = std::path::Path::new(f)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("");
-            // tests/foo/main.rs and tests/foo/mod.rs belong to target `foo`.
-            let target = if matches!(stem, "main" | "mod") {
-                std::path::Path::new(f)
-                    .parent()
-                    .and_then(|p| p.file_name())
-                    .and_then(|s| s.to_str())
-                    .unwrap_or(stem)
-            } else {
-                stem
+            // `tests/foo.rs` is target `foo`; every file under `tests/foo/`
+            // belongs to target `foo` (a test binary with modules).
+            let rest = &f[f.rfind("tests/").map_or(0, |i| i + "tests/".len())..];
+            let target = match rest.split_once('/') {
+                Some((dir, _)) => dir,
+                None => rest.strip_suffix(".rs").unwrap_or(rest),
             };
             format!(" --test {target}")
         }

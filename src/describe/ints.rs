@@ -38,7 +38,7 @@ use std::rc::Rc;
 /// uniform atoms reach `|n| <= 130`. A property about magnitudes (overflow,
 /// thresholds) wants bit length, which reaches `MIN`, `MAX` and the powers
 /// of two; a property over a structure of several numbers (trees and their
-/// keys) usually fails sooner linearly (`examples/tree_suite.rs`).
+/// keys) usually fails sooner linearly (`tools/src/bin/tree_suite.rs`).
 ///
 /// Pick it per check with [`crate::Config::integer_sizes`] or
 /// `NEATCHECK_INTEGERS=linear|bits`, per field with [`linear`](super::linear) and

@@ -100,3 +100,64 @@ impl Iterator for StripeIndices {
         Some(i)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_traits::ToPrimitive;
+
+    /// The chi-squared statistic of bucket counts against a uniform
+    /// expectation.
+    fn chi2(observed: &[u64], expected: f64) -> f64 {
+        observed
+            .iter()
+            .map(|&o| (o as f64 - expected).powi(2) / expected)
+            .sum()
+    }
+
+    /// The 0.1% critical value of chi-squared (Wilson-Hilferty).
+    fn chi2_critical_0001(df: f64) -> f64 {
+        let z = 3.0902;
+        let a = 2.0 / (9.0 * df);
+        df * (1.0 - a + z * a.sqrt()).powi(3)
+    }
+
+    #[test]
+    fn uniform_below_is_uniform_and_in_range() {
+        let mut rng = crate::index::seeded_rng(1);
+        for n in [1u64, 2, 3, 5, 7, 100, 1 << 32, (1 << 32) + 1, u64::MAX] {
+            let n = BigUint::from(n);
+            for _ in 0..200 {
+                assert!(uniform_below(&n, &mut rng) < n);
+            }
+        }
+        let n = BigUint::from(10u32).pow(60) + 1u32;
+        for _ in 0..200 {
+            assert!(uniform_below(&n, &mut rng) < n);
+        }
+        // 37 buckets (a count that is not a power of two).
+        let n = BigUint::from(37u32);
+        let per = 200;
+        let mut observed = vec![0u64; 37];
+        for _ in 0..37 * per {
+            observed[uniform_below(&n, &mut rng).to_usize().unwrap()] += 1;
+        }
+        assert!(chi2(&observed, per as f64) < chi2_critical_0001(36.0));
+    }
+
+    #[test]
+    fn spaced_indices_follow_the_formula() {
+        let idx = |card: usize, k| -> Vec<usize> {
+            spaced_indices(&BigUint::from(card), k)
+                .iter()
+                .map(|i| i.to_usize().unwrap())
+                .collect()
+        };
+        assert_eq!(idx(10, 4), vec![0, 3, 5, 8]);
+        assert_eq!(idx(10, 10), (0..10).collect::<Vec<_>>());
+        assert_eq!(idx(3, 7), vec![0, 1, 2]);
+        assert_eq!(idx(1, 3), vec![0]);
+        assert_eq!(idx(0, 3), Vec::<usize>::new());
+        assert_eq!(idx(5, 0), Vec::<usize>::new());
+    }
+}

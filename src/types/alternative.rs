@@ -148,7 +148,7 @@ impl<'a, T> Alternative<'a, T> {
         // handle holds its type's own space; a hand-written view could break
         // that with a wrong `F`, so the handle is checked here against the
         // field's type, from a table (an untrusted search checks every read
-        // instead). Measured with `examples/handwritten.rs` (thread CPU
+        // instead). Measured with `tools/src/bin/handwritten.rs` (thread CPU
         // time): the check costs about 5% on its hand-written BST (three
         // fields a node), and checking the field's node instead of this
         // table cost about 9%.

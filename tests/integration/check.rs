@@ -439,8 +439,7 @@ fn a_replay_key_runs_exactly_the_reported_input() {
         .unwrap_or_else(|| panic!("no replay line in {stderr}"))
         .to_string();
     assert!(
-        stderr.contains(" cargo test --test ")
-            && stderr.contains(" -- --exact check::replay_probe\n"),
+        stderr.contains(" cargo test --test integration -- --exact check::replay_probe\n"),
         "{stderr}"
     );
     let (code, replayed) = child("replay_probe", &[("NEATCHECK_REPLAY", &key)]);

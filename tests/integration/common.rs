@@ -6,7 +6,7 @@
 
 use neatcheck::count::count_up_to;
 use neatcheck::grammar::Tree;
-use neatcheck::report::Pattern;
+use neatcheck::search::Pattern;
 use neatcheck::search::{self, Outcome, RunResult, Searcher};
 use neatcheck::values::{tree_size, tree_value, trees_of};
 use neatcheck::{Enumerable, Lazy};

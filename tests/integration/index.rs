@@ -433,29 +433,6 @@ fn sampling_up_to_a_size_is_uniform() {
 }
 
 #[test]
-fn uniform_below_is_uniform_and_in_range() {
-    let mut rng = index::seeded_rng(1);
-    for n in [1u64, 2, 3, 5, 7, 100, 1 << 32, (1 << 32) + 1, u64::MAX] {
-        let n = BigUint::from(n);
-        for _ in 0..200 {
-            assert!(index::uniform_below(&n, &mut rng) < n);
-        }
-    }
-    let n = BigUint::from(10u32).pow(60) + 1u32;
-    for _ in 0..200 {
-        assert!(index::uniform_below(&n, &mut rng) < n);
-    }
-    // 37 buckets (a count that is not a power of two).
-    let n = BigUint::from(37u32);
-    let per = 200;
-    let mut observed = vec![0u64; 37];
-    for _ in 0..37 * per {
-        observed[index::uniform_below(&n, &mut rng).to_usize().unwrap()] += 1;
-    }
-    assert!(chi2(&observed, per as f64) < chi2_critical_0001(36.0));
-}
-
-#[test]
 fn sampling_is_reproducible_from_a_seed() {
     let draw = |seed| -> Vec<Vec<bool>> {
         let mut rng = index::seeded_rng(seed);
@@ -469,22 +446,6 @@ fn sampling_is_reproducible_from_a_seed() {
 
 // ---------------------------------------------------------------------------
 // Spaced samples.
-
-#[test]
-fn spaced_indices_follow_the_formula() {
-    let idx = |card: usize, k| -> Vec<usize> {
-        index::spaced_indices(&big(card), k)
-            .iter()
-            .map(|i| i.to_usize().unwrap())
-            .collect()
-    };
-    assert_eq!(idx(10, 4), vec![0, 3, 5, 8]);
-    assert_eq!(idx(10, 10), (0..10).collect::<Vec<_>>());
-    assert_eq!(idx(3, 7), vec![0, 1, 2]);
-    assert_eq!(idx(1, 3), vec![0]);
-    assert_eq!(idx(0, 3), Vec::<usize>::new());
-    assert_eq!(idx(5, 0), Vec::<usize>::new());
-}
 
 #[test]
 fn spaced_samples_are_in_order_and_distinct() {

@@ -7,7 +7,7 @@ use neatcheck_tools::benchmarks;
 
 use benchmarks::conformance as c;
 use neatcheck::cool::{Cool, Strategy};
-use neatcheck::report::Pattern;
+use neatcheck::search::Pattern;
 use neatcheck::search::{classes, classes_cool, Searcher};
 use neatcheck::values::{trees_of, values_of};
 use neatcheck::Lazy;
