@@ -41,8 +41,8 @@ use std::rc::Rc;
 /// keys) usually fails sooner linearly (`tools/src/bin/tree_suite.rs`).
 ///
 /// Pick it per check with [`crate::Config::integer_sizes`] or
-/// `NEATCHECK_INTEGERS=linear|bits`, per field with [`linear`](super::linear) and
-/// [`bit_length`](super::bit_length), per type with the [`Linear`](super::Linear) wrapper or a newtype whose
+/// `NEATCHECK_INTEGERS=linear|bits`, per field with [`linear`](crate::space::linear) and
+/// [`bit_length`](crate::space::bit_length), per type with the [`Linear`](crate::space::Linear) wrapper or a newtype whose
 /// space is `space::map(space::linear::<i64>(), Key)`, and for code outside a
 /// check with [`with_integer_sizes`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -206,7 +206,7 @@ impl<'a, T> Lazy<'a, T> {
     /// programs of the position's space (counts as reading every position
     /// below it), whatever that space is.
     ///
-    /// [`Lazy::force`] is the same, faster, for an [`Enumerable`] type; this
+    /// [`Lazy::force`] is the same, faster, for an [`Enumerable`](crate::Enumerable) type; this
     /// one also reads values of a type without an instance, searched in a
     /// space of its own ([`crate::search::Searcher::with_space`]):
     ///
