@@ -21,7 +21,7 @@ use std::hash::Hash;
 
 /// Sizes and values computed by hand from the conventions of docs/spec.md §3,
 /// without looking at any space description.
-pub trait Oracle: Sized {
+pub(crate) trait Oracle: Sized {
     /// The size of a value.
     fn hsize(&self) -> u64;
     /// Every value of exactly size `n` (in no particular order).
@@ -29,7 +29,7 @@ pub trait Oracle: Sized {
 }
 
 /// Number of bits needed for `x` (0 for 0).
-pub fn bit_len(x: u128) -> u64 {
+pub(crate) fn bit_len(x: u128) -> u64 {
     (128 - x.leading_zeros()) as u64
 }
 
@@ -178,7 +178,7 @@ impl<T: Oracle, E: Oracle> Oracle for Result<T, E> {
 }
 
 /// Lists of total size `n`: `Nil` costs 1, each cell costs 1 plus its element.
-pub fn hand_lists<T: Oracle + Clone>(n: u64) -> Vec<Vec<T>> {
+pub(crate) fn hand_lists<T: Oracle + Clone>(n: u64) -> Vec<Vec<T>> {
     let mut out = vec![];
     if n == 0 {
         return out;
@@ -227,7 +227,7 @@ impl Oracle for String {
 }
 
 /// Sequences of exactly `k` elements of total size `n` (products are free).
-pub fn hand_sequences<T: Oracle + Clone>(k: usize, n: u64) -> Vec<Vec<T>> {
+pub(crate) fn hand_sequences<T: Oracle + Clone>(k: usize, n: u64) -> Vec<Vec<T>> {
     if k == 0 {
         return if n == 0 { vec![vec![]] } else { vec![] };
     }
@@ -305,20 +305,20 @@ tuple_oracle!(A a, B b, C c, D d, E e, F f);
 
 /// Peano naturals: the number i has size i + 1.
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Nat {
+pub(crate) enum Nat {
     Z,
     S(Box<Nat>),
 }
 
 impl Nat {
-    pub fn from_u64(n: u64) -> Nat {
+    pub(crate) fn from_u64(n: u64) -> Nat {
         let mut v = Nat::Z;
         for _ in 0..n {
             v = Nat::S(Box::new(v));
         }
         v
     }
-    pub fn to_u64(&self) -> u64 {
+    pub(crate) fn to_u64(&self) -> u64 {
         let mut n = 0;
         let mut cur = self;
         while let Nat::S(m) = cur {
@@ -344,7 +344,7 @@ impl Oracle for Nat {
 
 /// Unlabelled binary trees: size 2n + 1 holds Catalan(n) trees.
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Shape {
+pub(crate) enum Shape {
     Leaf,
     Node(Box<Shape>, Box<Shape>),
 }
@@ -376,13 +376,13 @@ impl Oracle for Shape {
 
 /// A generic list.
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum List<T> {
+pub(crate) enum List<T> {
     Nil,
     Cons(T, Box<List<T>>),
 }
 
 impl<T> List<T> {
-    pub fn to_vec(&self) -> Vec<&T> {
+    pub(crate) fn to_vec(&self) -> Vec<&T> {
         let mut out = vec![];
         let mut cur = self;
         while let List::Cons(x, rest) = cur {
@@ -412,14 +412,14 @@ impl<T: Oracle + Clone> Oracle for List<T> {
 
 /// Mutually recursive: a rose tree and its forest.
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Tree2 {
+pub(crate) enum Tree2 {
     Leaf(bool),
     Node(Box<Forest>),
 }
 
 /// The forest of [`Tree2`].
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Forest {
+pub(crate) enum Forest {
     Nil,
     Cons(Box<Tree2>, Box<Forest>),
 }
@@ -478,7 +478,7 @@ impl Oracle for Forest {
 
 /// A binary tree labelled with booleans.
 #[derive(neatcheck::Enumerable, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum BTree {
+pub(crate) enum BTree {
     Leaf,
     Node(Box<BTree>, bool, Box<BTree>),
 }
@@ -516,7 +516,7 @@ impl Oracle for BTree {
 
 /// What one run of a stepping search produced.
 #[derive(Debug, Clone)]
-pub struct RunRecord {
+pub(crate) struct RunRecord {
     pub result: RunResult,
     pub pattern: Pattern,
     pub tree: Tree,
@@ -524,7 +524,7 @@ pub struct RunRecord {
 }
 
 /// Runs a whole search, recording each run's result, pattern and value.
-pub fn record_runs<T, O, P>(bound: usize, pred: P) -> Vec<RunRecord>
+pub(crate) fn record_runs<T, O, P>(bound: usize, pred: P) -> Vec<RunRecord>
 where
     T: Enumerable,
     O: Outcome,
@@ -548,7 +548,7 @@ where
 
 /// What [`check_against_reference`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Predicate runs of the full search.
     pub runs: u64,
     /// Runs that returned true.
@@ -575,7 +575,12 @@ pub struct Summary {
 ///     the smallest failing size, and `ctrex` at the bound returns the first
 ///     failing run;
 /// (f) `sat` agrees with the reference.
-pub fn check_against_reference<T, P, Q>(bound: usize, lazy: P, plain: Q, eager: bool) -> Summary
+pub(crate) fn check_against_reference<T, P, Q>(
+    bound: usize,
+    lazy: P,
+    plain: Q,
+    eager: bool,
+) -> Summary
 where
     T: Enumerable + Debug + Clone + PartialEq,
     P: Fn(Lazy<'_, T>) -> bool,
@@ -744,7 +749,7 @@ where
 }
 
 /// Asserts that `values` has no duplicates.
-pub fn assert_distinct<T: Eq + Hash + Debug>(values: &[T], what: &str) {
+pub(crate) fn assert_distinct<T: Eq + Hash + Debug>(values: &[T], what: &str) {
     let mut seen = HashSet::new();
     for v in values {
         assert!(seen.insert(v), "{what}: {v:?} is listed twice");
