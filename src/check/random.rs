@@ -6,12 +6,14 @@
 //! `'a'` size 7), so without these a bug at `u64::MAX` or one that needs the
 //! letters "ab" would stay out of reach.
 
-use crate::grammar::{Grammar, SortId, SortKind, Tree};
+use crate::arena::{build, Opened, Unfold};
+use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
 use crate::index::{sample_tree_in, SeedRng};
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use rand::RngExt;
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 /// How a case's atoms are chosen.
@@ -119,41 +121,34 @@ impl<'g> RandomCases<'g> {
     /// The tree with each leaf moved, with probability one half, to one of
     /// its family's edge values or to a uniform value of the family.
     fn with_moved_atoms(&mut self, tree: &Tree, atoms: Atoms) -> Tree {
-        enum Task<'t> {
-            Visit(&'t Tree),
-            Finish(crate::grammar::ProdId, usize),
-        }
-        let mut tasks = vec![Task::Visit(tree)];
-        let mut out: Vec<Rc<Tree>> = vec![];
-        while let Some(task) = tasks.pop() {
-            match task {
-                Task::Visit(Tree::Leaf(sort, index)) => {
-                    let mut index = *index;
-                    if self.rng.random_range(0..2) == 0 {
-                        let edges = self.edges_of(*sort);
-                        if atoms == Atoms::Uniform {
-                            // The last edge is the largest index below 2^64.
-                            if let Some(&last) = edges.last() {
-                                index = self.rng.random_range(0..=last);
-                            }
-                        } else if !edges.is_empty() {
-                            index = edges[self.rng.random_range(0..edges.len())];
-                        }
-                    }
-                    out.push(Rc::new(Tree::Leaf(*sort, index)));
-                }
-                Task::Visit(Tree::Node(prod, kids)) => {
-                    tasks.push(Task::Finish(*prod, kids.len()));
-                    tasks.extend(kids.iter().rev().map(|k| Task::Visit(k)));
-                }
-                Task::Finish(prod, n) => {
-                    let kids = out.split_off(out.len() - n);
-                    out.push(Rc::new(Tree::Node(prod, kids)));
-                }
-            }
-        }
-        let root = out.pop().expect("a tree");
+        let root = build(
+            &mut MovedAtoms {
+                sampler: self,
+                atoms,
+                tree: PhantomData,
+            },
+            tree,
+        );
         Rc::try_unwrap(root).unwrap_or_else(|t| (*t).clone())
+    }
+
+    /// A leaf's index, moved with probability one half (see
+    /// `with_moved_atoms`).
+    fn moved_index(&mut self, sort: SortId, index: u64, atoms: Atoms) -> u64 {
+        if self.rng.random_range(0..2) != 0 {
+            return index;
+        }
+        let edges = self.edges_of(sort);
+        if atoms == Atoms::Uniform {
+            // The last edge is the largest index below 2^64.
+            edges
+                .last()
+                .map_or(index, |&last| self.rng.random_range(0..=last))
+        } else if edges.is_empty() {
+            index
+        } else {
+            edges[self.rng.random_range(0..edges.len())]
+        }
     }
 
     fn edges_of(&mut self, sort: SortId) -> Rc<Vec<u64>> {
@@ -241,6 +236,41 @@ fn finish(mut v: Vec<u64>) -> Vec<u64> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// A tree copied bottom-up with its leaves moved (the random phase's edge
+/// and uniform atoms); iterative, like every walker of a tree.
+struct MovedAtoms<'s, 'g, 't> {
+    sampler: &'s mut RandomCases<'g>,
+    atoms: Atoms,
+    tree: PhantomData<&'t Tree>,
+}
+
+impl<'t> Unfold for MovedAtoms<'_, '_, 't> {
+    type Pos = &'t Tree;
+    type Label = ProdId;
+    type Out = Rc<Tree>;
+
+    fn open(
+        &mut self,
+        tree: &'t Tree,
+        fields: &mut Vec<&'t Tree>,
+    ) -> Option<Opened<ProdId, Rc<Tree>>> {
+        Some(match tree {
+            Tree::Leaf(sort, index) => {
+                let index = self.sampler.moved_index(*sort, *index, self.atoms);
+                Opened::Done(Rc::new(Tree::Leaf(*sort, index)))
+            }
+            Tree::Node(prod, kids) => {
+                fields.extend(kids.iter().map(|k| &**k));
+                Opened::Node(*prod)
+            }
+        })
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
+        Rc::new(Tree::Node(prod, fields))
+    }
 }
 
 #[cfg(test)]
