@@ -252,9 +252,9 @@ mod watchdog;
 pub use check::{
     check, check_cool, check_in, check_in_with, check_with, collect, exists, implies, label, Config,
 };
-pub use lazy::Lazy;
+pub use describe::Space;
+pub use handle::Lazy;
 pub use neatcheck_derive::Enumerable;
-pub use space::Space;
 pub use types::{Enumerable, LazyView};
 
 // The derive protocol (see `derive_support`): one hidden path for the
