@@ -41,7 +41,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// The files under `dir` (recursively, `target/` and hidden folders left
+/// out) whose extension is one of `exts`, in a stable order.
+fn files_with(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -51,9 +53,12 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if path.is_dir() {
             if name != "target" && !name.starts_with('.') {
-                rust_files(&path, out);
+                files_with(&path, exts, out);
             }
-        } else if name.ends_with(".rs") {
+        } else if path
+            .extension()
+            .is_some_and(|x| exts.contains(&x.to_string_lossy().as_ref()))
+        {
             out.push(path);
         }
     }
@@ -209,7 +214,7 @@ fn imports() -> BTreeMap<String, BTreeSet<(String, String)>> {
     let reexports = root_reexports(&lib);
     let modules: BTreeSet<&str> = LAYERS.iter().flat_map(|l| l.iter().copied()).collect();
     let mut files = vec![];
-    rust_files(&src, &mut files);
+    files_with(&src, &["rs"], &mut files);
     let mut graph: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
     for file in files {
         let rel = file.strip_prefix(&src).unwrap().to_path_buf();
@@ -341,30 +346,10 @@ fn the_scanner_sees_grouped_and_reexported_imports() {
 }
 
 /// Files of the repository a reader of the crate has (sources, tests,
-/// examples, tools, docs).
+/// examples, tools, docs; `target/` left out) with one of `exts`.
 fn repository_files(exts: &[&str]) -> Vec<PathBuf> {
     let mut files = vec![];
-    for dir in [
-        "src", "tests", "examples", "benches", "derive", "tools", "docs",
-    ] {
-        rust_files(&root().join(dir), &mut files);
-    }
-    if exts.iter().any(|e| *e != "rs") {
-        let mut more = vec![];
-        for dir in ["", "docs", "tools", "derive"] {
-            if let Ok(entries) = fs::read_dir(root().join(dir)) {
-                more.extend(entries.flatten().map(|e| e.path()).filter(|p| {
-                    p.extension()
-                        .is_some_and(|x| exts.contains(&x.to_string_lossy().as_ref()))
-                }));
-            }
-        }
-        files.extend(more);
-    }
-    files.retain(|p| {
-        p.extension()
-            .is_some_and(|x| exts.contains(&x.to_string_lossy().as_ref()))
-    });
+    files_with(&root(), exts, &mut files);
     files
 }
 
@@ -406,7 +391,7 @@ fn no_comment_points_outside_the_repository() {
 #[test]
 fn every_module_says_what_it_owns() {
     let mut files = vec![];
-    rust_files(&root().join("src"), &mut files);
+    files_with(&root().join("src"), &["rs"], &mut files);
     let silent: Vec<String> = files
         .into_iter()
         .filter(|p| {

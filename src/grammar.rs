@@ -978,8 +978,13 @@ impl Grammar {
 
     /// Builds the root value (applying the root conversion).
     pub(crate) fn build_root(&self, tree: &Tree) -> Value {
-        let v = self.build_value(tree);
-        self.root_build.run(&mut vec![v].into_iter())
+        self.convert_root(self.build_value(tree))
+    }
+
+    /// The root conversion: the root sort's value becomes the searched
+    /// type's (they differ when the root is a collapsed wrapper).
+    pub(crate) fn convert_root(&self, value: Value) -> Value {
+        self.root_build.run(&mut vec![value].into_iter())
     }
 
     /// Size of a tree.

@@ -50,7 +50,7 @@ pub mod proptest_bridge;
 pub(crate) use sample::{spaced_indices, uniform_below, StripeIndices};
 
 use crate::describe::Space;
-use crate::feat::walk::{locate_bounded, max_size, total, walk, ValueSink};
+use crate::feat::walk::{locate_bounded, max_size, root_value_at, total};
 use crate::grammar::{compile_space, downcast, Grammar, Tree};
 use crate::types::grammar_of;
 use crate::Enumerable;
@@ -297,9 +297,7 @@ impl<T: 'static> Indexer<T> {
     }
 
     fn build(&self, size: usize, i: BigUint) -> T {
-        let g = &*self.grammar;
-        let value = walk(g, g.root, size, i, &mut ValueSink);
-        downcast(g.root_build.run(&mut vec![value].into_iter()), "indexing")
+        downcast(root_value_at(&self.grammar, size, i), "indexing")
     }
 
     /// The number of values of exactly `size`.

@@ -350,7 +350,7 @@ impl<T: 'static> Searcher<T> {
         let v = self
             .engine
             .with_plain_ctx(|ctx| crate::handle::materialize(ctx, 0));
-        crate::grammar::downcast(g.root_build.run(&mut vec![v].into_iter()), "the search")
+        crate::grammar::downcast(g.convert_root(v), "the search")
     }
 
     /// The value of the node run last as a tree of the compiled grammar.

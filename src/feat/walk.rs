@@ -49,7 +49,7 @@ impl Sink for TreeSink {
 /// conversion is the caller's); leaves are materialised from their big
 /// offset directly, so unbounded families (`BigUint`) work at any size.
 #[derive(Debug)]
-pub(crate) struct ValueSink;
+struct ValueSink;
 
 impl Sink for ValueSink {
     type Out = Value;
@@ -79,6 +79,13 @@ impl Grammar {
         let tree = walk(self, sort, size, i.clone(), &mut TreeSink);
         Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone())
     }
+}
+
+/// The root value number `i` (which must exist) of exactly `size`, root
+/// conversion applied: what typed indexing and the set and map families'
+/// element unranking both build.
+pub(crate) fn root_value_at(g: &Grammar, size: usize, i: BigUint) -> Value {
+    g.convert_root(walk(g, g.root, size, i, &mut ValueSink))
 }
 
 /// Walks from the value number `i` of `sort` at `size` (which must exist)

@@ -23,7 +23,7 @@
 
 use super::Enumerable;
 use crate::describe::{leaf, LeafFamily, Space, Value};
-use crate::feat::walk::{walk, ValueSink};
+use crate::feat::walk::root_value_at;
 use crate::grammar::{downcast, Grammar};
 use crate::types::grammar_of;
 use num_bigint::BigUint;
@@ -128,10 +128,8 @@ impl<T: Enumerable> Elements<T> {
             i < &self.count(size),
             "neatcheck: element index {i} is beyond the elements of size {size}"
         );
-        let g = self.grammar();
-        let value = walk(g, g.root, size, i.clone(), &mut ValueSink);
         downcast(
-            g.root_build.run(&mut vec![value].into_iter()),
+            root_value_at(self.grammar(), size, i.clone()),
             "a set element",
         )
     }
