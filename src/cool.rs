@@ -17,7 +17,11 @@
 //! (`Strategy::observe`). The engine keeps a node's `Schedule` without
 //! looking inside it and never tells strategies apart.
 
+mod inline_fn;
+
+use inline_fn::InlineFn;
 use std::fmt;
+use std::mem;
 use std::rc::Rc;
 use std::str::FromStr;
 
@@ -36,24 +40,34 @@ use std::str::FromStr;
 /// ```
 pub struct Cool<'a>(Node<'a>);
 
+/// A formula node, evaluated in place: a lazy node is replaced by the
+/// formula it computes and an atom by its value. Negation is a flag rather
+/// than a node: a strategy passes a negation's schedule through unchanged,
+/// so the flag evaluates exactly as a `Not` node would, without one.
 enum Node<'a> {
     Bool(bool),
-    Atom(Box<dyn FnOnce() -> bool + 'a>),
-    Lazy(Box<dyn FnOnce() -> Cool<'a> + 'a>),
-    Not(Box<Cool<'a>>),
-    And(Box<(Cool<'a>, Cool<'a>)>),
-    Seq(Box<(Cool<'a>, Cool<'a>)>),
+    Atom(InlineFn<'a, bool>, Negated),
+    Lazy(InlineFn<'a, Cool<'a>>, Negated),
+    And(Box<[Cool<'a>; 2]>, Negated),
+    Seq(Box<[Cool<'a>; 2]>, Negated),
+    /// A node whose closure has been taken: a lazy node being forced, or
+    /// an atom handed to the counting run (never evaluated again).
+    Taken,
 }
+
+/// Whether a node's value is negated.
+type Negated = bool;
 
 impl fmt::Debug for Cool<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bang = |neg: bool| if neg { "!" } else { "" };
         match &self.0 {
             Node::Bool(b) => write!(f, "{b}"),
-            Node::Atom(_) => write!(f, "<atom>"),
-            Node::Lazy(_) => write!(f, "<lazy>"),
-            Node::Not(g) => write!(f, "!{g:?}"),
-            Node::And(p) => write!(f, "({:?} & {:?})", p.0, p.1),
-            Node::Seq(p) => write!(f, "({:?} && {:?})", p.0, p.1),
+            Node::Atom(_, neg) => write!(f, "{}<atom>", bang(*neg)),
+            Node::Lazy(_, neg) => write!(f, "{}<lazy>", bang(*neg)),
+            Node::And(p, neg) => write!(f, "{}({:?} & {:?})", bang(*neg), p[0], p[1]),
+            Node::Seq(p, neg) => write!(f, "{}({:?} && {:?})", bang(*neg), p[0], p[1]),
+            Node::Taken => write!(f, "<taken>"),
         }
     }
 }
@@ -61,12 +75,12 @@ impl fmt::Debug for Cool<'_> {
 impl<'a> Cool<'a> {
     /// A lazily computed atom.
     pub fn atom(f: impl FnOnce() -> bool + 'a) -> Self {
-        Cool(Node::Atom(Box::new(f)))
+        Cool(Node::Atom(InlineFn::new(f), false))
     }
 
     /// A lazily computed sub-formula (computing it may read input).
     pub fn lazy(f: impl FnOnce() -> Cool<'a> + 'a) -> Self {
-        Cool(Node::Lazy(Box::new(f)))
+        Cool(Node::Lazy(InlineFn::new(f), false))
     }
 
     /// A constant.
@@ -77,12 +91,12 @@ impl<'a> Cool<'a> {
     /// Parallel conjunction: both must hold, in whichever order the
     /// strategy chooses (also written `a & b`).
     pub fn and(self, other: Cool<'a>) -> Self {
-        Cool(Node::And(Box::new((self, other))))
+        Cool(Node::And(Box::new([self, other]), false))
     }
 
     /// Sequential conjunction: `right` is evaluated only if `left` holds.
     pub fn seq(left: Cool<'a>, right: Cool<'a>) -> Self {
-        Cool(Node::Seq(Box::new((left, right))))
+        Cool(Node::Seq(Box::new([left, right]), false))
     }
 
     /// Parallel disjunction (also written `a | b`): `!(!a & !b)`.
@@ -118,28 +132,28 @@ impl<'a> Cool<'a> {
         acc
     }
 
-    /// Evaluates left to right (strategy D), without building the formula.
-    pub fn eval(self) -> bool {
-        match self.0 {
-            Node::Bool(b) => b,
-            Node::Atom(f) => f(),
-            Node::Lazy(f) => f().eval(),
-            Node::Not(g) => !g.eval(),
-            Node::And(p) | Node::Seq(p) => {
-                let (l, r) = *p;
-                l.eval() && r.eval()
+    /// Evaluates left to right (strategy D).
+    pub fn eval(mut self) -> bool {
+        self.seq_value()
+    }
+
+    /// Negates in place.
+    fn negate(&mut self) {
+        match &mut self.0 {
+            Node::Bool(b) => *b = !*b,
+            Node::Atom(_, neg) | Node::Lazy(_, neg) | Node::And(_, neg) | Node::Seq(_, neg) => {
+                *neg = !*neg
             }
+            Node::Taken => unreachable!("a taken node is never negated"),
         }
     }
 }
 
 impl<'a> std::ops::Not for Cool<'a> {
     type Output = Cool<'a>;
-    fn not(self) -> Cool<'a> {
-        match self.0 {
-            Node::Bool(b) => Cool(Node::Bool(!b)),
-            n => Cool(Node::Not(Box::new(Cool(n)))),
-        }
+    fn not(mut self) -> Cool<'a> {
+        self.negate();
+        self
     }
 }
 
@@ -275,324 +289,320 @@ fn flip(old: &Rc<Sched>, b: bool, l: Rc<Sched>, r: Rc<Sched>) -> Rc<Sched> {
     Rc::new(Sched::Flip(b, l, r))
 }
 
-/// The formula of one run, as an arena so that nodes are computed at most
-/// once and lazy results can refer to them.
-struct Formula<'a> {
-    nodes: Vec<FNode<'a>>,
-}
-
-enum FNode<'a> {
-    Val(bool),
-    Atom(Option<Box<dyn FnOnce() -> bool + 'a>>),
-    Lazy(Option<Box<dyn FnOnce() -> Cool<'a> + 'a>>),
-    Not(usize),
-    And(usize, usize),
-    Seq(usize, usize),
-    /// The node was a `Lazy` whose formula is at this index.
-    Link(usize),
-}
-
-/// A result of the subset traversal, not yet forced.
-enum LRes {
+/// A result of the counting run, not yet forced: the counting run walks
+/// both operands of a sequential conjunction before forcing its atoms.
+enum LRes<'a> {
     Known(bool),
-    Atom(usize),
-    Not(Box<LRes>),
-    And(Box<LRes>, Box<LRes>),
+    Atom(InlineFn<'a, bool>, Negated),
+    And(Box<(LRes<'a>, LRes<'a>)>, Negated),
 }
 
-impl<'a> Formula<'a> {
-    fn new(c: Cool<'a>) -> Self {
-        let mut f = Formula {
-            nodes: Vec::with_capacity(32),
-        };
-        f.insert(c);
-        f
-    }
-
-    fn insert(&mut self, c: Cool<'a>) -> usize {
-        let i = self.nodes.len();
-        self.nodes.push(FNode::Val(false));
-        let node = match c.0 {
-            Node::Bool(b) => FNode::Val(b),
-            Node::Atom(f) => FNode::Atom(Some(f)),
-            Node::Lazy(f) => FNode::Lazy(Some(f)),
-            Node::Not(g) => FNode::Not(self.insert(*g)),
-            Node::And(p) => {
-                let (l, r) = *p;
-                let l = self.insert(l);
-                FNode::And(l, self.insert(r))
-            }
-            Node::Seq(p) => {
-                let (l, r) = *p;
-                let l = self.insert(l);
-                FNode::Seq(l, self.insert(r))
-            }
-        };
-        self.nodes[i] = node;
-        i
-    }
-
-    /// Computes the formula structure of a node (forcing lazy nodes, not
-    /// atoms) and returns the index holding its structure.
-    fn resolve(&mut self, mut i: usize) -> usize {
-        loop {
-            match &mut self.nodes[i] {
-                FNode::Link(j) => i = *j,
-                FNode::Lazy(f) => {
-                    let f = f.take().expect("a lazy node is forced once");
-                    let c = f();
-                    let j = self.insert(c);
-                    self.nodes[i] = FNode::Link(j);
-                    i = j;
-                }
-                _ => return i,
+impl LRes<'_> {
+    fn force(self) -> bool {
+        match self {
+            LRes::Known(b) => b,
+            LRes::Atom(f, neg) => f.call() != neg,
+            LRes::And(p, neg) => {
+                let (a, b) = *p;
+                (a.force() && b.force()) != neg
             }
         }
     }
+}
 
-    fn atom_value(&mut self, i: usize) -> bool {
-        match &mut self.nodes[i] {
-            FNode::Val(b) => *b,
-            FNode::Atom(f) => {
-                let f = f.take().expect("an atom is computed once");
-                let v = f();
-                self.nodes[i] = FNode::Val(v);
+/// The runs of the strategies, on the formula in place: each lazy node and
+/// each atom is computed at most once per run.
+impl<'a> Cool<'a> {
+    /// Forces lazy nodes until this one is a constant, an atom or a
+    /// conjunction.
+    fn resolve(&mut self) {
+        while let Node::Lazy(..) = self.0 {
+            let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
+                unreachable!()
+            };
+            let mut c = f.call();
+            if neg {
+                c.negate();
+            }
+            *self = c;
+        }
+    }
+
+    /// The value of a constant or an atom (computing the atom once).
+    fn leaf_value(&mut self) -> bool {
+        match self.0 {
+            Node::Bool(b) => b,
+            Node::Atom(..) => {
+                let Node::Atom(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
+                    unreachable!()
+                };
+                let v = f.call() != neg;
+                self.0 = Node::Bool(v);
                 v
             }
             _ => unreachable!("not an atom"),
         }
     }
 
-    fn seq(&mut self, i: usize) -> bool {
-        let i = self.resolve(i);
-        match self.nodes[i] {
-            FNode::Val(_) | FNode::Atom(_) => self.atom_value(i),
-            FNode::Not(g) => !self.seq(g),
-            FNode::And(l, r) | FNode::Seq(l, r) => self.seq(l) && self.seq(r),
-            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+    /// Left-to-right evaluation.
+    fn seq_value(&mut self) -> bool {
+        self.resolve();
+        match &mut self.0 {
+            Node::And(p, neg) | Node::Seq(p, neg) => {
+                let neg = *neg;
+                let [l, r] = &mut **p;
+                (l.seq_value() && r.seq_value()) != neg
+            }
+            _ => self.leaf_value(),
         }
     }
 
-    fn run(&mut self, s: &Rc<Sched>, i: usize) -> bool {
+    /// The observed run of O and OS: evaluation under schedule `s`.
+    fn run(&mut self, s: &Rc<Sched>) -> bool {
         let (b, sl, sr) = match &**s {
-            Sched::Unsched => return self.seq(i),
-            Sched::Flip(b, l, r) => (*b, l.clone(), r.clone()),
+            Sched::Unsched => return self.seq_value(),
+            Sched::Flip(b, l, r) => (*b, l, r),
         };
-        let i = self.resolve(i);
-        match self.nodes[i] {
-            FNode::Val(_) | FNode::Atom(_) => self.atom_value(i),
-            FNode::Not(g) => !self.run(s, g),
-            FNode::Seq(l, r) => self.run(&sl, l) && self.run(&sr, r),
-            FNode::And(l, r) => {
+        self.resolve();
+        match &mut self.0 {
+            Node::Seq(p, neg) => {
+                let neg = *neg;
+                let [l, r] = &mut **p;
+                (l.run(sl) && r.run(sr)) != neg
+            }
+            Node::And(p, neg) => {
+                let neg = *neg;
+                let [l, r] = &mut **p;
                 // The order matters: the first operand is evaluated first
                 // and may short-circuit (and read less).
-                #[allow(clippy::if_same_then_else)]
-                if b {
-                    self.run(&sr, r) && self.run(&sl, l)
+                let v = if b {
+                    r.run(sr) && l.run(sl)
                 } else {
-                    self.run(&sl, l) && self.run(&sr, r)
-                }
+                    l.run(sl) && r.run(sr)
+                };
+                v != neg
             }
-            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+            _ => self.leaf_value(),
         }
     }
 
-    fn lookahead(&mut self, s: &Rc<Sched>, i: usize) -> (Rc<Sched>, bool) {
-        let i = self.resolve(i);
-        match self.nodes[i] {
-            FNode::Val(_) | FNode::Atom(_) => (s.clone(), self.atom_value(i)),
-            FNode::Not(g) => {
-                let (s2, v) = self.lookahead(s, g);
-                (s2, !v)
+    /// The look-ahead run of O and OF: the value and the schedule that
+    /// evaluates first every operand found false.
+    fn lookahead(&mut self, s: &Rc<Sched>) -> (Rc<Sched>, bool) {
+        self.resolve();
+        let (s2, v, neg) = match &mut self.0 {
+            Node::Seq(p, neg) => {
+                let [l, r] = &mut **p;
+                let (s2, v) = lookahead_seq(s, l, r);
+                (s2, v, *neg)
             }
-            FNode::Seq(l, r) => {
-                let (b, sl, sr) = split(s);
-                let (sl2, lv) = self.lookahead(&sl, l);
-                if !lv {
-                    return (flip(s, b, sl2, sr), false);
-                }
-                let (sr2, rv) = self.lookahead(&sr, r);
-                if rv {
-                    (flip(s, false, sl2, sr2), true)
-                } else {
-                    (flip(s, true, sl, sr2), false)
-                }
+            Node::And(p, neg) => {
+                let [l, r] = &mut **p;
+                let (s2, v) = lookahead_and(s, l, r);
+                (s2, v, *neg)
             }
-            FNode::And(l, r) => {
-                let (b, sl, sr) = split(s);
-                if !b {
-                    let (sl2, lv) = self.lookahead(&sl, l);
-                    if !lv {
-                        return (flip(s, false, sl2, sr), false);
-                    }
-                    let (sr2, rv) = self.lookahead(&sr, r);
-                    if rv {
-                        (flip(s, false, sl2, sr2), true)
-                    } else {
-                        (flip(s, true, sl, sr2), false)
-                    }
-                } else {
-                    let (sr2, rv) = self.lookahead(&sr, r);
-                    if !rv {
-                        // (quirk) the left slot gets the old right schedule.
-                        return (flip(s, true, sr, sr2), false);
-                    }
-                    let (sl2, lv) = self.lookahead(&sl, l);
-                    if lv {
-                        (flip(s, false, sl2, sr2), true)
-                    } else {
-                        // (quirk) the right slot gets the old left schedule.
-                        (flip(s, false, sl2, sl), false)
-                    }
-                }
-            }
-            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
-        }
+            _ => return (s.clone(), self.leaf_value()),
+        };
+        (s2, v != neg)
     }
 
-    fn par(&mut self, s: &Rc<Sched>, i: usize) -> (Rc<Sched>, bool) {
-        let i = self.resolve(i);
-        match self.nodes[i] {
-            FNode::Val(_) | FNode::Atom(_) => (s.clone(), self.atom_value(i)),
-            FNode::Not(g) => {
-                let (s2, v) = self.par(s, g);
-                (s2, !v)
+    /// The observed run of F, OF and OSF: the value and the schedule the
+    /// children inherit (every false conjunction alternates).
+    fn par(&mut self, s: &Rc<Sched>) -> (Rc<Sched>, bool) {
+        self.resolve();
+        let (s2, v, neg) = match &mut self.0 {
+            Node::Seq(p, neg) => {
+                let [l, r] = &mut **p;
+                let (s2, v) = par_seq(s, l, r);
+                (s2, v, *neg)
             }
-            FNode::Seq(l, r) => {
-                let (b, sl, sr) = split(s);
-                if !b {
-                    let (sl2, lv) = self.par(&sl, l);
-                    if !lv {
-                        return (flip(s, false, sl2, sr), false);
-                    }
-                    let (sr2, rv) = self.par(&sr, r);
-                    if rv {
-                        (flip(s, false, sl2, sr2), true)
-                    } else {
-                        (flip(s, false, sl, sr2), false)
-                    }
-                } else {
-                    let (sr2, rv) = self.par(&sr, r);
-                    if !rv {
-                        return (flip(s, true, sr, sr2), false); // (quirk)
-                    }
-                    let (sl2, lv) = self.par(&sl, l);
-                    if lv {
-                        (flip(s, true, sl2, sr2), true)
-                    } else {
-                        (flip(s, true, sl2, sl), false) // (quirk)
-                    }
-                }
+            Node::And(p, neg) => {
+                let [l, r] = &mut **p;
+                let (s2, v) = par_and(s, l, r);
+                (s2, v, *neg)
             }
-            FNode::And(l, r) => {
-                let (b, sl, sr) = split(s);
-                if !b {
-                    let (sl2, lv) = self.par(&sl, l);
-                    if !lv {
-                        return (flip(s, true, sl2, sr), false);
-                    }
-                    let (sr2, rv) = self.par(&sr, r);
-                    if rv {
-                        (flip(s, false, sl2, sr2), true)
-                    } else {
-                        (flip(s, true, sl, sr2), false)
-                    }
-                } else {
-                    let (sr2, rv) = self.par(&sr, r);
-                    if !rv {
-                        return (flip(s, false, sr, sr2), false); // (quirk)
-                    }
-                    let (sl2, lv) = self.par(&sl, l);
-                    if lv {
-                        (flip(s, false, sl2, sr2), true)
-                    } else {
-                        (flip(s, false, sl2, sl), false) // (quirk)
-                    }
-                }
-            }
-            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
-        }
+            _ => return (s.clone(), self.leaf_value()),
+        };
+        (s2, v != neg)
     }
 
-    fn force(&mut self, r: &LRes) -> bool {
-        match r {
-            LRes::Known(b) => *b,
-            LRes::Atom(i) => self.atom_value(*i),
-            LRes::Not(x) => !self.force(x),
-            LRes::And(a, b) => self.force(a) && self.force(b),
-        }
-    }
-
-    fn subset(&mut self, s: &Rc<Sched>, i: usize, count: &dyn Fn() -> usize) -> (Rc<Sched>, LRes) {
-        let i = self.resolve(i);
-        match self.nodes[i] {
-            FNode::Val(b) => (s.clone(), LRes::Known(b)),
-            FNode::Atom(_) => (s.clone(), LRes::Atom(i)),
-            FNode::Not(g) => {
-                let (s2, r) = self.subset(s, g, count);
-                (s2, LRes::Not(Box::new(r)))
+    /// The counting run of OS and OSF.
+    fn subset(&mut self, s: &Rc<Sched>, count: &dyn Fn() -> usize) -> (Rc<Sched>, LRes<'a>) {
+        self.resolve();
+        match &mut self.0 {
+            Node::Bool(b) => (s.clone(), LRes::Known(*b)),
+            Node::Atom(..) => {
+                // Visited once: the counting run never comes back here.
+                let Node::Atom(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
+                    unreachable!()
+                };
+                (s.clone(), LRes::Atom(f, neg))
             }
-            FNode::Seq(l, r) => {
+            Node::Seq(p, neg) => {
+                let neg = *neg;
+                let [l, r] = &mut **p;
                 let (b, sl, sr) = split(s);
-                let (sl2, rl) = self.subset(&sl, l, count);
-                let (sr2, rr) = self.subset(&sr, r, count);
-                (flip(s, b, sl2, sr2), LRes::And(Box::new(rl), Box::new(rr)))
+                let (sl2, rl) = l.subset(&sl, count);
+                let (sr2, rr) = r.subset(&sr, count);
+                (flip(s, b, sl2, sr2), LRes::And(Box::new((rl, rr)), neg))
             }
-            FNode::And(l, r) => self.subset_and(s, (l, r), count),
-            FNode::Lazy(_) | FNode::Link(_) => unreachable!(),
+            Node::And(p, neg) => {
+                let neg = *neg;
+                let [l, r] = &mut **p;
+                let (s2, v) = subset_and(s, l, r, count);
+                (s2, LRes::Known(v != neg))
+            }
+            Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
         }
     }
+}
 
-    /// The counting run of a parallel conjunction `l & r` under schedule
-    /// `s`: its operands in the scheduled order, flipped when the second
-    /// one fails without reading anything new.
-    fn subset_and(
-        &mut self,
-        s: &Rc<Sched>,
-        (l, r): (usize, usize),
-        count: &dyn Fn() -> usize,
-    ) -> (Rc<Sched>, LRes) {
-        let (b, sl, sr) = split(s);
-        let ((first, sfirst), (second, ssecond)) = if b {
-            ((r, &sr), (l, &sl))
+fn lookahead_seq<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+    let (b, sl, sr) = split(s);
+    let (sl2, lv) = l.lookahead(&sl);
+    if !lv {
+        return (flip(s, b, sl2, sr), false);
+    }
+    let (sr2, rv) = r.lookahead(&sr);
+    if rv {
+        (flip(s, false, sl2, sr2), true)
+    } else {
+        (flip(s, true, sl, sr2), false)
+    }
+}
+
+fn lookahead_and<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+    let (b, sl, sr) = split(s);
+    if !b {
+        let (sl2, lv) = l.lookahead(&sl);
+        if !lv {
+            return (flip(s, false, sl2, sr), false);
+        }
+        let (sr2, rv) = r.lookahead(&sr);
+        if rv {
+            (flip(s, false, sl2, sr2), true)
         } else {
-            ((l, &sl), (r, &sr))
-        };
-        let (sf2, rf) = self.subset(sfirst, first, count);
-        let fv = self.force(&rf);
-        // New schedules of the left and right operands once known.
-        let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
-            if b {
-                (ss2, sf2)
-            } else {
-                (sf2, ss2)
-            }
-        };
-        if fv {
-            let (ss2, rs) = self.subset(ssecond, second, count);
-            let sv = self.force(&rs);
-            let (sl2, sr2) = assign(sf2, ss2);
-            if sv {
-                return (flip(s, false, sl2, sr2), LRes::Known(true));
-            }
-            // The second fails: "second is subset".
-            return (second_is_subset(s, b, &sl, sl2, sr2), LRes::Known(false));
+            (flip(s, true, sl, sr2), false)
         }
-        let n = count();
-        let (ss2, rs) = self.subset(ssecond, second, count);
-        let sv = self.force(&rs);
+    } else {
+        let (sr2, rv) = r.lookahead(&sr);
+        if !rv {
+            // (quirk) the left slot gets the old right schedule.
+            return (flip(s, true, sr, sr2), false);
+        }
+        let (sl2, lv) = l.lookahead(&sl);
+        if lv {
+            (flip(s, false, sl2, sr2), true)
+        } else {
+            // (quirk) the right slot gets the old left schedule.
+            (flip(s, false, sl2, sl), false)
+        }
+    }
+}
+
+fn par_seq<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+    let (b, sl, sr) = split(s);
+    if !b {
+        let (sl2, lv) = l.par(&sl);
+        if !lv {
+            return (flip(s, false, sl2, sr), false);
+        }
+        let (sr2, rv) = r.par(&sr);
+        if rv {
+            (flip(s, false, sl2, sr2), true)
+        } else {
+            (flip(s, false, sl, sr2), false)
+        }
+    } else {
+        let (sr2, rv) = r.par(&sr);
+        if !rv {
+            return (flip(s, true, sr, sr2), false); // (quirk)
+        }
+        let (sl2, lv) = l.par(&sl);
+        if lv {
+            (flip(s, true, sl2, sr2), true)
+        } else {
+            (flip(s, true, sl2, sl), false) // (quirk)
+        }
+    }
+}
+
+fn par_and<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+    let (b, sl, sr) = split(s);
+    if !b {
+        let (sl2, lv) = l.par(&sl);
+        if !lv {
+            return (flip(s, true, sl2, sr), false);
+        }
+        let (sr2, rv) = r.par(&sr);
+        if rv {
+            (flip(s, false, sl2, sr2), true)
+        } else {
+            (flip(s, true, sl, sr2), false)
+        }
+    } else {
+        let (sr2, rv) = r.par(&sr);
+        if !rv {
+            return (flip(s, false, sr, sr2), false); // (quirk)
+        }
+        let (sl2, lv) = l.par(&sl);
+        if lv {
+            (flip(s, false, sl2, sr2), true)
+        } else {
+            (flip(s, false, sl2, sl), false) // (quirk)
+        }
+    }
+}
+
+/// The counting run of a parallel conjunction `l & r` under schedule `s`:
+/// its operands in the scheduled order, flipped when the second one fails
+/// without reading anything new.
+fn subset_and<'a>(
+    s: &Rc<Sched>,
+    l: &mut Cool<'a>,
+    r: &mut Cool<'a>,
+    count: &dyn Fn() -> usize,
+) -> (Rc<Sched>, bool) {
+    let (b, sl, sr) = split(s);
+    let ((first, sfirst), (second, ssecond)) = if b {
+        ((r, &sr), (l, &sl))
+    } else {
+        ((l, &sl), (r, &sr))
+    };
+    let (sf2, rf) = first.subset(sfirst, count);
+    let fv = rf.force();
+    // New schedules of the left and right operands once known.
+    let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
+        if b {
+            (ss2, sf2)
+        } else {
+            (sf2, ss2)
+        }
+    };
+    if fv {
+        let (ss2, rs) = second.subset(ssecond, count);
+        let sv = rs.force();
         let (sl2, sr2) = assign(sf2, ss2);
-        if sv || count() > n {
-            // "first fails"
-            let s = if !b {
-                flip(s, false, sl2, sr.clone())
-            } else {
-                flip(s, true, sr.clone(), sr2) // (quirk)
-            };
-            (s, LRes::Known(false))
-        } else {
-            (second_is_subset(s, b, &sl, sl2, sr2), LRes::Known(false))
+        if sv {
+            return (flip(s, false, sl2, sr2), true);
         }
+        // The second fails: "second is subset".
+        return (second_is_subset(s, b, &sl, sl2, sr2), false);
+    }
+    let n = count();
+    let (ss2, rs) = second.subset(ssecond, count);
+    let sv = rs.force();
+    let (sl2, sr2) = assign(sf2, ss2);
+    if sv || count() > n {
+        // "first fails"
+        let s = if !b {
+            flip(s, false, sl2, sr.clone())
+        } else {
+            flip(s, true, sr.clone(), sr2) // (quirk)
+        };
+        (s, false)
+    } else {
+        (second_is_subset(s, b, &sl, sl2, sr2), false)
     }
 }
 
@@ -656,8 +666,14 @@ impl Strategy {
         let s = &inherited.0;
         Schedule(match self.prepass() {
             Prepass::Nothing => s.clone(),
-            Prepass::LookAhead => Formula::new(c).lookahead(s, 0).0,
-            Prepass::CountReads => Formula::new(c).subset(s, 0, reads).0,
+            Prepass::LookAhead => {
+                let mut c = c;
+                c.lookahead(s).0
+            }
+            Prepass::CountReads => {
+                let mut c = c;
+                c.subset(s, reads).0
+            }
         })
     }
 
@@ -669,9 +685,13 @@ impl Strategy {
         let (value, children) = match self {
             // No formula needed: the plain left-to-right evaluation.
             Strategy::D => (c.eval(), s.clone()),
-            Strategy::O | Strategy::OS => (Formula::new(c).run(s, 0), s.clone()),
+            Strategy::O | Strategy::OS => {
+                let mut c = c;
+                (c.run(s), s.clone())
+            }
             Strategy::F | Strategy::OF | Strategy::OSF => {
-                let (children, value) = Formula::new(c).par(s, 0);
+                let mut c = c;
+                let (children, value) = c.par(s);
                 (value, children)
             }
         };
