@@ -17,9 +17,9 @@
 //! (`Strategy::observe`). The engine keeps a node's `Schedule` without
 //! looking inside it and never tells strategies apart.
 
-mod inline_fn;
+mod storage;
 
-use inline_fn::InlineFn;
+use storage::{InlineFn, PairBox};
 use std::fmt;
 use std::mem;
 use std::rc::Rc;
@@ -48,8 +48,8 @@ enum Node<'a> {
     Bool(bool),
     Atom(InlineFn<'a, bool>, Negated),
     Lazy(InlineFn<'a, Cool<'a>>, Negated),
-    And(Box<[Cool<'a>; 2]>, Negated),
-    Seq(Box<[Cool<'a>; 2]>, Negated),
+    And(PairBox<'a>, Negated),
+    Seq(PairBox<'a>, Negated),
     /// A node whose closure has been taken: a lazy node being forced, or
     /// an atom handed to the counting run (never evaluated again).
     Taken,
@@ -84,22 +84,26 @@ impl<'a> Cool<'a> {
     }
 
     /// A constant.
+    #[inline]
     pub fn constant(b: bool) -> Self {
         Cool(Node::Bool(b))
     }
 
     /// Parallel conjunction: both must hold, in whichever order the
     /// strategy chooses (also written `a & b`).
+    #[inline]
     pub fn and(self, other: Cool<'a>) -> Self {
-        Cool(Node::And(Box::new([self, other]), false))
+        Cool(Node::And(PairBox::new([self, other]), false))
     }
 
     /// Sequential conjunction: `right` is evaluated only if `left` holds.
+    #[inline]
     pub fn seq(left: Cool<'a>, right: Cool<'a>) -> Self {
-        Cool(Node::Seq(Box::new([left, right]), false))
+        Cool(Node::Seq(PairBox::new([left, right]), false))
     }
 
     /// Parallel disjunction (also written `a | b`): `!(!a & !b)`.
+    #[inline]
     pub fn or(self, other: Cool<'a>) -> Self {
         !((!self) & (!other))
     }
@@ -138,6 +142,7 @@ impl<'a> Cool<'a> {
     }
 
     /// Negates in place.
+    #[inline]
     fn negate(&mut self) {
         match &mut self.0 {
             Node::Bool(b) => *b = !*b,
@@ -151,6 +156,7 @@ impl<'a> Cool<'a> {
 
 impl<'a> std::ops::Not for Cool<'a> {
     type Output = Cool<'a>;
+    #[inline]
     fn not(mut self) -> Cool<'a> {
         self.negate();
         self
@@ -159,6 +165,7 @@ impl<'a> std::ops::Not for Cool<'a> {
 
 impl<'a> std::ops::BitAnd for Cool<'a> {
     type Output = Cool<'a>;
+    #[inline]
     fn bitand(self, rhs: Cool<'a>) -> Cool<'a> {
         self.and(rhs)
     }
@@ -166,12 +173,14 @@ impl<'a> std::ops::BitAnd for Cool<'a> {
 
 impl<'a> std::ops::BitOr for Cool<'a> {
     type Output = Cool<'a>;
+    #[inline]
     fn bitor(self, rhs: Cool<'a>) -> Cool<'a> {
         self.or(rhs)
     }
 }
 
 impl From<bool> for Cool<'_> {
+    #[inline]
     fn from(b: bool) -> Self {
         Cool::constant(b)
     }
@@ -242,51 +251,58 @@ impl FromStr for Strategy {
 /// children) and opaque outside this module: the engine keeps the one a
 /// node's run produced and hands it to the node's children.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Schedule(Rc<Sched>);
+pub(crate) struct Schedule(Sched);
 
 impl Schedule {
     /// The empty schedule (everything left to right): the root's.
     pub(crate) fn empty() -> Self {
-        Schedule(unsched())
+        Schedule(None)
     }
 }
 
 /// A schedule's tree: a decision per conjunction, following the formula's
-/// shape as far as a strategy has decided anything.
+/// shape as far as a strategy has decided anything. `None` is no decision
+/// (everything below left to right), and a decision to keep a conjunction
+/// in order with no decision below is `None` too: the two evaluate alike,
+/// and most conjunctions are never flipped, so they cost nothing.
+type Sched = Option<Rc<Flip>>;
+
+/// A decision for a conjunction and schedules for its operands.
 #[derive(Debug, PartialEq, Eq)]
-enum Sched {
-    /// No decision yet (everything left to right).
-    Unsched,
-    /// A decision for a conjunction and schedules for its operands.
-    Flip(bool, Rc<Sched>, Rc<Sched>),
+struct Flip {
+    right_first: bool,
+    left: Sched,
+    right: Sched,
 }
 
-thread_local! {
-    static UNSCHED: Rc<Sched> = Rc::new(Sched::Unsched);
-}
-
-/// The empty schedule's tree (shared: most nodes of a formula have none).
-fn unsched() -> Rc<Sched> {
-    UNSCHED.with(|u| u.clone())
-}
-
-fn split(s: &Rc<Sched>) -> (bool, Rc<Sched>, Rc<Sched>) {
-    match &**s {
-        Sched::Unsched => (false, unsched(), unsched()),
-        Sched::Flip(b, l, r) => (*b, l.clone(), r.clone()),
+fn split(s: &Sched) -> (bool, Sched, Sched) {
+    match s {
+        None => (false, None, None),
+        Some(f) => (f.right_first, f.left.clone(), f.right.clone()),
     }
 }
 
-/// `Flip(b, l, r)`, sharing `old` when it is that schedule already (most
-/// conjunctions keep their schedule from one run to the next: no
-/// allocation then).
-fn flip(old: &Rc<Sched>, b: bool, l: Rc<Sched>, r: Rc<Sched>) -> Rc<Sched> {
-    if let Sched::Flip(b0, l0, r0) = &**old {
-        if *b0 == b && Rc::ptr_eq(l0, &l) && Rc::ptr_eq(r0, &r) {
-            return old.clone();
-        }
+fn same(a: &Sched, b: &Sched) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+        _ => false,
     }
-    Rc::new(Sched::Flip(b, l, r))
+}
+
+/// The decision `b` with operands' schedules `l` and `r`, sharing `old`
+/// when it is that schedule already (most conjunctions keep their schedule
+/// from one run to the next: no allocation then).
+fn flip(old: &Sched, b: bool, l: Sched, r: Sched) -> Sched {
+    match old {
+        Some(f) if f.right_first == b && same(&f.left, &l) && same(&f.right, &r) => old.clone(),
+        _ if !b && l.is_none() && r.is_none() => None,
+        _ => Some(Rc::new(Flip {
+            right_first: b,
+            left: l,
+            right: r,
+        })),
+    }
 }
 
 /// A result of the counting run, not yet forced: the counting run walks
@@ -358,10 +374,10 @@ impl<'a> Cool<'a> {
     }
 
     /// The observed run of O and OS: evaluation under schedule `s`.
-    fn run(&mut self, s: &Rc<Sched>) -> bool {
-        let (b, sl, sr) = match &**s {
-            Sched::Unsched => return self.seq_value(),
-            Sched::Flip(b, l, r) => (*b, l, r),
+    fn run(&mut self, s: &Sched) -> bool {
+        let (b, sl, sr) = match s {
+            None => return self.seq_value(),
+            Some(f) => (f.right_first, &f.left, &f.right),
         };
         self.resolve();
         match &mut self.0 {
@@ -388,7 +404,7 @@ impl<'a> Cool<'a> {
 
     /// The look-ahead run of O and OF: the value and the schedule that
     /// evaluates first every operand found false.
-    fn lookahead(&mut self, s: &Rc<Sched>) -> (Rc<Sched>, bool) {
+    fn lookahead(&mut self, s: &Sched) -> (Sched, bool) {
         self.resolve();
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
@@ -408,7 +424,7 @@ impl<'a> Cool<'a> {
 
     /// The observed run of F, OF and OSF: the value and the schedule the
     /// children inherit (every false conjunction alternates).
-    fn par(&mut self, s: &Rc<Sched>) -> (Rc<Sched>, bool) {
+    fn par(&mut self, s: &Sched) -> (Sched, bool) {
         self.resolve();
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
@@ -427,7 +443,7 @@ impl<'a> Cool<'a> {
     }
 
     /// The counting run of OS and OSF.
-    fn subset(&mut self, s: &Rc<Sched>, count: &dyn Fn() -> usize) -> (Rc<Sched>, LRes<'a>) {
+    fn subset(&mut self, s: &Sched, count: &dyn Fn() -> usize) -> (Sched, LRes<'a>) {
         self.resolve();
         match &mut self.0 {
             Node::Bool(b) => (s.clone(), LRes::Known(*b)),
@@ -457,7 +473,7 @@ impl<'a> Cool<'a> {
     }
 }
 
-fn lookahead_seq<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+fn lookahead_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     let (sl2, lv) = l.lookahead(&sl);
     if !lv {
@@ -471,7 +487,7 @@ fn lookahead_seq<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<S
     }
 }
 
-fn lookahead_and<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+fn lookahead_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
         let (sl2, lv) = l.lookahead(&sl);
@@ -500,7 +516,7 @@ fn lookahead_and<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<S
     }
 }
 
-fn par_seq<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
         let (sl2, lv) = l.par(&sl);
@@ -527,7 +543,7 @@ fn par_seq<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>,
     }
 }
 
-fn par_and<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>, bool) {
+fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
         let (sl2, lv) = l.par(&sl);
@@ -558,11 +574,11 @@ fn par_and<'a>(s: &Rc<Sched>, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Rc<Sched>,
 /// its operands in the scheduled order, flipped when the second one fails
 /// without reading anything new.
 fn subset_and<'a>(
-    s: &Rc<Sched>,
+    s: &Sched,
     l: &mut Cool<'a>,
     r: &mut Cool<'a>,
     count: &dyn Fn() -> usize,
-) -> (Rc<Sched>, bool) {
+) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     let ((first, sfirst), (second, ssecond)) = if b {
         ((r, &sr), (l, &sl))
@@ -572,7 +588,7 @@ fn subset_and<'a>(
     let (sf2, rf) = first.subset(sfirst, count);
     let fv = rf.force();
     // New schedules of the left and right operands once known.
-    let assign = |sf2: Rc<Sched>, ss2: Rc<Sched>| -> (Rc<Sched>, Rc<Sched>) {
+    let assign = |sf2: Sched, ss2: Sched| -> (Sched, Sched) {
         if b {
             (ss2, sf2)
         } else {
@@ -610,12 +626,12 @@ fn subset_and<'a>(
 /// schedule `sl`) whose second operand failed reading nothing the first did
 /// not: the second goes first from now on.
 fn second_is_subset(
-    s: &Rc<Sched>,
+    s: &Sched,
     b: bool,
-    sl: &Rc<Sched>,
-    sl2: Rc<Sched>,
-    sr2: Rc<Sched>,
-) -> Rc<Sched> {
+    sl: &Sched,
+    sl2: Sched,
+    sr2: Sched,
+) -> Sched {
     if !b {
         flip(s, true, sl.clone(), sr2)
     } else {

@@ -1,0 +1,169 @@
+//! The storage of formula nodes, so that building a formula allocates
+//! (nearly) nothing: a predicate rebuilds its formula on every run, and
+//! with a box per closure and per conjunction the allocator cost more than
+//! the evaluation.
+//!
+//! - `InlineFn`: a call-once closure kept in place when it is small (most
+//!   capture a handle or two).
+//! - `PairBox`: a conjunction's two operands, in a block taken from this
+//!   thread's cache of freed blocks.
+//!
+//! With `arena::shared`, the crate's only unsafe code: a closure is written
+//! into a word buffer and read back out exactly once, by `call` or by
+//! `drop`; a block holds a pair from `PairBox::new` to its drop.
+#![allow(unsafe_code)]
+
+use super::Cool;
+use std::cell::RefCell;
+use std::marker::PhantomData;
+use std::mem::{self, ManuallyDrop, MaybeUninit};
+use std::ops::{Deref, DerefMut};
+use std::ptr::{self, NonNull};
+
+/// Words of closure state kept in place; a larger closure is boxed, and
+/// the box (one word) is what is kept in place.
+const WORDS: usize = 3;
+
+type Buffer = [MaybeUninit<usize>; WORDS];
+
+/// How to call or drop the closure in a buffer: each reads it out (moving
+/// it), so exactly one of them is called, once.
+struct VTable<R> {
+    call: unsafe fn(*mut Buffer) -> R,
+    drop: unsafe fn(*mut Buffer),
+}
+
+/// A `FnOnce() -> R + 'a`, kept in place when it fits.
+pub(crate) struct InlineFn<'a, R> {
+    buffer: Buffer,
+    vtable: &'a VTable<R>,
+    /// Owns a closure of lifetime `'a`, neither `Send` nor `Sync` in
+    /// general.
+    _owns: PhantomData<Box<dyn FnOnce() -> R + 'a>>,
+}
+
+/// Whether a value of type `T` fits in a buffer.
+const fn fits<T>() -> bool {
+    mem::size_of::<T>() <= mem::size_of::<Buffer>()
+        && mem::align_of::<T>() <= mem::align_of::<Buffer>()
+}
+
+/// The vtable of a closure kept in the buffer as a value of type `C`
+/// (the closure itself, or its box).
+struct Table<C, R>(PhantomData<(C, R)>);
+
+impl<C: FnOnce() -> R, R> Table<C, R> {
+    const VTABLE: VTable<R> = VTable {
+        // SAFETY (both): the buffer holds a `C` written by `InlineFn::new`
+        // and not yet read out; the buffer is not used again.
+        call: |b| unsafe { ptr::read(b.cast::<C>())() },
+        drop: |b| unsafe { ptr::drop_in_place(b.cast::<C>()) },
+    };
+}
+
+impl<'a, R> InlineFn<'a, R> {
+    pub(crate) fn new<F: FnOnce() -> R + 'a>(f: F) -> Self {
+        if fits::<F>() {
+            Self::in_place(f)
+        } else {
+            Self::in_place(Box::new(f))
+        }
+    }
+
+    /// Keeps `c` in the buffer; `c` fits (checked).
+    fn in_place<C: FnOnce() -> R + 'a>(c: C) -> Self {
+        assert!(fits::<C>());
+        let mut buffer: Buffer = [MaybeUninit::uninit(); WORDS];
+        // SAFETY: `fits` checked the size and the alignment.
+        unsafe { ptr::write(buffer.as_mut_ptr().cast::<C>(), c) };
+        InlineFn {
+            buffer,
+            vtable: &Table::<C, R>::VTABLE,
+            _owns: PhantomData,
+        }
+    }
+
+    /// Calls the closure (consuming it).
+    pub(crate) fn call(self) -> R {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: the closure is read out once; `this` is never dropped.
+        unsafe { (this.vtable.call)(&mut this.buffer) }
+    }
+}
+
+impl<R> Drop for InlineFn<'_, R> {
+    fn drop(&mut self) {
+        // SAFETY: the closure is still in the buffer (`call` consumes
+        // without dropping).
+        unsafe { (self.vtable.drop)(&mut self.buffer) }
+    }
+}
+
+/// A block that can hold a pair of operands of any lifetime (lifetimes do
+/// not change layouts).
+type Block = MaybeUninit<[Cool<'static>; 2]>;
+
+/// At most this many freed blocks are kept per thread (a formula of a few
+/// hundred conjunctions reuses all of its blocks in the next run).
+const CACHE: usize = 1024;
+
+thread_local! {
+    static FREE_BLOCKS: RefCell<Vec<Box<Block>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A conjunction's operands, owned like a `Box<[Cool; 2]>`.
+pub(crate) struct PairBox<'a> {
+    pair: NonNull<[Cool<'a>; 2]>,
+    _owns: PhantomData<[Cool<'a>; 2]>,
+}
+
+impl<'a> PairBox<'a> {
+    pub(crate) fn new(pair: [Cool<'a>; 2]) -> Self {
+        let block = FREE_BLOCKS
+            .try_with(|free| free.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Box::new(MaybeUninit::uninit()));
+        let at = NonNull::from(Box::leak(block)).cast::<[Cool<'a>; 2]>();
+        // SAFETY: the block is allocated for a pair of this layout and
+        // holds nothing.
+        unsafe { at.as_ptr().write(pair) };
+        PairBox {
+            pair: at,
+            _owns: PhantomData,
+        }
+    }
+}
+
+impl<'a> Deref for PairBox<'a> {
+    type Target = [Cool<'a>; 2];
+    fn deref(&self) -> &[Cool<'a>; 2] {
+        // SAFETY: the block holds the pair until the drop.
+        unsafe { self.pair.as_ref() }
+    }
+}
+
+impl DerefMut for PairBox<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        // SAFETY: as for `deref`, borrowed uniquely through `self`.
+        unsafe { self.pair.as_mut() }
+    }
+}
+
+impl Drop for PairBox<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the block holds the pair, dropped once here; then it is
+        // an empty block again, allocated as a `Box<Block>`.
+        let block = unsafe {
+            ptr::drop_in_place(self.pair.as_ptr());
+            Box::from_raw(self.pair.as_ptr().cast::<Block>())
+        };
+        let _ = FREE_BLOCKS.try_with(|free| {
+            let mut free = free.borrow_mut();
+            if free.len() < CACHE {
+                free.push(block);
+            }
+            // (otherwise `block` is freed as it goes out of scope)
+        });
+    }
+}
