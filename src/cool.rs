@@ -19,11 +19,11 @@
 
 mod storage;
 
-use storage::{InlineFn, PairBox};
 use std::fmt;
 use std::mem;
 use std::rc::Rc;
 use std::str::FromStr;
+use storage::{InlineFn, PairBox};
 
 /// A lazily evaluated boolean formula with sequential and parallel
 /// conjunction.
@@ -336,11 +336,10 @@ impl<'a> Cool<'a> {
             let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
                 unreachable!()
             };
-            let mut c = f.call();
+            *self = f.call();
             if neg {
-                c.negate();
+                self.negate();
             }
-            *self = c;
         }
     }
 
@@ -625,13 +624,7 @@ fn subset_and<'a>(
 /// The schedule of a conjunction (`s`, flipped if `b`, left operand's
 /// schedule `sl`) whose second operand failed reading nothing the first did
 /// not: the second goes first from now on.
-fn second_is_subset(
-    s: &Sched,
-    b: bool,
-    sl: &Sched,
-    sl2: Sched,
-    sr2: Sched,
-) -> Sched {
+fn second_is_subset(s: &Sched, b: bool, sl: &Sched, sl2: Sched, sr2: Sched) -> Sched {
     if !b {
         flip(s, true, sl.clone(), sr2)
     } else {
@@ -813,5 +806,142 @@ mod tests {
         let (_, children) = Strategy::OS.observe(logged(&log, false, false), &start);
         assert_eq!(log.into_inner(), vec!['a'], "no flip: the left fails first");
         assert_eq!(children, start);
+    }
+
+    /// A formula over constant atoms, as data, to build as a `Cool`.
+    #[derive(Clone, Debug)]
+    enum Shape {
+        Atom(bool),
+        Lazy(Box<Shape>),
+        Not(Box<Shape>),
+        And(Box<Shape>, Box<Shape>),
+        Seq(Box<Shape>, Box<Shape>),
+        Or(Box<Shape>, Box<Shape>),
+    }
+
+    impl Shape {
+        fn value(&self) -> bool {
+            match self {
+                Shape::Atom(b) => *b,
+                Shape::Lazy(s) => s.value(),
+                Shape::Not(s) => !s.value(),
+                Shape::And(a, b) | Shape::Seq(a, b) => a.value() && b.value(),
+                Shape::Or(a, b) => a.value() || b.value(),
+            }
+        }
+
+        /// The formula; every closure holds a clone of `alive`, so that
+        /// its strong count tells how many closures are not yet dropped.
+        fn build<'a>(&self, alive: &Rc<()>) -> Cool<'a> {
+            match self {
+                Shape::Atom(b) => {
+                    let (b, alive) = (*b, alive.clone());
+                    Cool::atom(move || {
+                        let _ = &alive;
+                        b
+                    })
+                }
+                Shape::Lazy(s) => {
+                    let (s, alive2) = ((**s).clone(), alive.clone());
+                    let alive = alive.clone();
+                    Cool::lazy(move || {
+                        let _ = &alive2;
+                        s.build(&alive)
+                    })
+                }
+                Shape::Not(s) => !s.build(alive),
+                Shape::And(a, b) => a.build(alive) & b.build(alive),
+                Shape::Seq(a, b) => Cool::seq(a.build(alive), b.build(alive)),
+                Shape::Or(a, b) => a.build(alive) | b.build(alive),
+            }
+        }
+    }
+
+    fn shapes() -> impl proptest::strategy::Strategy<Value = Shape> {
+        use proptest::prelude::*;
+        any::<bool>()
+            .prop_map(Shape::Atom)
+            .prop_recursive(6, 40, 2, |inner| {
+                prop_oneof![
+                    inner.clone().prop_map(|s| Shape::Lazy(Box::new(s))),
+                    inner.clone().prop_map(|s| Shape::Not(Box::new(s))),
+                    (inner.clone(), inner.clone())
+                        .prop_map(|(a, b)| Shape::And(a.into(), b.into())),
+                    (inner.clone(), inner.clone())
+                        .prop_map(|(a, b)| Shape::Seq(a.into(), b.into())),
+                    (inner.clone(), inner).prop_map(|(a, b)| Shape::Or(a.into(), b.into())),
+                ]
+            })
+    }
+
+    use std::rc::Rc;
+
+    proptest::proptest! {
+        /// Every strategy computes the formula's value, from any schedule
+        /// the strategy itself made, and drops every closure exactly once
+        /// (called or not).
+        #[test]
+        fn every_strategy_computes_the_value_and_drops_each_closure_once(
+            shape in shapes(),
+            grand in shapes(),
+        ) {
+            let alive = Rc::new(());
+            for strategy in Strategy::ALL {
+                let mut schedule = Schedule::empty();
+                // A node, its child and its grandchild (the schedule is
+                // inherited), the child on another formula.
+                for s in [&shape, &grand, &shape] {
+                    let start = strategy.prepare(s.build(&alive), &schedule, &|| 0);
+                    let (value, children) = strategy.observe(s.build(&alive), &start);
+                    proptest::prop_assert_eq!(value, s.value(), "{} on {:?}", strategy, s);
+                    proptest::prop_assert_eq!(Rc::strong_count(&alive), 1);
+                    schedule = children;
+                }
+                proptest::prop_assert_eq!(shape.build(&alive).eval(), shape.value());
+                drop(shape.build(&alive));
+                proptest::prop_assert_eq!(Rc::strong_count(&alive), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn closures_of_any_size_and_alignment_are_called_and_dropped_once() {
+        #[repr(align(64))]
+        struct Aligned(Rc<()>, u8);
+        let alive = Rc::new(());
+        let big = [alive.clone(), alive.clone(), alive.clone(), alive.clone()];
+        let aligned = Aligned(alive.clone(), 7);
+        let f = Cool::atom(move || big.len() == 4)
+            & Cool::atom(move || {
+                let aligned = &aligned;
+                aligned.1 == 7
+            });
+        assert_eq!(Rc::strong_count(&alive), 6);
+        assert!(f.eval());
+        assert_eq!(Rc::strong_count(&alive), 1);
+        let (a, b) = (alive.clone(), alive.clone());
+        drop(
+            Cool::lazy(move || Cool::from(a.as_ref() == &()))
+                & Cool::atom(move || b.as_ref() == &()),
+        );
+        assert_eq!(Rc::strong_count(&alive), 1);
+    }
+
+    #[test]
+    fn a_panicking_closure_drops_the_formula_once() {
+        let alive = Rc::new(());
+        let (a, b, c) = (alive.clone(), alive.clone(), alive.clone());
+        let formula = Cool::atom(move || a.as_ref() == &())
+            & (Cool::lazy(move || -> Cool<'static> {
+                let _ = &b;
+                panic!("planted")
+            }) & Cool::atom(move || c.as_ref() == &()));
+        let quiet = crate::internal::quiet::Quiet::new();
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Strategy::F.observe(formula, &Schedule::empty())
+        }));
+        drop(quiet);
+        assert!(caught.is_err());
+        assert_eq!(Rc::strong_count(&alive), 1);
     }
 }
