@@ -390,6 +390,7 @@ impl<'a> Cool<'a> {
                 let [l, r] = &mut **p;
                 // The order matters: the first operand is evaluated first
                 // and may short-circuit (and read less).
+                #[allow(clippy::if_same_then_else)]
                 let v = if b {
                     r.run(sr) && l.run(sl)
                 } else {
@@ -907,7 +908,7 @@ mod tests {
     #[test]
     fn closures_of_any_size_and_alignment_are_called_and_dropped_once() {
         #[repr(align(64))]
-        struct Aligned(Rc<()>, u8);
+        struct Aligned(#[allow(dead_code)] Rc<()>, u8);
         let alive = Rc::new(());
         let big = [alive.clone(), alive.clone(), alive.clone(), alive.clone()];
         let aligned = Aligned(alive.clone(), 7);

@@ -108,6 +108,8 @@ type Block = MaybeUninit<[Cool<'static>; 2]>;
 const CACHE: usize = 1024;
 
 thread_local! {
+    // Boxes, not blocks: each is the allocation a `PairBox` points into.
+    #[allow(clippy::vec_box)]
     static FREE_BLOCKS: RefCell<Vec<Box<Block>>> = const { RefCell::new(Vec::new()) };
 }
 
