@@ -138,7 +138,7 @@ impl<'a> Cool<'a> {
 
     /// Evaluates left to right (strategy D).
     pub fn eval(mut self) -> bool {
-        self.seq_value()
+        self.seq_value(&mut Eval::Plain)
     }
 
     /// Negates in place.
@@ -305,6 +305,76 @@ fn flip(old: &Sched, b: bool, l: Sched, r: Sched) -> Sched {
     }
 }
 
+/// How a run treats the computing of lazy nodes and atoms ("forcings").
+///
+/// The observed run of O and OF evaluates again the formula the look-ahead
+/// just evaluated. When it would force the same nodes in the same order,
+/// it reads the input exactly as the look-ahead did, so the look-ahead,
+/// made as an observed run, can stand for it: the look-ahead records where
+/// it forced, and the observed run is replayed over the formula it left
+/// computed. The replay fails at the first node the look-ahead did not
+/// force, and succeeds only if it met every recorded forcing in order.
+enum Eval {
+    /// Force as needed.
+    Plain,
+    /// Force as needed, recording the position of each forcing.
+    Record(Vec<usize>),
+    /// Force nothing; check that the recorded forcings are met in order.
+    Replay {
+        log: Vec<usize>,
+        next: usize,
+        failed: bool,
+    },
+}
+
+impl Eval {
+    fn replaying(&self) -> bool {
+        matches!(self, Eval::Replay { .. })
+    }
+
+    fn record(&mut self, at: usize) {
+        if let Eval::Record(log) = self {
+            log.push(at);
+        }
+    }
+
+    /// The replay reaches `at`: the forcings recorded there, next in
+    /// order, are met.
+    fn replay(&mut self, at: usize) {
+        if let Eval::Replay { log, next, .. } = self {
+            while log.get(*next) == Some(&at) {
+                *next += 1;
+            }
+        }
+    }
+
+    fn fail(&mut self) {
+        if let Eval::Replay { failed, .. } = self {
+            *failed = true;
+        }
+    }
+
+    /// Whether a replay met exactly the recorded forcings, in order.
+    fn replayed_exactly(&self) -> bool {
+        match self {
+            Eval::Replay { log, next, failed } => !failed && *next == log.len(),
+            _ => false,
+        }
+    }
+}
+
+/// The look-ahead and the observed run of a node made as one run
+/// ([`Strategy::look_ahead_and_observe`]).
+#[derive(Debug)]
+pub(crate) enum Fused {
+    /// The observed run read as the look-ahead did: its value and the
+    /// schedule the children inherit. The run's reads are the node's.
+    Observed(bool, Schedule),
+    /// It would read otherwise: the run's reads are to be discarded and
+    /// the observed run made from this schedule.
+    Rerun(Schedule),
+}
+
 /// A result of the counting run, not yet forced: the counting run walks
 /// both operands of a sequential conjunction before forcing its atoms.
 enum LRes<'a> {
@@ -331,8 +401,16 @@ impl LRes<'_> {
 impl<'a> Cool<'a> {
     /// Forces lazy nodes until this one is a constant, an atom or a
     /// conjunction.
-    fn resolve(&mut self) {
+    fn resolve(&mut self, ev: &mut Eval) {
+        let at = self.position();
         while let Node::Lazy(..) = self.0 {
+            if ev.replaying() {
+                // The replay needs a node the recorded run never computed.
+                ev.fail();
+                self.0 = Node::Bool(false);
+                return;
+            }
+            ev.record(at);
             let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
                 unreachable!()
             };
@@ -341,13 +419,22 @@ impl<'a> Cool<'a> {
                 self.negate();
             }
         }
+        ev.replay(at);
     }
 
     /// The value of a constant or an atom (computing the atom once).
-    fn leaf_value(&mut self) -> bool {
+    fn leaf_value(&mut self, ev: &mut Eval) -> bool {
         match self.0 {
-            Node::Bool(b) => b,
+            Node::Bool(b) => {
+                ev.replay(self.position());
+                b
+            }
+            Node::Atom(..) if ev.replaying() => {
+                ev.fail();
+                false
+            }
             Node::Atom(..) => {
+                ev.record(self.position());
                 let Node::Atom(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
                     unreachable!()
                 };
@@ -359,31 +446,36 @@ impl<'a> Cool<'a> {
         }
     }
 
+    /// Where the node lies (its identity for [`Eval`]).
+    fn position(&self) -> usize {
+        self as *const Cool<'a> as usize
+    }
+
     /// Left-to-right evaluation.
-    fn seq_value(&mut self) -> bool {
-        self.resolve();
+    fn seq_value(&mut self, ev: &mut Eval) -> bool {
+        self.resolve(ev);
         match &mut self.0 {
             Node::And(p, neg) | Node::Seq(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
-                (l.seq_value() && r.seq_value()) != neg
+                (l.seq_value(ev) && r.seq_value(ev)) != neg
             }
-            _ => self.leaf_value(),
+            _ => self.leaf_value(ev),
         }
     }
 
     /// The observed run of O and OS: evaluation under schedule `s`.
-    fn run(&mut self, s: &Sched) -> bool {
+    fn run(&mut self, s: &Sched, ev: &mut Eval) -> bool {
         let (b, sl, sr) = match s {
-            None => return self.seq_value(),
+            None => return self.seq_value(ev),
             Some(f) => (f.right_first, &f.left, &f.right),
         };
-        self.resolve();
+        self.resolve(ev);
         match &mut self.0 {
             Node::Seq(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
-                (l.run(sl) && r.run(sr)) != neg
+                (l.run(sl, ev) && r.run(sr, ev)) != neg
             }
             Node::And(p, neg) => {
                 let neg = *neg;
@@ -392,59 +484,59 @@ impl<'a> Cool<'a> {
                 // and may short-circuit (and read less).
                 #[allow(clippy::if_same_then_else)]
                 let v = if b {
-                    r.run(sr) && l.run(sl)
+                    r.run(sr, ev) && l.run(sl, ev)
                 } else {
-                    l.run(sl) && r.run(sr)
+                    l.run(sl, ev) && r.run(sr, ev)
                 };
                 v != neg
             }
-            _ => self.leaf_value(),
+            _ => self.leaf_value(ev),
         }
     }
 
     /// The look-ahead run of O and OF: the value and the schedule that
     /// evaluates first every operand found false.
-    fn lookahead(&mut self, s: &Sched) -> (Sched, bool) {
-        self.resolve();
+    fn lookahead(&mut self, s: &Sched, ev: &mut Eval) -> (Sched, bool) {
+        self.resolve(ev);
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
                 let [l, r] = &mut **p;
-                let (s2, v) = lookahead_seq(s, l, r);
+                let (s2, v) = lookahead_seq(s, l, r, ev);
                 (s2, v, *neg)
             }
             Node::And(p, neg) => {
                 let [l, r] = &mut **p;
-                let (s2, v) = lookahead_and(s, l, r);
+                let (s2, v) = lookahead_and(s, l, r, ev);
                 (s2, v, *neg)
             }
-            _ => return (s.clone(), self.leaf_value()),
+            _ => return (s.clone(), self.leaf_value(ev)),
         };
         (s2, v != neg)
     }
 
     /// The observed run of F, OF and OSF: the value and the schedule the
     /// children inherit (every false conjunction alternates).
-    fn par(&mut self, s: &Sched) -> (Sched, bool) {
-        self.resolve();
+    fn par(&mut self, s: &Sched, ev: &mut Eval) -> (Sched, bool) {
+        self.resolve(ev);
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
                 let [l, r] = &mut **p;
-                let (s2, v) = par_seq(s, l, r);
+                let (s2, v) = par_seq(s, l, r, ev);
                 (s2, v, *neg)
             }
             Node::And(p, neg) => {
                 let [l, r] = &mut **p;
-                let (s2, v) = par_and(s, l, r);
+                let (s2, v) = par_and(s, l, r, ev);
                 (s2, v, *neg)
             }
-            _ => return (s.clone(), self.leaf_value()),
+            _ => return (s.clone(), self.leaf_value(ev)),
         };
         (s2, v != neg)
     }
 
     /// The counting run of OS and OSF.
-    fn subset(&mut self, s: &Sched, count: &dyn Fn() -> usize) -> (Sched, LRes<'a>) {
-        self.resolve();
+    fn subset(&mut self, s: &Sched, ev: &mut Eval, count: &dyn Fn() -> usize) -> (Sched, LRes<'a>) {
+        self.resolve(ev);
         match &mut self.0 {
             Node::Bool(b) => (s.clone(), LRes::Known(*b)),
             Node::Atom(..) => {
@@ -458,14 +550,14 @@ impl<'a> Cool<'a> {
                 let neg = *neg;
                 let [l, r] = &mut **p;
                 let (b, sl, sr) = split(s);
-                let (sl2, rl) = l.subset(&sl, count);
-                let (sr2, rr) = r.subset(&sr, count);
+                let (sl2, rl) = l.subset(&sl, ev, count);
+                let (sr2, rr) = r.subset(&sr, ev, count);
                 (flip(s, b, sl2, sr2), LRes::And(Box::new((rl, rr)), neg))
             }
             Node::And(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
-                let (s2, v) = subset_and(s, l, r, count);
+                let (s2, v) = subset_and(s, l, r, ev, count);
                 (s2, LRes::Known(v != neg))
             }
             Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
@@ -473,13 +565,18 @@ impl<'a> Cool<'a> {
     }
 }
 
-fn lookahead_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
+fn lookahead_seq<'a>(
+    s: &Sched,
+    l: &mut Cool<'a>,
+    r: &mut Cool<'a>,
+    ev: &mut Eval,
+) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
-    let (sl2, lv) = l.lookahead(&sl);
+    let (sl2, lv) = l.lookahead(&sl, ev);
     if !lv {
         return (flip(s, b, sl2, sr), false);
     }
-    let (sr2, rv) = r.lookahead(&sr);
+    let (sr2, rv) = r.lookahead(&sr, ev);
     if rv {
         (flip(s, false, sl2, sr2), true)
     } else {
@@ -487,26 +584,31 @@ fn lookahead_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, b
     }
 }
 
-fn lookahead_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
+fn lookahead_and<'a>(
+    s: &Sched,
+    l: &mut Cool<'a>,
+    r: &mut Cool<'a>,
+    ev: &mut Eval,
+) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
-        let (sl2, lv) = l.lookahead(&sl);
+        let (sl2, lv) = l.lookahead(&sl, ev);
         if !lv {
             return (flip(s, false, sl2, sr), false);
         }
-        let (sr2, rv) = r.lookahead(&sr);
+        let (sr2, rv) = r.lookahead(&sr, ev);
         if rv {
             (flip(s, false, sl2, sr2), true)
         } else {
             (flip(s, true, sl, sr2), false)
         }
     } else {
-        let (sr2, rv) = r.lookahead(&sr);
+        let (sr2, rv) = r.lookahead(&sr, ev);
         if !rv {
             // (quirk) the left slot gets the old right schedule.
             return (flip(s, true, sr, sr2), false);
         }
-        let (sl2, lv) = l.lookahead(&sl);
+        let (sl2, lv) = l.lookahead(&sl, ev);
         if lv {
             (flip(s, false, sl2, sr2), true)
         } else {
@@ -516,25 +618,25 @@ fn lookahead_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, b
     }
 }
 
-fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
+fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
-        let (sl2, lv) = l.par(&sl);
+        let (sl2, lv) = l.par(&sl, ev);
         if !lv {
             return (flip(s, false, sl2, sr), false);
         }
-        let (sr2, rv) = r.par(&sr);
+        let (sr2, rv) = r.par(&sr, ev);
         if rv {
             (flip(s, false, sl2, sr2), true)
         } else {
             (flip(s, false, sl, sr2), false)
         }
     } else {
-        let (sr2, rv) = r.par(&sr);
+        let (sr2, rv) = r.par(&sr, ev);
         if !rv {
             return (flip(s, true, sr, sr2), false); // (quirk)
         }
-        let (sl2, lv) = l.par(&sl);
+        let (sl2, lv) = l.par(&sl, ev);
         if lv {
             (flip(s, true, sl2, sr2), true)
         } else {
@@ -543,25 +645,25 @@ fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
     }
 }
 
-fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>) -> (Sched, bool) {
+fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
-        let (sl2, lv) = l.par(&sl);
+        let (sl2, lv) = l.par(&sl, ev);
         if !lv {
             return (flip(s, true, sl2, sr), false);
         }
-        let (sr2, rv) = r.par(&sr);
+        let (sr2, rv) = r.par(&sr, ev);
         if rv {
             (flip(s, false, sl2, sr2), true)
         } else {
             (flip(s, true, sl, sr2), false)
         }
     } else {
-        let (sr2, rv) = r.par(&sr);
+        let (sr2, rv) = r.par(&sr, ev);
         if !rv {
             return (flip(s, false, sr, sr2), false); // (quirk)
         }
-        let (sl2, lv) = l.par(&sl);
+        let (sl2, lv) = l.par(&sl, ev);
         if lv {
             (flip(s, false, sl2, sr2), true)
         } else {
@@ -577,6 +679,7 @@ fn subset_and<'a>(
     s: &Sched,
     l: &mut Cool<'a>,
     r: &mut Cool<'a>,
+    ev: &mut Eval,
     count: &dyn Fn() -> usize,
 ) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
@@ -585,7 +688,7 @@ fn subset_and<'a>(
     } else {
         ((l, &sl), (r, &sr))
     };
-    let (sf2, rf) = first.subset(sfirst, count);
+    let (sf2, rf) = first.subset(sfirst, ev, count);
     let fv = rf.force();
     // New schedules of the left and right operands once known.
     let assign = |sf2: Sched, ss2: Sched| -> (Sched, Sched) {
@@ -596,7 +699,7 @@ fn subset_and<'a>(
         }
     };
     if fv {
-        let (ss2, rs) = second.subset(ssecond, count);
+        let (ss2, rs) = second.subset(ssecond, ev, count);
         let sv = rs.force();
         let (sl2, sr2) = assign(sf2, ss2);
         if sv {
@@ -606,7 +709,7 @@ fn subset_and<'a>(
         return (second_is_subset(s, b, &sl, sl2, sr2), false);
     }
     let n = count();
-    let (ss2, rs) = second.subset(ssecond, count);
+    let (ss2, rs) = second.subset(ssecond, ev, count);
     let sv = rs.force();
     let (sl2, sr2) = assign(sf2, ss2);
     if sv || count() > n {
@@ -678,11 +781,11 @@ impl Strategy {
             Prepass::Nothing => s.clone(),
             Prepass::LookAhead => {
                 let mut c = c;
-                c.lookahead(s).0
+                c.lookahead(s, &mut Eval::Plain).0
             }
             Prepass::CountReads => {
                 let mut c = c;
-                c.subset(s, reads).0
+                c.subset(s, &mut Eval::Plain, reads).0
             }
         })
     }
@@ -697,15 +800,50 @@ impl Strategy {
             Strategy::D => (c.eval(), s.clone()),
             Strategy::O | Strategy::OS => {
                 let mut c = c;
-                (c.run(s), s.clone())
+                (c.run(s, &mut Eval::Plain), s.clone())
             }
             Strategy::F | Strategy::OF | Strategy::OSF => {
                 let mut c = c;
-                let (children, value) = c.par(s);
+                let (children, value) = c.par(s, &mut Eval::Plain);
                 (value, children)
             }
         };
         (value, Schedule(children))
+    }
+}
+
+impl Strategy {
+    /// For a strategy whose prepass is the look-ahead (O, OF): the
+    /// look-ahead of a node, made as an observed run, then the observed run
+    /// replayed over the formula the look-ahead computed (no predicate code
+    /// runs again). Exactly [`Strategy::prepare`] then
+    /// [`Strategy::observe`] when the replay succeeds; otherwise the
+    /// observed run is still to make, from the returned schedule.
+    pub(crate) fn look_ahead_and_observe(self, c: Cool<'_>, inherited: &Schedule) -> Fused {
+        debug_assert_eq!(self.prepass(), Prepass::LookAhead);
+        let mut c = c;
+        let mut ev = Eval::Record(Vec::new());
+        let (start, _) = c.lookahead(&inherited.0, &mut ev);
+        let Eval::Record(log) = ev else {
+            unreachable!()
+        };
+        let mut ev = Eval::Replay {
+            log,
+            next: 0,
+            failed: false,
+        };
+        let (value, children) = match self {
+            Strategy::O => (c.run(&start, &mut ev), start.clone()),
+            _ => {
+                let (children, value) = c.par(&start, &mut ev);
+                (value, children)
+            }
+        };
+        if ev.replayed_exactly() {
+            Fused::Observed(value, Schedule(children))
+        } else {
+            Fused::Rerun(Schedule(start))
+        }
     }
 }
 

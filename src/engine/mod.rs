@@ -11,7 +11,7 @@ pub(crate) use source::GrammarSource;
 
 pub use parallel::Parallel;
 
-use crate::cool::{Cool, Prepass, Schedule, Strategy};
+use crate::cool::{Cool, Fused, Prepass, Schedule, Strategy};
 use crate::describe::Space;
 use crate::grammar::{compile_space, Grammar, Tree};
 use crate::handle::Lazy;
@@ -228,13 +228,19 @@ impl<T: 'static> Searcher<T> {
             return None;
         }
         let inherited = self.engine.inherited_schedule();
-        let start = self.prepass(strategy, pred, inherited);
         let mark = self.engine.read_mark();
-        let result = start.and_then(|start| {
-            self.engine.run(RunMode::Observe, |ctx| {
-                strategy.observe(pred(Lazy::new(ctx, 0)), &start)
+        // O's observed run reads as its look-ahead unless the look-ahead
+        // flips a conjunction; OF's flips too often for the replay to pay.
+        let result = if strategy == Strategy::O {
+            self.look_ahead_and_observe(strategy, pred, inherited)
+        } else {
+            let start = self.prepass(strategy, pred, inherited);
+            start.and_then(|start| {
+                self.engine.run(RunMode::Observe, |ctx| {
+                    strategy.observe(pred(Lazy::new(ctx, 0)), &start)
+                })
             })
-        });
+        };
         let (r, children) = match result {
             Ok((value, children)) => {
                 self.internal = None;
@@ -251,6 +257,39 @@ impl<T: 'static> Searcher<T> {
         self.engine.commit(mark, children, rule);
         self.count(&r);
         Some(r)
+    }
+
+    /// The look-ahead and the observed run of the pending node, as one
+    /// run when the observed run would read as the look-ahead did (see
+    /// `Strategy::look_ahead_and_observe`), else as two. Reads, value and
+    /// schedule are those of the two runs made apart.
+    fn look_ahead_and_observe<F>(
+        &mut self,
+        strategy: Strategy,
+        pred: &F,
+        inherited: Schedule,
+    ) -> Result<(bool, Schedule), Box<dyn Any + Send>>
+    where
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    {
+        let mark = self.engine.read_mark();
+        let fused = self.engine.run(RunMode::Observe, |ctx| {
+            strategy.look_ahead_and_observe(pred(Lazy::new(ctx, 0)), &inherited)
+        });
+        match fused {
+            Ok(Fused::Observed(value, children)) => Ok((value, children)),
+            Ok(Fused::Rerun(start)) => {
+                self.engine.discard_reads(mark);
+                self.engine.run(RunMode::Observe, |ctx| {
+                    strategy.observe(pred(Lazy::new(ctx, 0)), &start)
+                })
+            }
+            // The look-ahead panicked: as a look-ahead, it reads nothing.
+            Err(panic) => {
+                self.engine.discard_reads(mark);
+                Err(panic)
+            }
+        }
     }
 
     /// The run a strategy makes of the pending node before the observed
