@@ -1,0 +1,1 @@
+//! The partition of a search into shards against the whole search.
