@@ -206,9 +206,7 @@ impl<T: 'static> Searcher<T> {
     /// its own, are replays ([`Searcher::replaying`]): not counted in its
     /// statistics, and never failures of this shard.
     pub(crate) fn sharded(mut self, shard: Option<Shard>) -> Self {
-        self.shard = shard
-            .filter(|s| !s.is_whole())
-            .map(shard::ShardCut::new);
+        self.shard = shard.filter(|s| !s.is_whole()).map(shard::ShardCut::new);
         self
     }
 

@@ -132,7 +132,12 @@ impl Shard {
     ///
     /// # Panics
     /// As [`Shard::classes`].
-    pub fn classes_cool<T: Enumerable, F>(&self, pred: F, bound: usize, strategy: Strategy) -> Classes
+    pub fn classes_cool<T: Enumerable, F>(
+        &self,
+        pred: F,
+        bound: usize,
+        strategy: Strategy,
+    ) -> Classes
     where
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
     {
