@@ -167,7 +167,7 @@ pub struct Summary {
 
 impl Summary {
     /// The shard searched, unless it is the whole search.
-    fn part(&self) -> Option<Shard> {
+    pub(crate) fn part(&self) -> Option<Shard> {
         self.shard.filter(|s| !s.is_whole())
     }
 }

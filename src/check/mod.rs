@@ -43,7 +43,7 @@ mod random;
 mod regressions;
 
 pub use crate::engine::{Outcome, RunResult};
-pub use crate::outcome::{Counterexample, Found, Stop, Summary};
+pub use crate::outcome::{Counterexample, Found, Shard, Stop, Summary};
 pub use config::{parse_duration, Config};
 pub use labels::{collect, label};
 
@@ -446,6 +446,17 @@ fn report<T: Debug>(
         }
     }
     match &c.found {
+        Found::Exhaustive if c.summary.part().is_some() => {
+            let _ = writeln!(
+                s,
+                "  smallest within shard {} (NEATCHECK_SHARD / Config::shard): every smaller \
+                 input of this shard passed (found after {} of its runs at size {}); another \
+                 shard may hold an earlier counterexample of this size or a smaller one",
+                c.summary.shard.expect("a shard"),
+                c.runs,
+                c.size
+            );
+        }
         Found::Exhaustive => {
             let _ = writeln!(
                 s,
@@ -466,6 +477,12 @@ fn report<T: Debug>(
                 c.runs, c.size
             );
             let _ = match passed_up_to {
+                Some(p) if c.summary.part().is_some() => writeln!(
+                    s,
+                    "every input of shard {} of size <= {p} passed; another shard may hold a \
+                     smaller counterexample",
+                    c.summary.shard.expect("a shard")
+                ),
                 Some(p) if *p as u64 + 1 >= c.size => {
                     writeln!(s, "minimal: every smaller input passed")
                 }
