@@ -81,12 +81,22 @@ impl Shard {
     }
 
     /// The same shard with the nodes at another search-tree depth dealt
-    /// out (tests of the partition; every shard of a search must use the
-    /// same depth).
-    #[cfg(test)]
-    pub(crate) fn with_depth(self, depth: usize) -> Self {
+    /// out (at least 1; the default is 12). Every shard of a search must
+    /// use the same depth, or their parts overlap and leave gaps: set it in
+    /// code that every job runs, never per job. A deeper cut deals out more
+    /// and smaller subtrees (better balance) and makes every shard replay
+    /// more nodes above it (`docs/spec.md#shards`).
+    ///
+    /// ```
+    /// use neatcheck::search::{self, Shard};
+    /// use neatcheck::Lazy;
+    /// let short = |xs: Lazy<Vec<bool>>| xs.len() < 4;
+    /// let runs: u64 = (1..=2).map(|i| Shard::new(i, 2).with_depth(3).classes(short, 9).runs).sum();
+    /// assert_eq!(runs, search::classes(short, 9).runs);
+    /// ```
+    pub fn with_depth(self, depth: usize) -> Self {
         Shard {
-            depth: crate::arena::id32(depth),
+            depth: crate::arena::id32(depth.max(1)),
             ..self
         }
     }
