@@ -64,7 +64,9 @@ impl ShardCut {
 
     /// Moves the engine to the next node this shard runs (its own, or a
     /// replay above the cut), skipping the other shards' subtrees; false
-    /// at the end of the search.
+    /// at the end of the search. Kept out of line: unsharded searches
+    /// step through `Searcher::advance` on every run.
+    #[inline(never)]
     pub(crate) fn advance(&mut self, engine: &mut Engine) -> bool {
         if engine.is_pending() {
             // Already dealt when it was moved to.
