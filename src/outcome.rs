@@ -34,7 +34,7 @@ pub struct Shard {
 
 /// The depth of the search-tree nodes a shard takes whole, unless a test
 /// asks for another: see `engine/shard.rs` for how it was chosen.
-pub(crate) const DEFAULT_SHARD_DEPTH: u32 = 12;
+pub(crate) const DEFAULT_SHARD_DEPTH: u32 = 10;
 
 impl Shard {
     /// Shard `index` of `count`, numbered from 1.
@@ -81,7 +81,7 @@ impl Shard {
     }
 
     /// The same shard with the nodes at another search-tree depth dealt
-    /// out (at least 1; the default is 12). Every shard of a search must
+    /// out (at least 1; the default is 10). Every shard of a search must
     /// use the same depth, or their parts overlap and leave gaps: set it in
     /// code that every job runs, never per job. A deeper cut deals out more
     /// and smaller subtrees (better balance) and makes every shard replay

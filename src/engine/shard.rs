@@ -16,10 +16,14 @@
 //! are in the sequential order, and the numbering depends on nothing but
 //! the search tree: not on threads, machine or timing.
 //!
-//! The shard depth trades balance for repeated work: each shard replays the
-//! nodes above the cut (a few thousand runs on the benchmarks at the bounds
-//! where a search takes seconds), and a deeper cut deals out more and
-//! smaller subtrees. `tools/src/bin/shard_balance.rs` measures it.
+//! The shard depth trades balance for repeated work: a deeper cut deals out
+//! more and smaller subtrees, and every shard replays all the nodes above
+//! it. The default, 10, was measured with `tools/src/bin/shard_balance.rs`
+//! on Lambda, RedBlack and RegExp at bounds of 1.5 to 1.9 M runs: 4 shards
+//! gave 3.2 to 3.7 times less work per shard than the whole search, 16
+//! shards 8.8 to 10 times, each shard replaying 0.5 k to 35 k runs (depth
+//! 12 made RedBlack's replays 224 k; depth 8 left Lambda at 5.3 times on 16
+//! shards). The table is in `docs/spec.md#shards`.
 
 use super::dfs::Engine;
 use super::{
