@@ -80,7 +80,7 @@ fn table<T: Enumerable>(
         calls.fetch_add(1, Ordering::Relaxed);
         prop(x)
     };
-    let whole = search::classes(&counted, bound).runs;
+    let whole = search::classes(counted, bound).runs;
     println!("# bound {bound}: {whole} runs");
     println!("depth\tshards\treplayed\tlargest\tideal\tspeedup");
     for &depth in depths {
@@ -92,7 +92,7 @@ fn table<T: Enumerable>(
                 calls.store(0, Ordering::Relaxed);
                 let runs = Shard::new(i, count)
                     .with_depth(depth)
-                    .classes(&counted, bound)
+                    .classes(counted, bound)
                     .runs;
                 let made = calls.load(Ordering::Relaxed);
                 largest = largest.max(made);
