@@ -333,9 +333,9 @@ impl Config {
     /// let shards: Vec<_> = (1..=3)
     ///     .map(|i| run_check(&Config::default().shard(i, 3), |x: u8, y: u8| x.max(y) >= x))
     ///     .collect();
-    /// // Every pair of bytes, each in exactly one shard.
-    /// let runs: u64 = shards.iter().map(|s| s.as_ref().unwrap().runs).sum();
-    /// assert_eq!(runs, 256 * 256);
+    /// // At the largest size (16), every pair of bytes, each in one shard.
+    /// let last: u64 = shards.iter().map(|s| s.as_ref().unwrap().runs_last_bound).sum();
+    /// assert_eq!(last, 256 * 256);
     /// ```
     ///
     /// # Panics
