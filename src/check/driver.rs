@@ -638,7 +638,7 @@ mod shard_tests {
     //! labels and random cases split exactly, on one thread or several,
     //! and each shard reports its own first counterexample as such.
 
-    use crate::check::{label, run_check, Config, Summary};
+    use crate::check::{label, run_check, Config, Found, Summary};
     use crate::handle::Lazy;
 
     /// Reads the list up to its first element above 2 and labels the run
@@ -733,6 +733,36 @@ mod shard_tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_shards_counterexample_replays_and_random_ones_are_shrunk() {
+        // Long lists lie past the exhaustive sizes: the random phase finds
+        // them, and shrinking takes them down to twelve zeros.
+        let prop = |xs: Vec<u8>| xs.len() < 12;
+        let config = Config::default().max_size(8).samples(400, 40);
+        let mut failed = 0;
+        for i in 1..=3 {
+            let config = config.clone().shard(i, 3);
+            let Err(c) = run_check(&config, prop) else {
+                continue;
+            };
+            failed += 1;
+            assert_eq!(c.value, vec![0; 12]);
+            assert!(!c.is_minimal());
+            let report = c.report();
+            let ours = format!("shard {i}/3");
+            assert!(report.contains(&ours), "{report}");
+            // Its key replays it, in this shard as anywhere.
+            let replaying = Config {
+                replay: Some(c.key.clone()),
+                ..config.clone()
+            };
+            let replayed = run_check(&replaying, prop).expect_err("fails");
+            assert_eq!(replayed.value, c.value);
+            assert!(matches!(replayed.found, Found::Replay { from_file: false }));
+        }
+        assert!(failed > 0, "some shard meets a long list");
     }
 
     #[test]
