@@ -605,10 +605,13 @@ fn health(config: &Config, min_size: usize, summary: &mut Summary) {
     }
     // One shard of a search that ran to its end may hold none of its runs,
     // or only discarded ones: the union of the shards is what was tested.
-    let shard_done = summary.shard.is_some_and(|s| !s.is_whole())
+    let idle_shard = relevant == 0
+        && summary.part().is_some()
         && matches!(summary.stopped, Stop::MaxSize | Stop::AllValues);
-    if shard_done && relevant == 0 {
-    } else if total == 0 {
+    if idle_shard {
+        return;
+    }
+    if total == 0 {
         summary.problems.push(format!(
             "the property was never run{}",
             if why_short.is_empty() {

@@ -748,9 +748,15 @@ where
 /// Existential check: passes if some value within the configured budget
 /// satisfies `pred`, panics otherwise. Returns the smallest witness found
 /// by the exhaustive phase (or a shrunk one from the random phase).
+/// `NEATCHECK_SHARD` does not apply: every job searches the whole space.
 #[track_caller]
 pub fn exists<T: Enumerable + Debug + Send, M>(pred: impl Property<T, M> + Sync) -> T {
-    let config = Config::from_env();
+    // A witness is in one shard only: no shard alone could say there is
+    // none, so an existential check searches whole under NEATCHECK_SHARD.
+    let config = Config {
+        shard: None,
+        ..Config::from_env()
+    };
     let negated = |x: Lazy<'_, T>| match pred.run_lazy(x) {
         RunResult::True => RunResult::False(Some("satisfied".into())),
         _ => RunResult::True,
