@@ -441,3 +441,85 @@ fn parsing_a_shard_says_what_is_wrong() {
     }
     assert!(Shard::new(1, 1).is_whole() && !Shard::new(1, 2).is_whole());
 }
+
+/// One bound of a shard searched by `threads` workers, as a check does it.
+fn parallel_in_shard<T, P>(
+    prop: &P,
+    shard: Shard,
+    threads: usize,
+    bound: usize,
+    budget: Budget,
+) -> BoundResult<T>
+where
+    T: crate::Enumerable + Send,
+    P: Fn(Lazy<'_, T>) -> bool + Sync,
+{
+    let step = |s: &mut Searcher<T>| s.step(prop);
+    let describe = |s: &mut Searcher<T>, r| search::counterexample_here(s, prop, r);
+    let task = search::parallel::Task {
+        step: &step,
+        describe: &describe,
+        watchdog: None,
+        source: &search::GrammarSource::Canonical,
+        shard: Some(shard),
+    };
+    // As the check driver: units inside the shard's part.
+    let par = search::Parallel::new(threads).with_split_depth(shard.depth());
+    par.bound_for_check::<T, ()>(&task, bound, budget).0
+}
+
+#[test]
+fn a_shard_searched_by_several_threads_gives_its_sequential_verdict() {
+    // Fails on unsorted lists of four or more.
+    let unsorted = |xs: Lazy<'_, Vec<u8>>| {
+        let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+        v.len() < 4 || v.windows(2).all(|w| w[0] <= w[1])
+    };
+    // Passes; the last nodes of some shards' searches are replays.
+    let reads_all = |xs: Lazy<'_, Vec<u8>>| xs.iter().filter(|x| x.get() > 3).count() < 100;
+    for depth in 1..=4 {
+        for shard in shards(3, Some(depth)) {
+            same_verdicts_on_threads(&unsorted, shard, 11);
+            same_verdicts_on_threads(&reads_all, shard, 9);
+        }
+    }
+}
+
+/// Asserts that a shard's bound gives the same verdict on 1 to 3 threads
+/// as sequentially, for run budgets around its runs and its first failure.
+fn same_verdicts_on_threads<P>(prop: &P, shard: Shard, bound: usize)
+where
+    P: Fn(Lazy<'_, Vec<u8>>) -> bool + Sync,
+{
+    let total = shard.classes(prop, bound).runs;
+    let first = match shard.ctrex_within(prop, bound, Budget::unlimited()) {
+        BoundResult::Failed(c) => Some(c.runs),
+        _ => None,
+    };
+    let mut budgets = vec![0, 1, 5, total.saturating_sub(1), total, total + 1];
+    budgets.extend(first.into_iter().flat_map(|f| [f - 1, f, f + 1]));
+    for max_runs in budgets {
+        let budget = Budget {
+            deadline: None,
+            max_runs: Some(max_runs),
+        };
+        let seq = shard.ctrex_within(prop, bound, budget);
+        for threads in 1..=3 {
+            let par = parallel_in_shard(prop, shard, threads, bound, budget);
+            let same = match (&seq, &par) {
+                (BoundResult::Passed(a), BoundResult::Passed(b))
+                | (BoundResult::OutOfBudget(a), BoundResult::OutOfBudget(b)) => a == b,
+                (BoundResult::Failed(a), BoundResult::Failed(b)) => {
+                    (&a.value, a.runs, &a.pattern) == (&b.value, b.runs, &b.pattern)
+                }
+                _ => false,
+            };
+            assert!(
+                same,
+                "shard {shard} at depth {}, {threads} threads, budget {max_runs}: \
+                 sequential {seq:?}, parallel {par:?}",
+                shard.depth()
+            );
+        }
+    }
+}
