@@ -26,6 +26,11 @@
 //!    precondition, or could not even finish the smallest inputs fails with
 //!    a message saying what to change.
 //!
+//! With `NEATCHECK_SHARD=i/n` ([`Config::shard`]) a check runs shard `i` of
+//! `n` of phases 2 to 4, for a CI matrix of `n` jobs: the shards' runs are
+//! exactly the unsharded check's, each in one shard, and a shard reports the
+//! first counterexample of its own part (`docs/spec.md#shards`).
+//!
 //! A failing check prints one report: the counterexample, what the property
 //! read of it, how it failed, how far the search went, and a replay line
 //! (`NEATCHECK_REPLAY=<key> cargo test ... -- --exact <test>`) that re-runs
