@@ -328,10 +328,14 @@ impl fmt::Display for Summary {
         if let Some(shard) = self.part() {
             write!(f, "shard {shard} (its part of every size): ")?;
         }
+        let covering = match self.part() {
+            Some(_) => "with the other shards' covering",
+            None => "covering",
+        };
         match self.exhausted {
             Some(e) => write!(
                 f,
-                "exhaustive to size {e}: {} runs ({} at size {e}, covering all {} values of \
+                "exhaustive to size {e}: {} runs ({} at size {e}, {covering} all {} values of \
                  size <= {e})",
                 self.runs, self.runs_last_bound, self.worst_case
             )?,

@@ -691,6 +691,7 @@ mod shard_tests {
                         count > 1,
                         "{line}"
                     );
+                    assert_eq!(line.contains("with the other shards'"), count > 1);
                 }
             }
         }
