@@ -1,10 +1,132 @@
 //! What searches and checks report: the one failure record
-//! ([`Counterexample`]), how it was found ([`Found`]) and how far the search
-//! went before it ([`Summary`]).
+//! ([`Counterexample`]), how it was found ([`Found`]), how far the search
+//! went before it ([`Summary`]) and which part of a sharded search it covers
+//! ([`Shard`]; the partition itself is `engine/shard.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::str::FromStr;
 use std::time::Duration;
+
+/// One of `count` deterministic parts of a search, numbered from 1 like
+/// `cargo nextest --partition count:i/n` (`NEATCHECK_SHARD=i/n`,
+/// [`crate::check::Config::shard`]). The shards of a search run exactly the
+/// runs of the whole search between them, each run in one shard, whatever
+/// the machine, threads or timing: a CI matrix of `count` jobs covers what
+/// one job would. The partition is stated in `docs/spec.md#shards`.
+///
+/// ```
+/// use neatcheck::search::Shard;
+/// let shard: Shard = "2/4".parse().unwrap();
+/// assert_eq!((shard.index(), shard.count()), (2, 4));
+/// assert_eq!(shard.to_string(), "2/4");
+/// assert!("0/4".parse::<Shard>().is_err(), "numbered from 1");
+/// assert!("5/4".parse::<Shard>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shard {
+    /// 1-based.
+    index: u32,
+    count: u32,
+    /// The depth of the search-tree nodes dealt out whole (`engine/shard.rs`).
+    depth: u32,
+}
+
+/// The depth of the search-tree nodes a shard takes whole, unless a test
+/// asks for another: see `engine/shard.rs` for how it was chosen.
+pub(crate) const DEFAULT_SHARD_DEPTH: u32 = 10;
+
+impl Shard {
+    /// Shard `index` of `count`, numbered from 1.
+    ///
+    /// # Panics
+    /// If `index` is 0 or above `count` (see [`Shard::try_new`]).
+    pub fn new(index: usize, count: usize) -> Self {
+        Shard::try_new(index, count).unwrap_or_else(|e| panic!("neatcheck: {e}"))
+    }
+
+    /// Shard `index` of `count`, numbered from 1, or why there is no such
+    /// shard.
+    pub fn try_new(index: usize, count: usize) -> Result<Self, String> {
+        if count == 0 {
+            return Err("a search has at least one shard (got 0 shards)".into());
+        }
+        if index == 0 || index > count {
+            return Err(format!(
+                "shard {index}/{count} does not exist: shards are numbered 1 to {count} \
+                 (like `cargo nextest --partition count:i/n`)"
+            ));
+        }
+        let too_many = || format!("at most {} shards", u32::MAX);
+        Ok(Shard {
+            index: u32::try_from(index).map_err(|_| too_many())?,
+            count: u32::try_from(count).map_err(|_| too_many())?,
+            depth: DEFAULT_SHARD_DEPTH,
+        })
+    }
+
+    /// Which shard, from 1 to [`Shard::count`].
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    /// How many shards the search is split into.
+    pub fn count(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether this shard is the whole search (one shard of one).
+    pub fn is_whole(&self) -> bool {
+        self.count == 1
+    }
+
+    /// The same shard with the nodes at another search-tree depth dealt
+    /// out (at least 1; the default is 10). Every shard of a search must
+    /// use the same depth, or their parts overlap and leave gaps: set it in
+    /// code that every job runs, never per job. A deeper cut deals out more
+    /// and smaller subtrees (better balance) and makes every shard replay
+    /// more nodes above it (`docs/spec.md#shards`).
+    ///
+    /// ```
+    /// use neatcheck::search::{self, Shard};
+    /// use neatcheck::Lazy;
+    /// let short = |xs: Lazy<Vec<bool>>| xs.len() < 4;
+    /// let runs: u64 = (1..=2).map(|i| Shard::new(i, 2).with_depth(3).classes(short, 9).runs).sum();
+    /// assert_eq!(runs, search::classes(short, 9).runs);
+    /// ```
+    pub fn with_depth(self, depth: usize) -> Self {
+        Shard {
+            depth: crate::arena::id32(depth.max(1)),
+            ..self
+        }
+    }
+
+    /// The depth of the search-tree nodes dealt out whole.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth as usize
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `i/n` with `1 <= i <= n` (spaces allowed around the numbers).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let number = |t: &str| t.trim().parse::<usize>().ok();
+        match s.split_once('/').map(|(i, n)| (number(i), number(n))) {
+            Some((Some(i), Some(n))) => Shard::try_new(i, n),
+            _ => Err(format!(
+                "expected `i/n`, shard i of n numbered from 1 (such as `2/4`), got {s:?}"
+            )),
+        }
+    }
+}
 
 /// How far a search went: the coverage line of every report.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -47,6 +169,17 @@ pub struct Summary {
     /// a precondition that almost never holds, ...): a check fails with
     /// them.
     pub problems: Vec<String>,
+    /// The shard searched, when the check searched one part of its search
+    /// ([`crate::check::Config::shard`]): every count above is this
+    /// shard's, and a smaller counterexample may be another shard's.
+    pub shard: Option<Shard>,
+}
+
+impl Summary {
+    /// The shard searched, unless it is the whole search.
+    pub(crate) fn part(&self) -> Option<Shard> {
+        self.shard.filter(|s| !s.is_whole())
+    }
 }
 
 /// Why the exhaustive phase stopped.
@@ -147,8 +280,12 @@ impl<T> Counterexample<T> {
         }
     }
 
-    /// Whether every smaller input is known to pass.
+    /// Whether every smaller input is known to pass (never when one shard
+    /// of several found it: the other shards' inputs were not run).
     pub fn is_minimal(&self) -> bool {
+        if self.summary.part().is_some() {
+            return false;
+        }
         match self.found {
             Found::Exhaustive => true,
             Found::Random { passed_up_to, .. } => {
@@ -188,10 +325,17 @@ impl fmt::Display for Summary {
     /// The coverage line: how far the search went (no times, so that a
     /// report is the same on every machine; [`Summary::elapsed`] has it).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(shard) = self.part() {
+            write!(f, "shard {shard} (its part of every size): ")?;
+        }
+        let covering = match self.part() {
+            Some(_) => "with the other shards' covering",
+            None => "covering",
+        };
         match self.exhausted {
             Some(e) => write!(
                 f,
-                "exhaustive to size {e}: {} runs ({} at size {e}, covering all {} values of \
+                "exhaustive to size {e}: {} runs ({} at size {e}, {covering} all {} values of \
                  size <= {e})",
                 self.runs, self.runs_last_bound, self.worst_case
             )?,

@@ -3,6 +3,7 @@
 
 use crate::cool::Strategy;
 use crate::describe::IntegerSizes;
+use crate::outcome::Shard;
 use std::time::Duration;
 
 /// How a check searches. Every field can be set in code and overridden by
@@ -34,6 +35,7 @@ use std::time::Duration;
 /// | `NEATCHECK_REGRESSIONS` | `0`: neither replay nor save the regression file | `1` |
 /// | `NEATCHECK_STRATEGY` | conjunction strategy for `Cool` properties | `OF` |
 /// | `NEATCHECK_INTEGERS` | sizes of the primitive integers: `linear` or `bits` | the thread's (bits) |
+/// | `NEATCHECK_SHARD` | search only shard `i` of `n` (`i/n`, numbered from 1 as in `cargo nextest --partition count:i/n`) | the whole search |
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// Largest size bound the exhaustive phase searches.
@@ -68,6 +70,9 @@ pub struct Config {
     /// on the calling thread, by bit length unless
     /// [`crate::space::with_integer_sizes`] says otherwise).
     pub integers: Option<IntegerSizes>,
+    /// The one shard of the search this check runs (`None`: all of it);
+    /// see [`Config::shard`].
+    pub shard: Option<Shard>,
 }
 
 /// The defaults: see the table on [`Config`].
@@ -93,6 +98,7 @@ impl Default for Config {
             regressions: true,
             strategy: Strategy::OF,
             integers: None,
+            shard: None,
         }
     }
 }
@@ -218,6 +224,9 @@ impl Config {
                 .parse()
                 .unwrap_or_else(|e: String| invalid("NEATCHECK_STRATEGY", &v, &e));
         }
+        if let Some(v) = env_var("NEATCHECK_SHARD") {
+            self.shard = Some(parse_shard(&v));
+        }
         if let Some(v) = env_var("NEATCHECK_INTEGERS") {
             self.integers = Some(
                 v.parse()
@@ -306,5 +315,70 @@ impl Config {
     pub fn integer_sizes(mut self, sizes: IntegerSizes) -> Self {
         self.integers = Some(sizes);
         self
+    }
+
+    /// Runs only shard `index` of `count` (numbered from 1, as
+    /// `cargo nextest --partition count:i/n` numbers its partitions): a CI
+    /// matrix of `count` jobs, each with its own index, runs between them
+    /// exactly the exhaustive runs of the unsharded check, each once
+    /// (`docs/spec.md#shards`), and splits its random cases the same way.
+    /// Each shard has the whole run budget ([`Config::runs`]) for its own
+    /// runs. A counterexample one shard reports is the first in search
+    /// order within that shard; the report says so, since another shard
+    /// may hold an earlier one of the same size or a smaller one.
+    /// `NEATCHECK_SHARD=i/n` sets it from the environment.
+    ///
+    /// ```
+    /// use neatcheck::check::{run_check, Config};
+    /// let shards: Vec<_> = (1..=3)
+    ///     .map(|i| run_check(&Config::default().shard(i, 3), |x: u8, y: u8| x.max(y) >= x))
+    ///     .collect();
+    /// // At the largest size (16), every pair of bytes, each in one shard.
+    /// let last: u64 = shards.iter().map(|s| s.as_ref().unwrap().runs_last_bound).sum();
+    /// assert_eq!(last, 256 * 256);
+    /// ```
+    ///
+    /// # Panics
+    /// If `count` is 0 or `index` is not in `1..=count`.
+    pub fn shard(mut self, index: usize, count: usize) -> Self {
+        self.shard = Some(Shard::new(index, count));
+        self
+    }
+}
+
+/// The value of `NEATCHECK_SHARD`.
+///
+/// # Panics
+/// With a message naming the variable if it is not `i/n` with
+/// `1 <= i <= n`.
+fn parse_shard(v: &str) -> Shard {
+    v.parse()
+        .unwrap_or_else(|e: String| invalid("NEATCHECK_SHARD", v, &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shard;
+    use crate::outcome::Shard;
+
+    #[test]
+    fn neatcheck_shard_is_read_as_i_of_n_from_one() {
+        assert_eq!(parse_shard("2/4"), Shard::new(2, 4));
+        assert_eq!(parse_shard(" 4/4 "), Shard::new(4, 4));
+        for (bad, says) in [
+            ("0/4", "numbered 1 to 4"),
+            ("5/4", "numbered 1 to 4"),
+            ("1/0", "at least one shard"),
+            ("three", "expected `i/n`"),
+            ("1:4", "expected `i/n`"),
+        ] {
+            let e = std::panic::catch_unwind(|| parse_shard(bad)).unwrap_err();
+            let message = e.downcast_ref::<String>().expect("a formatted message");
+            assert!(
+                message.starts_with(&format!("neatcheck: NEATCHECK_SHARD={bad:?} is not valid")),
+                "{message}"
+            );
+            assert!(message.contains(says), "{message}");
+        }
     }
 }

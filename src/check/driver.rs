@@ -98,6 +98,11 @@ impl crate::engine::Tally for Tally {
         }
     }
 
+    /// A replay of another shard's run: its labels are that shard's.
+    fn skip(&mut self, _: &RunResult) {
+        let _ = labels::take();
+    }
+
     fn merge(&mut self, other: Tally) {
         self.runs += other.runs;
         self.discarded += other.discarded;
@@ -183,6 +188,7 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
     });
     let mut summary = Summary {
         worst_case: "0".into(),
+        shard: config.shard,
         ..Summary::default()
     };
     let phases = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -331,7 +337,7 @@ fn exhaust_bound<T: Enumerable + Send>(
     if config.threads <= 1 {
         let mut tally = Tally::default();
         let result = bound_in_searcher(
-            &mut subject.searcher(bound),
+            &mut subject.searcher(bound).sharded(config.shard),
             &mut |s| (subject.step)(s),
             &mut |s, r| {
                 let runs = s.stats().runs;
@@ -358,9 +364,15 @@ fn exhaust_bound<T: Enumerable + Send>(
             .as_ref()
             .map(|f| f as &(dyn Fn() -> crate::run_slot::RunSlot + Sync)),
         source: subject.source,
+        shard: config.shard,
     };
-    let (result, mut tally): (_, Tally) =
-        crate::engine::Parallel::new(config.threads).bound_for_check(&task, bound, budget);
+    let mut parallel = crate::engine::Parallel::new(config.threads);
+    if let Some(shard) = config.shard {
+        // Units at or below the shard's cut: each is this shard's whole
+        // (the nodes above it, replays included, are every worker's).
+        parallel = parallel.with_split_depth(parallel.split_depth.max(shard.depth()));
+    }
+    let (result, mut tally): (_, Tally) = parallel.bound_for_check(&task, bound, budget);
     // The other counts of a bound that did not pass are those of the units
     // that completed.
     match &result {
@@ -456,7 +468,18 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
     ) -> Option<Box<Counterexample<T>>> {
         let mut s = self.subject.searcher(0);
         let mut tally = Tally::default();
+        // A sharded check runs every `n`-th case: the shards draw the same
+        // cases and share them out like the exhaustive phase's nodes.
+        let (mine, shards) = self
+            .config
+            .shard
+            .map_or((0, 1), |s| (s.index() as u64 - 1, s.count() as u64));
+        let mut drawn = 0u64;
         while let Some(case) = cases.next_case() {
+            drawn += 1;
+            if (drawn - 1) % shards != mine {
+                continue;
+            }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 summary.random_cut_by_time = true;
                 break;
@@ -580,6 +603,14 @@ fn health(config: &Config, min_size: usize, summary: &mut Summary) {
              {min_size}): {why_short}. Raise the budget, or make the property cheaper."
         ));
     }
+    // One shard of a search that ran to its end may hold none of its runs,
+    // or only discarded ones: the union of the shards is what was tested.
+    let idle_shard = relevant == 0
+        && summary.part().is_some()
+        && matches!(summary.stopped, Stop::MaxSize | Stop::AllValues);
+    if idle_shard {
+        return;
+    }
     if total == 0 {
         summary.problems.push(format!(
             "the property was never run{}",
@@ -601,5 +632,155 @@ fn health(config: &Config, min_size: usize, summary: &mut Summary) {
              property was barely tested; weaken the precondition or generate valid inputs \
              directly (a space of valid values, or a lazy precondition that fails early)."
         ));
+    }
+}
+
+#[cfg(test)]
+mod shard_tests {
+    //! Sharded checks against the unsharded check: the exhaustive runs,
+    //! labels and random cases split exactly, on one thread or several,
+    //! and each shard reports its own first counterexample as such.
+
+    use crate::check::{label, run_check, Config, Found, Summary};
+    use crate::handle::Lazy;
+
+    /// Reads the list up to its first element above 2 and labels the run
+    /// by it; passes.
+    fn labelled(xs: Lazy<'_, Vec<u8>>) -> bool {
+        let big = xs.iter().map(|x| x.get()).find(|&x| x > 2);
+        label(format!("first big {big:?}"));
+        true
+    }
+
+    /// The summaries of shards `1..=count`.
+    fn shard_summaries(config: &Config, count: usize) -> Vec<Summary> {
+        (1..=count)
+            .map(|i| run_check(&config.clone().shard(i, count), labelled).expect("passes"))
+            .collect()
+    }
+
+    #[test]
+    fn sharded_checks_split_runs_labels_and_random_cases_exactly() {
+        // Every size to 9 exhausted, then random cases of sizes 10 to 30.
+        let config = Config::default().max_size(9).samples(300, 30);
+        let whole = run_check(&config, labelled).expect("passes");
+        assert!(whole.random > 200 && whole.labels.len() > 3, "{whole}");
+        for threads in [1, 2] {
+            for count in 1..=4 {
+                let config = config.clone().threads(threads);
+                let parts = shard_summaries(&config, count);
+                let sum = |f: &dyn Fn(&Summary) -> u64| parts.iter().map(f).sum::<u64>();
+                assert_eq!(
+                    sum(&|s| s.runs),
+                    whole.runs,
+                    "{count} shards, {threads} threads"
+                );
+                assert_eq!(sum(&|s| s.runs_last_bound), whole.runs_last_bound);
+                assert_eq!(sum(&|s| s.random), whole.random);
+                assert_eq!(sum(&|s| s.labelled_runs), whole.labelled_runs);
+                for (label, n) in &whole.labels {
+                    let got = sum(&|s| s.labels.get(label).copied().unwrap_or(0));
+                    assert_eq!(got, *n, "label {label}");
+                }
+                for (i, part) in parts.iter().enumerate() {
+                    assert_eq!(part.exhausted, Some(9));
+                    assert!(part.problems.is_empty(), "{:?}", part.problems);
+                    let line = part.to_string();
+                    assert_eq!(
+                        line.starts_with(&format!("shard {}/{count}", i + 1)),
+                        count > 1,
+                        "{line}"
+                    );
+                    assert_eq!(line.contains("with the other shards'"), count > 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_shard_reports_the_first_counterexample_of_its_part() {
+        // Fails on lists of three or more elements that are not sorted.
+        let prop = |xs: Lazy<'_, Vec<u8>>| {
+            let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+            v.len() < 3 || v.windows(2).all(|w| w[0] <= w[1])
+        };
+        let config = Config::default().samples(0, 0);
+        let whole = run_check(&config, prop).expect_err("fails");
+        assert!(whole.is_minimal());
+        for threads in [1, 2] {
+            for count in 2..=4 {
+                let config = config.clone().threads(threads);
+                let found: Vec<_> = (1..=count)
+                    .map(|i| run_check(&config.clone().shard(i, count), prop).expect_err("fails"))
+                    .collect();
+                // No shard fails below the whole check's size, and the
+                // whole check's counterexample is one shard's.
+                assert!(found.iter().all(|c| c.size >= whole.size));
+                assert!(found.iter().any(|c| c.value == whole.value));
+                for (i, c) in found.iter().enumerate() {
+                    assert!(!c.is_minimal());
+                    let report = c.report();
+                    let said = format!("smallest within shard {}/{count}", i + 1);
+                    assert!(report.contains(&said), "{report}");
+                    assert!(report.contains(&format!("coverage: shard {}/{count}", i + 1)));
+                }
+                // Each shard's counterexample is the same on any number of
+                // threads.
+                let one: Vec<_> = (1..=count)
+                    .map(|i| {
+                        let config = config.clone().threads(1).shard(i, count);
+                        run_check(&config, prop).expect_err("fails")
+                    })
+                    .collect();
+                for (a, b) in found.iter().zip(&one) {
+                    assert_eq!((&a.value, a.runs, a.size), (&b.value, b.runs, b.size));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_shards_counterexample_replays_and_random_ones_are_shrunk() {
+        // Long lists lie past the exhaustive sizes: the random phase finds
+        // them, and shrinking takes them down to twelve zeros.
+        let prop = |xs: Vec<u8>| xs.len() < 12;
+        let config = Config::default().max_size(8).samples(400, 40);
+        let mut failed = 0;
+        for i in 1..=3 {
+            let config = config.clone().shard(i, 3);
+            let Err(c) = run_check(&config, prop) else {
+                continue;
+            };
+            failed += 1;
+            assert_eq!(c.value, vec![0; 12]);
+            assert!(!c.is_minimal());
+            let report = c.report();
+            let ours = format!("shard {i}/3");
+            assert!(report.contains(&ours), "{report}");
+            // Its key replays it, in this shard as anywhere.
+            let replaying = Config {
+                replay: Some(c.key.clone()),
+                ..config.clone()
+            };
+            let replayed = run_check(&replaying, prop).expect_err("fails");
+            assert_eq!(replayed.value, c.value);
+            assert!(matches!(replayed.found, Found::Replay { from_file: false }));
+        }
+        assert!(failed > 0, "some shard meets a long list");
+    }
+
+    #[test]
+    fn a_shard_with_no_runs_of_a_small_search_passes() {
+        // `bool` has two values: shards 3 and 4 of 4 have no run.
+        let config = Config::default();
+        let summaries: Vec<_> = (1..=4)
+            .map(|i| {
+                run_check(&config.clone().shard(i, 4), |b: bool| u8::from(b) < 2).expect("passes")
+            })
+            .collect();
+        let runs: Vec<u64> = summaries.iter().map(|s| s.runs).collect();
+        assert_eq!(runs.iter().sum::<u64>(), 2);
+        assert!(runs.contains(&0));
+        assert!(summaries.iter().all(|s| s.problems.is_empty()));
     }
 }

@@ -26,6 +26,11 @@
 //!    precondition, or could not even finish the smallest inputs fails with
 //!    a message saying what to change.
 //!
+//! With `NEATCHECK_SHARD=i/n` ([`Config::shard`]) a check runs shard `i` of
+//! `n` of phases 2 to 4, for a CI matrix of `n` jobs: the shards' runs are
+//! exactly the unsharded check's, each in one shard, and a shard reports the
+//! first counterexample of its own part (`docs/spec.md#shards`).
+//!
 //! A failing check prints one report: the counterexample, what the property
 //! read of it, how it failed, how far the search went, and a replay line
 //! (`NEATCHECK_REPLAY=<key> cargo test ... -- --exact <test>`) that re-runs
@@ -43,7 +48,7 @@ mod random;
 mod regressions;
 
 pub use crate::engine::{Outcome, RunResult};
-pub use crate::outcome::{Counterexample, Found, Stop, Summary};
+pub use crate::outcome::{Counterexample, Found, Shard, Stop, Summary};
 pub use config::{parse_duration, Config};
 pub use labels::{collect, label};
 
@@ -446,6 +451,17 @@ fn report<T: Debug>(
         }
     }
     match &c.found {
+        Found::Exhaustive if c.summary.part().is_some() => {
+            let _ = writeln!(
+                s,
+                "  smallest within shard {} (NEATCHECK_SHARD / Config::shard): every smaller \
+                 input of this shard passed (found after {} of its runs at size {}); another \
+                 shard may hold an earlier counterexample of this size or a smaller one",
+                c.summary.shard.expect("a shard"),
+                c.runs,
+                c.size
+            );
+        }
         Found::Exhaustive => {
             let _ = writeln!(
                 s,
@@ -466,6 +482,12 @@ fn report<T: Debug>(
                 c.runs, c.size
             );
             let _ = match passed_up_to {
+                Some(p) if c.summary.part().is_some() => writeln!(
+                    s,
+                    "every input of shard {} of size <= {p} passed; another shard may hold a \
+                     smaller counterexample",
+                    c.summary.shard.expect("a shard")
+                ),
                 Some(p) if *p as u64 + 1 >= c.size => {
                     writeln!(s, "minimal: every smaller input passed")
                 }
@@ -731,9 +753,15 @@ where
 /// Existential check: passes if some value within the configured budget
 /// satisfies `pred`, panics otherwise. Returns the smallest witness found
 /// by the exhaustive phase (or a shrunk one from the random phase).
+/// `NEATCHECK_SHARD` does not apply: every job searches the whole space.
 #[track_caller]
 pub fn exists<T: Enumerable + Debug + Send, M>(pred: impl Property<T, M> + Sync) -> T {
-    let config = Config::from_env();
+    // A witness is in one shard only: no shard alone could say there is
+    // none, so an existential check searches whole under NEATCHECK_SHARD.
+    let config = Config {
+        shard: None,
+        ..Config::from_env()
+    };
     let negated = |x: Lazy<'_, T>| match pred.run_lazy(x) {
         RunResult::True => RunResult::False(Some("satisfied".into())),
         _ => RunResult::True,

@@ -1,11 +1,13 @@
 //! The search layer: the DFS engine over one arena (`dfs`), the
 //! `Searcher` that steps it, the searches built on it (`sat`, `search`,
-//! `ctrex`, `classes`) and `Parallel`. Public at `neatcheck::search`.
+//! `ctrex`, `classes`), `Parallel` and the shards of a search (`shard`).
+//! Public at `neatcheck::search`.
 
 pub(crate) mod dfs;
 
-pub use crate::outcome::Counterexample;
+pub use crate::outcome::{Counterexample, Shard};
 pub(crate) mod parallel;
+mod shard;
 mod source;
 pub(crate) use source::GrammarSource;
 
@@ -157,6 +159,8 @@ pub struct Searcher<T> {
     /// ended with one (see [`crate::internal`]): that run is no
     /// counterexample.
     internal: Option<String>,
+    /// The part of the search this searcher runs, when it runs one shard.
+    shard: Option<shard::ShardCut>,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -191,15 +195,33 @@ impl<T: 'static> Searcher<T> {
             stats: Stats::default(),
             start: Instant::now(),
             internal: None,
+            shard: None,
             _t: PhantomData,
         }
+    }
+
+    /// The same searcher restricted to one shard of its search (`None`, or
+    /// a shard of one: the whole search). Its runs are then the shard's,
+    /// and the other shards' nodes above the cut, which it runs to reach
+    /// its own, are replays ([`Searcher::replaying`]): not counted in its
+    /// statistics, and never failures of this shard.
+    pub(crate) fn sharded(mut self, shard: Option<Shard>) -> Self {
+        self.shard = shard.filter(|s| !s.is_whole()).map(shard::ShardCut::new);
+        self
+    }
+
+    /// Whether the node pending, or run last, belongs to another shard and
+    /// is only run to reach this shard's part of the search.
+    #[inline]
+    pub(crate) fn replaying(&self) -> bool {
+        self.shard.as_ref().is_some_and(shard::ShardCut::replaying)
     }
 
     /// Runs the predicate on the next node of the search, if any, and feeds
     /// the outcome to the engine. Panics are caught and reported as
     /// [`RunResult::Panicked`]; the search goes on normally after them.
     pub fn step<O: Outcome>(&mut self, pred: impl FnOnce(Lazy<'_, T>) -> O) -> Option<RunResult> {
-        if !self.engine.advance() {
+        if !self.advance() {
             return None;
         }
         let mark = self.engine.read_mark();
@@ -224,7 +246,7 @@ impl<T: 'static> Searcher<T> {
     where
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
     {
-        if !self.engine.advance() {
+        if !self.advance() {
             return None;
         }
         let inherited = self.engine.inherited_schedule();
@@ -321,8 +343,11 @@ impl<T: 'static> Searcher<T> {
         }
     }
 
-    /// Counts a run made.
+    /// Counts a run made (not a replay of another shard's).
     fn count(&mut self, r: &RunResult) {
+        if self.replaying() {
+            return;
+        }
         self.stats.runs += 1;
         match r {
             RunResult::True => self.stats.satisfied += 1,
@@ -334,8 +359,13 @@ impl<T: 'static> Searcher<T> {
     /// Moves to the next node of the search without running it; false
     /// when the search is over. [`Searcher::step`] does this itself; a
     /// caller that decides per node whether to run it calls this first.
+    /// A sharded searcher skips the subtrees of other shards here.
+    #[inline]
     pub(crate) fn advance(&mut self) -> bool {
-        self.engine.advance()
+        match &mut self.shard {
+            None => self.engine.advance(),
+            Some(cut) => cut.advance(&mut self.engine),
+        }
     }
 
     /// The depth in the search tree of the node [`Searcher::advance`]
@@ -459,6 +489,8 @@ impl<T: 'static> Searcher<T> {
     /// searcher's grammar, e.g. a uniform sample from [`crate::index`]),
     /// with every position locked; the search ends after it.
     pub fn load(&mut self, tree: &Tree) {
+        // A loaded value is no node of a sharded search: it just runs.
+        self.shard = None;
         self.engine.load(tree);
     }
 
@@ -601,6 +633,11 @@ fn count_classes<T: 'static>(
 ) -> Classes {
     let mut satisfying = 0;
     while let Some(r) = step(&mut s) {
+        if s.replaying() {
+            // Another shard's run: that shard counts it (and raises its
+            // panic).
+            continue;
+        }
         match r {
             RunResult::True => satisfying += 1,
             RunResult::Panicked(m) => repanic_with_input(&mut s, m),
@@ -702,6 +739,10 @@ pub(crate) trait Tally: Default + Send {
     fn add(&mut self, r: &RunResult);
     /// Adds the runs counted by another tally.
     fn merge(&mut self, other: Self);
+    /// Called instead of `add` after a run replayed for a sharded search
+    /// (another shard's node above the cut): not counted, but what it left
+    /// in thread-local state must not reach the next run.
+    fn skip(&mut self, _r: &RunResult) {}
 }
 
 impl Tally for () {
@@ -724,7 +765,9 @@ pub(crate) enum ClockEvery {
 /// a run fails (`describe` makes its record while the searcher is still on
 /// it) or the budget is spent, counting every run in `tally`. The run
 /// budget is exact: with nothing left after the last allowed run, the bound
-/// passed.
+/// passed. In a sharded searcher the runs are the shard's: replays of other
+/// shards' nodes are neither counted, nor failures, nor held back by the
+/// run budget (a shard whose own runs all fit passes).
 pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
     s: &mut Searcher<T>,
     step: &mut dyn FnMut(&mut Searcher<T>) -> Option<RunResult>,
@@ -738,7 +781,8 @@ pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
         if !s.advance() {
             return BoundResult::Passed(runs);
         }
-        if budget.runs_spent(runs) {
+        let replay = s.replaying();
+        if budget.runs_spent(runs) && !replay {
             return BoundResult::OutOfBudget(runs);
         }
         let read_clock = clock == ClockEvery::Run || runs % 64 == 0;
@@ -746,6 +790,10 @@ pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
             return BoundResult::OutOfBudget(runs);
         }
         let r = step(s).expect("a pending node runs");
+        if replay {
+            tally.skip(&r);
+            continue;
+        }
         tally.add(&r);
         if r.is_failure() {
             return BoundResult::Failed(describe(s, r));

@@ -310,6 +310,7 @@ impl Parallel {
             describe: &describe,
             watchdog: None,
             source: &GrammarSource::Canonical,
+            shard: None,
         };
         self.bound_for_check(&task, bound, budget)
     }
@@ -329,6 +330,7 @@ impl Parallel {
             describe: &describe,
             watchdog: task.watchdog,
             source: task.source,
+            shard: task.shard,
         };
         let (verdict, tally) = self.drive(&task, StopAt::Failure, bound, budget);
         let result = match verdict {
@@ -375,6 +377,7 @@ impl Parallel {
             describe: &describe,
             watchdog: None,
             source: &GrammarSource::Canonical,
+            shard: None,
         };
         let (verdict, satisfied): (_, Satisfied) = self.drive(&task, StopAt::Panic, bound, budget);
         match verdict {
@@ -531,6 +534,11 @@ pub(crate) struct Task<'a, T, H> {
     pub(crate) watchdog: Option<&'a (dyn Fn() -> RunSlot + Sync)>,
     /// Where each worker gets its grammar.
     pub(crate) source: &'a GrammarSource<T>,
+    /// Sharding hook: the one shard of the search every worker's searcher
+    /// runs (`None`: all of it). Needs `split_depth >= Shard::depth`, so
+    /// that the units are inside the shard's part and only the top holds
+    /// replays (`worker::Worker::run_node` does not count them).
+    pub(crate) shard: Option<crate::outcome::Shard>,
 }
 
 impl<T, H> std::fmt::Debug for Task<'_, T, H> {

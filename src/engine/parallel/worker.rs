@@ -154,7 +154,8 @@ pub(super) struct Worker<'a, T, Tl> {
 impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
     /// A worker with its own searcher, holding its first ticket.
     pub(super) fn new(job: &'a Job<'a, T>) -> Self {
-        let mut searcher = Searcher::<T>::from_grammar(job.task.source.grammar(), job.bound);
+        let mut searcher = Searcher::<T>::from_grammar(job.task.source.grammar(), job.bound)
+            .sharded(job.task.shard);
         if let Some(new_slot) = job.task.watchdog {
             searcher.watch(new_slot());
         }
@@ -269,7 +270,8 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
             }
             self.learn_progress();
         }
-        if self.past_budget() {
+        // Sharding hook: a replay is no run of this search, so no cut.
+        if self.past_budget() && !self.searcher.replaying() {
             self.stop(key, StopKind::Cut);
             return false;
         }
@@ -323,6 +325,12 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
     fn run_node(&mut self, key: u64) -> bool {
         let r = (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
         self.since_check += 1;
+        if self.searcher.replaying() {
+            // Sharding hook: another shard's node above the cut (a top
+            // node here), run only to reach this shard's part.
+            self.report.top.skip(&r);
+            return true;
+        }
         match &mut self.current {
             Some(u) => {
                 u.runs += 1;

@@ -1,0 +1,207 @@
+//! The shards of a search: which search-tree nodes one of `n` deterministic
+//! parts runs and counts, and the searches over one shard
+//! ([`Shard::classes`], [`Shard::ctrex_within`]). What a check does with a
+//! shard (`NEATCHECK_SHARD=i/n`) is the driver's.
+//!
+//! The partition (`docs/spec.md#shards`): the nodes at search-tree depth
+//! `<= d` (the shard depth, `Shard::depth`) are dealt out in search order,
+//! the `k`-th of them (from 0) to shard `k mod n + 1`. A node at depth `d`
+//! goes with its whole subtree; a shard skips the subtrees at depth `d` that
+//! are not its own without running them. A node above depth `d` is needed by
+//! every shard (its reads define the children below it, and under a
+//! conjunction strategy the schedule they inherit), so every shard runs it,
+//! exactly as the sequential search does, but only its owner counts it or
+//! reports its failure; for the others it is a *replay*. Every run of the
+//! whole search is then counted by exactly one shard, the runs of a shard
+//! are in the sequential order, and the numbering depends on nothing but
+//! the search tree: not on threads, machine or timing.
+//!
+//! The shard depth trades balance for repeated work: a deeper cut deals out
+//! more and smaller subtrees, and every shard replays all the nodes above
+//! it. The default, 10, was measured with `tools/src/bin/shard_balance.rs`
+//! on Lambda, RedBlack and RegExp at bounds of 1.5 to 1.9 M runs: 4 shards
+//! gave 3.2 to 3.7 times less work per shard than the whole search, 16
+//! shards 8.8 to 10 times, each shard replaying 0.5 k to 35 k runs (depth
+//! 12 made RedBlack's replays 224 k; depth 8 left Lambda at 5.3 times on 16
+//! shards). The table is in `docs/spec.md#shards`.
+
+use super::dfs::Engine;
+use super::{
+    count_classes, ctrex_in_searcher, BoundResult, Budget, Classes, Counterexample, Outcome,
+    Searcher,
+};
+use crate::cool::{Cool, Strategy};
+use crate::handle::Lazy;
+use crate::outcome::Shard;
+use crate::Enumerable;
+
+/// Where a sharded searcher is in the deal of the nodes at or above the
+/// cut.
+#[derive(Debug, Clone)]
+pub(crate) struct ShardCut {
+    /// This shard, from 0.
+    mine: u64,
+    count: u64,
+    depth: usize,
+    /// The nodes at or above the cut met so far: the next one's number.
+    dealt: u64,
+    /// The node pending or run last is another shard's, above the cut.
+    replay: bool,
+}
+
+impl ShardCut {
+    /// At the start of the search.
+    pub(crate) fn new(shard: Shard) -> Self {
+        ShardCut {
+            mine: shard.index() as u64 - 1,
+            count: shard.count() as u64,
+            depth: shard.depth(),
+            dealt: 0,
+            replay: false,
+        }
+    }
+
+    /// Whether the node pending or run last is a replay.
+    pub(crate) fn replaying(&self) -> bool {
+        self.replay
+    }
+
+    /// Moves the engine to the next node this shard runs (its own, or a
+    /// replay above the cut), skipping the other shards' subtrees; false
+    /// at the end of the search. Kept out of line: unsharded searches
+    /// step through `Searcher::advance` on every run.
+    #[inline(never)]
+    pub(crate) fn advance(&mut self, engine: &mut Engine) -> bool {
+        if engine.is_pending() {
+            // Already dealt when it was moved to.
+            return true;
+        }
+        loop {
+            if !engine.advance() {
+                return false;
+            }
+            let depth = engine.depth();
+            if depth > self.depth {
+                // Inside a subtree of this shard: the others' were skipped
+                // at their root.
+                self.replay = false;
+                return true;
+            }
+            let own = self.dealt % self.count == self.mine;
+            self.dealt += 1;
+            if depth < self.depth {
+                self.replay = !own;
+                return true;
+            }
+            if own {
+                self.replay = false;
+                return true;
+            }
+            engine.skip();
+        }
+    }
+}
+
+impl Shard {
+    /// [`super::classes`] over this shard: its runs and satisfying classes.
+    /// Over the shards `1..=n` of a bound these add up to the whole
+    /// search's, each class counted by exactly one shard.
+    ///
+    /// ```
+    /// use neatcheck::search::{self, Shard};
+    /// use neatcheck::Lazy;
+    ///
+    /// let sorted = |xs: Lazy<Vec<u8>>| {
+    ///     let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+    ///     v.windows(2).all(|w| w[0] <= w[1])
+    /// };
+    /// let whole = search::classes(sorted, 12);
+    /// let parts: Vec<_> = (1..=3).map(|i| Shard::new(i, 3).classes(sorted, 12)).collect();
+    /// assert_eq!(parts.iter().map(|c| c.runs).sum::<u64>(), whole.runs);
+    /// assert_eq!(parts.iter().map(|c| c.satisfying).sum::<u64>(), whole.satisfying);
+    /// ```
+    ///
+    /// # Panics
+    /// If the predicate panics on one of this shard's runs: the message
+    /// names the input.
+    pub fn classes<T: Enumerable, O: Outcome>(
+        &self,
+        pred: impl Fn(Lazy<'_, T>) -> O,
+        bound: usize,
+    ) -> Classes {
+        count_classes(self.searcher(bound), |s| s.step(&pred))
+    }
+
+    /// [`super::classes_cool`] over this shard. The nodes above the cut are
+    /// run as in the whole search, so every node inherits the schedule it
+    /// has there.
+    ///
+    /// # Panics
+    /// As [`Shard::classes`].
+    pub fn classes_cool<T: Enumerable, F>(
+        &self,
+        pred: F,
+        bound: usize,
+        strategy: Strategy,
+    ) -> Classes
+    where
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    {
+        count_classes(self.searcher(bound), |s| s.step_cool(strategy, &pred))
+    }
+
+    /// [`super::ctrex_within`] over this shard: its first counterexample in
+    /// search order, among its first `max_runs` runs (the budget counts
+    /// this shard's runs). The earliest in search order of the shards'
+    /// counterexamples is the whole search's; one shard's is reported with
+    /// [`crate::check::Summary::shard`] set and is not
+    /// [minimal](Counterexample::is_minimal) unless the shard is the whole
+    /// search. `Counterexample::runs` counts this shard's runs.
+    pub fn ctrex_within<T: Enumerable, O: Outcome>(
+        &self,
+        prop: &impl Fn(Lazy<'_, T>) -> O,
+        bound: usize,
+        budget: Budget,
+    ) -> BoundResult<T> {
+        let mut result = ctrex_in_searcher(&mut self.searcher(bound), prop, budget);
+        if let BoundResult::Failed(c) = &mut result {
+            c.summary.shard = Some(*self);
+        }
+        result
+    }
+
+    /// [`super::ctrex`] over this shard: its first counterexample of size
+    /// `<= bound`, or its number of runs.
+    ///
+    /// ```
+    /// use neatcheck::search::{self, Shard};
+    /// use neatcheck::Lazy;
+    ///
+    /// // Lists of naturals that sum to less than 5.
+    /// let prop = |xs: Lazy<Vec<u8>>| xs.iter().map(|x| u32::from(x.get())).sum::<u32>() < 5;
+    /// let whole = search::ctrex(prop, 8).unwrap_err();
+    /// // Each shard finds its own first counterexample, if it has one; one
+    /// // of them is the whole search's.
+    /// let found: Vec<_> = (1..=4).filter_map(|i| Shard::new(i, 4).ctrex(prop, 8).err()).collect();
+    /// assert!(found.iter().any(|c| c.value == whole.value));
+    /// assert!(found.iter().all(|c| !c.is_minimal()));
+    /// ```
+    pub fn ctrex<T: Enumerable, O: Outcome>(
+        &self,
+        prop: impl Fn(Lazy<'_, T>) -> O,
+        bound: usize,
+    ) -> Result<u64, Counterexample<T>> {
+        match self.ctrex_within(&prop, bound, Budget::unlimited()) {
+            BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
+            BoundResult::Failed(c) => Err(c),
+        }
+    }
+
+    /// A searcher of the canonical space of `T` restricted to this shard.
+    fn searcher<T: Enumerable>(&self, bound: usize) -> Searcher<T> {
+        Searcher::<T>::new(bound).sharded(Some(*self))
+    }
+}
+
+#[cfg(test)]
+mod tests;
