@@ -32,8 +32,11 @@ struct Frame {
     /// The node's read positions are `reads[start..end]`, in read order.
     start: u32,
     end: u32,
-    /// Children `next-1, next-2, ..., 0` remain (index into the reads).
+    /// Children `next-1, next-2, ..., floor` remain (index into the reads).
     next: u32,
+    /// Children below this index were given to another search (parallel
+    /// work splitting); 0 for a whole node.
+    floor: u32,
     undo: Option<Undo>,
     /// The schedule the node's run produced (for conjunction strategies).
     schedule: Option<Schedule>,
@@ -42,6 +45,14 @@ struct Frame {
     /// below its own.
     extra_start: u32,
     extra_live: u32,
+}
+
+impl Frame {
+    /// Which child (in search order) the frame is on: the children are
+    /// produced from the last read position to the first.
+    fn current_child(&self) -> u32 {
+        self.end - self.start - 1 - self.next
+    }
 }
 
 /// Which read positions a node's children lock.
@@ -306,7 +317,7 @@ impl Engine {
             if let Some(u) = self.frames[top].undo.take() {
                 self.restore(u);
             }
-            while self.frames[top].next > 0 {
+            while self.frames[top].next > self.frames[top].floor {
                 self.frames[top].next -= 1;
                 let (start, end, i) = {
                     let f = &self.frames[top];
@@ -342,6 +353,9 @@ impl Engine {
                 f.extra_start as usize,
                 f.extra_live as usize,
             );
+            if f.floor > 0 {
+                self.open_given_away(top);
+            }
             for &(node, _) in &self.extras[extra_start..extra_live] {
                 self.nodes[node as usize].mark.set(OPEN);
             }
@@ -500,6 +514,7 @@ impl Engine {
             start: mark,
             end,
             next: end - mark,
+            floor: 0,
             undo: None,
             schedule,
             extra_start,
@@ -612,6 +627,71 @@ impl Engine {
         self.started = true;
         self.pending = true;
         self.finished = false;
+    }
+
+    /// Unlocks the read positions of frame `top` whose children were given
+    /// away: the children that were run opened them one by one.
+    #[cold]
+    fn open_given_away(&mut self, top: usize) {
+        let f = &self.frames[top];
+        let (start, end, floor) = (f.start, f.end, f.floor);
+        for i in 0..floor {
+            if start + i + 1 < end {
+                let e = self.reads()[(start + i) as usize];
+                self.nodes[e as usize].mark.set(OPEN);
+            }
+        }
+    }
+
+    /// Forgets the search and starts again before the root (the arena and
+    /// the frames are emptied, the statistics kept): the next `advance`
+    /// moves to the root.
+    pub(crate) fn restart(&mut self) {
+        self.nodes.clear();
+        self.reads.truncate(0);
+        self.frames.clear();
+        self.extras.clear();
+        self.size = 0;
+        self.started = false;
+        self.finished = false;
+        self.pending = false;
+    }
+
+    /// The path of the node at `depth` on the current branch (the pending
+    /// node, the node run last, or an ancestor of either): for each
+    /// ancestor from the root, which of its children leads to it, counted
+    /// in search order. Paths in lexicographic order (a prefix first) are
+    /// the nodes in search order.
+    pub(crate) fn path_at(&self, depth: usize, path: &mut Vec<u32>) {
+        path.clear();
+        path.extend(self.frames[..depth].iter().map(Frame::current_child));
+    }
+
+    /// Restricts the search to what is left below the node run last and
+    /// to its children `.. below` (in search order): the frames of its
+    /// ancestors produce no more children, and its own stops before child
+    /// `below`. Called on a node that has children, right after its run.
+    pub(crate) fn confine_to_last(&mut self, below: u32) {
+        let (top, ancestors) = self.frames.split_last_mut().expect("a node with children");
+        for f in ancestors {
+            f.floor = f.next;
+        }
+        let children = top.end - top.start;
+        top.floor = top.floor.max(children.saturating_sub(below));
+    }
+
+    /// Gives away the children not yet produced of the shallowest frame
+    /// that has any: returns the path of that frame's node and the range
+    /// of those children in search order; this search will not produce
+    /// them. `None` when no frame has a child left.
+    pub(crate) fn give_away_shallowest(&mut self) -> Option<(Vec<u32>, u32, u32)> {
+        let k = self.frames.iter().position(|f| f.next > f.floor)?;
+        let path = self.frames[..k].iter().map(Frame::current_child).collect();
+        let f = &mut self.frames[k];
+        let children = f.end - f.start;
+        let range = (children - f.next, children - f.floor);
+        f.floor = f.next;
+        Some((path, range.0, range.1))
     }
 
     /// The depth in the search tree of the pending node (the root is at

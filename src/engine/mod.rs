@@ -9,7 +9,7 @@ pub(crate) mod parallel;
 mod source;
 pub(crate) use source::GrammarSource;
 
-pub use parallel::Parallel;
+pub use parallel::{Balance, Parallel, WorkerBalance};
 
 use crate::cool::{Cool, Prepass, Schedule, Strategy};
 use crate::describe::Space;
@@ -309,6 +309,30 @@ impl<T: 'static> Searcher<T> {
     /// subtree: the next node is its next sibling (or an ancestor's).
     pub(crate) fn skip_subtree(&mut self) {
         self.engine.skip();
+    }
+
+    /// Starts the search again before the root (statistics kept): for a
+    /// parallel worker moving to another part of the tree.
+    pub(crate) fn restart(&mut self) {
+        self.engine.restart();
+    }
+
+    /// The path of the node at `depth` on the current branch (see
+    /// `Engine::path_at`).
+    pub(crate) fn path_at(&self, depth: usize, path: &mut Vec<u32>) {
+        self.engine.path_at(depth, path);
+    }
+
+    /// Confines the search to the subtree of the node run last, and to
+    /// its children before child `below` (see `Engine::confine_to_last`).
+    pub(crate) fn confine_to_last(&mut self, below: u32) {
+        self.engine.confine_to_last(below);
+    }
+
+    /// Gives away the shallowest children not yet produced (see
+    /// `Engine::give_away_shallowest`): their parent's path and range.
+    pub(crate) fn give_away_shallowest(&mut self) -> Option<(Vec<u32>, u32, u32)> {
+        self.engine.give_away_shallowest()
     }
 
     /// The message of a predicate's panic `msg` on the node run last,
