@@ -681,11 +681,18 @@ impl Engine {
     }
 
     /// Gives away the children not yet produced of the shallowest frame
-    /// that has any: returns the path of that frame's node and the range
-    /// of those children in search order; this search will not produce
-    /// them. `None` when no frame has a child left.
-    pub(crate) fn give_away_shallowest(&mut self) -> Option<(Vec<u32>, u32, u32)> {
+    /// that has any, if its node is at most `max_depth` deep: returns the
+    /// path of that frame's node and the range of those children in search
+    /// order; this search will not produce them. `None` when no frame has
+    /// a child left, or the shallowest is deeper.
+    pub(crate) fn give_away_shallowest(
+        &mut self,
+        max_depth: usize,
+    ) -> Option<(Vec<u32>, u32, u32)> {
         let k = self.frames.iter().position(|f| f.next > f.floor)?;
+        if k > max_depth {
+            return None;
+        }
         let path = self.frames[..k].iter().map(Frame::current_child).collect();
         let f = &mut self.frames[k];
         let children = f.end - f.start;

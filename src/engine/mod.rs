@@ -329,10 +329,14 @@ impl<T: 'static> Searcher<T> {
         self.engine.confine_to_last(below);
     }
 
-    /// Gives away the shallowest children not yet produced (see
+    /// Gives away the shallowest children not yet produced, if their
+    /// parent is at most `max_depth` deep (see
     /// `Engine::give_away_shallowest`): their parent's path and range.
-    pub(crate) fn give_away_shallowest(&mut self) -> Option<(Vec<u32>, u32, u32)> {
-        self.engine.give_away_shallowest()
+    pub(crate) fn give_away_shallowest(
+        &mut self,
+        max_depth: usize,
+    ) -> Option<(Vec<u32>, u32, u32)> {
+        self.engine.give_away_shallowest(max_depth)
     }
 
     /// The message of a predicate's panic `msg` on the node run last,

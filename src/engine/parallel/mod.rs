@@ -42,6 +42,8 @@
 
 mod progress;
 mod simulate;
+#[cfg(test)]
+mod split_tests;
 mod worker;
 
 use super::{
@@ -91,23 +93,26 @@ impl Default for Parallel {
 /// The former default of [`Parallel::split_depth`] (unused).
 const DEFAULT_SPLIT_DEPTH: usize = 8;
 
-/// Runs a worker makes in a unit before it may give part of it away: a
-/// unit given away costs its taker a replay of the unit's ancestors (a few
-/// dozen runs), so a worker that has just started does not split again at
-/// once.
-const DEFAULT_DONATE_AFTER: u64 = 16;
+/// A worker gives part of its unit away only after making this many runs
+/// in the unit per run its taker will replay (the depth of the part's
+/// parent, plus one): a unit that has shown itself large enough to pay for
+/// the replay. Small units are not split, so replays stay a small share of
+/// the work.
+const RUNS_PER_REPLAY: u64 = 8;
 
 thread_local! {
-    /// The donation threshold of the searches this thread starts (tests
-    /// force tiny ones to exercise splitting).
-    static DONATE_AFTER: Cell<u64> = const { Cell::new(DEFAULT_DONATE_AFTER) };
+    /// A fixed donation threshold for the searches this thread starts,
+    /// instead of [`RUNS_PER_REPLAY`] (tests force tiny ones to exercise
+    /// splitting).
+    static DONATE_AFTER: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
 /// Runs `f` with parallel searches started on this thread giving work away
-/// after `runs` runs in a unit (0: whenever a worker is idle).
+/// after `runs` runs in a unit, at any depth (0: whenever a worker is
+/// idle).
 #[cfg(test)]
 pub(crate) fn with_donations_after<R>(runs: u64, f: impl FnOnce() -> R) -> R {
-    let old = DONATE_AFTER.with(|d| d.replace(runs));
+    let old = DONATE_AFTER.with(|d| d.replace(Some(runs)));
     let r = f();
     DONATE_AFTER.with(|d| d.set(old));
     r

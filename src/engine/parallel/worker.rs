@@ -119,8 +119,9 @@ pub(super) struct Job<'a, T> {
     pub(super) bound: usize,
     /// The limits of the whole search (not of one worker).
     pub(super) budget: Budget,
-    /// Runs a worker makes in a unit before it gives part of it away.
-    pub(super) donate_after: u64,
+    /// Runs a worker makes in a unit before it gives part of it away, at
+    /// any depth; `None`: [`super::RUNS_PER_REPLAY`] per run replayed.
+    pub(super) donate_after: Option<u64>,
     /// What the workers coordinate through.
     pub(super) shared: &'a Shared,
 }
@@ -474,10 +475,16 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
             return;
         }
         let cur = self.current.as_ref().expect("inside a unit");
-        if cur.runs < self.job.donate_after {
-            return;
-        }
-        let Some((parent, from, to)) = self.searcher.give_away_shallowest() else {
+        let max_depth = match self.job.donate_after {
+            Some(runs) if cur.runs >= runs => usize::MAX,
+            Some(_) => return,
+            // The part's taker replays its parent's depth plus one runs.
+            None => match (cur.runs / super::RUNS_PER_REPLAY).checked_sub(1) {
+                Some(depth) => usize::try_from(depth).unwrap_or(usize::MAX),
+                None => return,
+            },
+        };
+        let Some((parent, from, to)) = self.searcher.give_away_shallowest(max_depth) else {
             return;
         };
         self.effort.given += 1;
