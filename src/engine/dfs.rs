@@ -147,6 +147,9 @@ pub(crate) struct Engine {
     finished: bool,
     /// Whether the current node has been set up and not yet run.
     pending: bool,
+    /// Frames `advance` never pops (`confine_to_last`): it ends the search
+    /// when the top one of them has no child left.
+    keep: usize,
     pub runs: u64,
     pub max_size: u64,
     /// The watchdog slot every predicate run is announced to, if any.
@@ -225,6 +228,7 @@ impl Engine {
             started: false,
             finished: false,
             pending: false,
+            keep: 0,
             runs: 0,
             max_size: 0,
             slot: None,
@@ -347,24 +351,37 @@ impl Engine {
                     return true;
                 }
             }
-            let f = &self.frames[top];
-            let (start, extra_start, extra_live) = (
-                f.start as usize,
-                f.extra_start as usize,
-                f.extra_live as usize,
-            );
-            if f.floor > 0 {
-                self.open_given_away(top);
+            if self.frames.len() <= self.keep {
+                // The end of the part of the tree this search was confined
+                // to: the frames stay for `rewind_towards`.
+                self.finished = true;
+                return false;
             }
-            for &(node, _) in &self.extras[extra_start..extra_live] {
-                self.nodes[node as usize].mark.set(OPEN);
-            }
-            self.extras.truncate(extra_start);
-            self.reads.truncate(start);
-            self.frames.pop();
+            self.pop_frame();
         }
         self.finished = true;
         false
+    }
+
+    /// Pops the top frame, whose current child (if any) is undone: the
+    /// read positions of the children it did not produce are unlocked.
+    fn pop_frame(&mut self) {
+        let top = self.frames.len() - 1;
+        let f = &self.frames[top];
+        let (start, extra_start, extra_live) = (
+            f.start as usize,
+            f.extra_start as usize,
+            f.extra_live as usize,
+        );
+        if f.floor > 0 {
+            self.open_given_away(top);
+        }
+        for &(node, _) in &self.extras[extra_start..extra_live] {
+            self.nodes[node as usize].mark.set(OPEN);
+        }
+        self.extras.truncate(extra_start);
+        self.reads.truncate(start);
+        self.frames.pop();
     }
 
     /// Swaps position `e` to its next alternative if it fits the bound.
@@ -655,6 +672,7 @@ impl Engine {
         self.started = false;
         self.finished = false;
         self.pending = false;
+        self.keep = 0;
     }
 
     /// The path of the node at `depth` on the current branch (the pending
@@ -678,6 +696,54 @@ impl Engine {
         }
         let children = top.end - top.start;
         top.floor = top.floor.max(children.saturating_sub(below));
+        self.keep = self.frames.len();
+    }
+
+    /// Goes back up the current branch to the deepest node on the path to
+    /// child `from` of the node at path `parent` from which that child can
+    /// still be reached (children are produced in order): pops the frames
+    /// below it, so that its next children can be produced again. Returns
+    /// its depth, or `None` when no frame serves (the search must restart
+    /// from the root).
+    pub(crate) fn rewind_towards(&mut self, parent: &[u32], from: u32) -> Option<usize> {
+        let depth = self.reusable_depth(parent, from)?;
+        while self.frames.len() > depth + 1 {
+            let top = self.frames.len() - 1;
+            if let Some(u) = self.frames[top].undo.take() {
+                self.restore(u);
+            }
+            self.frames[top].floor = self.frames[top].next;
+            self.pop_frame();
+        }
+        self.frames[depth].floor = 0;
+        self.keep = depth + 1;
+        self.finished = false;
+        self.pending = false;
+        Some(depth)
+    }
+
+    /// The depth `rewind_towards` would stop at, without moving.
+    pub(crate) fn reusable_depth(&self, parent: &[u32], from: u32) -> Option<usize> {
+        let want = |depth: usize| parent.get(depth).copied().unwrap_or(from);
+        let mut depth = 0;
+        while depth <= parent.len() && depth < self.frames.len() {
+            let f = &self.frames[depth];
+            if f.undo.is_none() || f.current_child() != want(depth) {
+                break;
+            }
+            depth += 1;
+        }
+        let f = self.frames.get(depth)?;
+        if depth > parent.len() || want(depth) < f.end - f.start - f.next {
+            return None;
+        }
+        Some(depth)
+    }
+
+    /// Which child (in search order) of the node of the top frame comes
+    /// next, if there is a top frame.
+    pub(crate) fn next_child(&self) -> Option<u32> {
+        self.frames.last().map(|f| f.end - f.start - f.next)
     }
 
     /// Gives away the children not yet produced of the shallowest frame

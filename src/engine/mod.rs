@@ -329,6 +329,28 @@ impl<T: 'static> Searcher<T> {
         self.engine.confine_to_last(below);
     }
 
+    /// Goes back up the current branch towards child `from` of node
+    /// `parent` (see `Engine::rewind_towards`): the depth of the node it
+    /// stopped at, or `None` when the search must restart from the root.
+    pub(crate) fn rewind_towards(&mut self, parent: &[u32], from: u32) -> Option<usize> {
+        self.engine.rewind_towards(parent, from)
+    }
+
+    /// The runs moving to child `from` of node `parent` would replay from
+    /// where the search is (see `Engine::rewind_towards`).
+    pub(crate) fn replays_to(&self, parent: &[u32], from: u32) -> usize {
+        match self.engine.reusable_depth(parent, from) {
+            Some(depth) => parent.len() - depth,
+            None => parent.len() + 1,
+        }
+    }
+
+    /// Which child (in search order) of the deepest node with children on
+    /// the current branch comes next.
+    pub(crate) fn next_child(&self) -> Option<u32> {
+        self.engine.next_child()
+    }
+
     /// Gives away the shallowest children not yet produced, if their
     /// parent is at most `max_depth` deep (see
     /// `Engine::give_away_shallowest`): their parent's path and range.

@@ -98,7 +98,7 @@ const DEFAULT_SPLIT_DEPTH: usize = 8;
 /// parent, plus one): a unit that has shown itself large enough to pay for
 /// the replay. Small units are not split, so replays stay a small share of
 /// the work.
-const RUNS_PER_REPLAY: u64 = 8;
+const RUNS_PER_REPLAY: u64 = 2;
 
 thread_local! {
     /// A fixed donation threshold for the searches this thread starts,

@@ -2,7 +2,7 @@
 //! exist, which wait for a worker, which are explored and their runs. It
 //! turns a worker's place in its unit into a place in sequential order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A path in the search tree: for each ancestor from the root, which of its
 /// children leads to the node, in search order. The sequential (DFS
@@ -80,8 +80,8 @@ pub(super) struct Ledger {
     units: BTreeMap<Path, Entry>,
     /// Runs of the complete units before every unit in `units`.
     folded_runs: u64,
-    /// Units waiting for a worker.
-    waiting: usize,
+    /// The keys of the units waiting for a worker.
+    waiting: BTreeSet<Path>,
     /// Units taken and not yet complete or dropped.
     taken: usize,
 }
@@ -92,7 +92,7 @@ impl Ledger {
         let mut ledger = Ledger {
             units: BTreeMap::new(),
             folded_runs: 0,
-            waiting: 0,
+            waiting: BTreeSet::new(),
             taken: 0,
         };
         ledger.add(Unit::whole());
@@ -101,7 +101,7 @@ impl Ledger {
 
     /// Adds a unit given away (waiting).
     pub(super) fn add(&mut self, unit: Unit) {
-        self.waiting += 1;
+        self.waiting.insert(unit.key());
         let old = self.units.insert(
             unit.key(),
             Entry {
@@ -115,7 +115,7 @@ impl Ledger {
 
     /// Units waiting for a worker.
     pub(super) fn waiting(&self) -> usize {
-        self.waiting
+        self.waiting.len()
     }
 
     /// Units being explored.
@@ -123,18 +123,25 @@ impl Ledger {
         self.taken
     }
 
-    /// Takes the first waiting unit in sequential order whose key is before
-    /// `before` (if given): its key and the unit.
-    pub(super) fn take_first(&mut self, before: Option<&Path>) -> Option<(Path, Unit)> {
-        let (key, entry) = self
-            .units
-            .iter_mut()
-            .take_while(|(k, _)| before.is_none_or(|b| *k < b))
-            .find(|(_, e)| e.state == State::Waiting)?;
+    /// Takes the waiting unit whose key is before `before` (if given) that
+    /// costs least to reach (`cost`), the first in sequential order among
+    /// equals: its key and the unit.
+    pub(super) fn take_cheapest(
+        &mut self,
+        before: Option<&Path>,
+        cost: impl Fn(&Unit) -> usize,
+    ) -> Option<(Path, Unit)> {
+        let key = self
+            .waiting
+            .iter()
+            .take_while(|k| before.is_none_or(|b| *k < b))
+            .min_by_key(|k| cost(&self.units[*k].unit))?
+            .clone();
+        self.waiting.remove(&key);
+        let entry = self.units.get_mut(&key).expect("a unit waits");
         entry.state = State::Taken;
-        self.waiting -= 1;
         self.taken += 1;
-        Some((key.clone(), entry.unit.clone()))
+        Some((key, entry.unit.clone()))
     }
 
     /// Reports that taken unit `key` has made at least `runs` runs.
@@ -223,18 +230,18 @@ mod tests {
     #[test]
     fn units_are_handed_out_first_in_sequential_order() {
         let mut l = Ledger::new();
-        let (root, whole) = l.take_first(None).expect("the whole tree waits");
+        let (root, whole) = l.take_cheapest(None, |_| 0).expect("the whole tree waits");
         assert_eq!(whole, Unit::whole());
-        assert!(l.take_first(None).is_none());
+        assert!(l.take_cheapest(None, |_| 0).is_none());
         // The worker of the whole tree gives away two parts, the later first.
         l.add(unit(&[], 3, 5));
         l.add(unit(&[1], 2, 4));
         assert_eq!(l.waiting(), 2);
         assert!(
-            l.take_first(Some(&vec![1, 0])).is_none(),
+            l.take_cheapest(Some(&vec![1, 0]), |_| 0).is_none(),
             "none before [1, 0]"
         );
-        let (key, u) = l.take_first(None).unwrap();
+        let (key, u) = l.take_cheapest(None, |_| 0).unwrap();
         assert_eq!((key, u), (vec![1, 2], unit(&[1], 2, 4)));
         assert_eq!((l.waiting(), l.taken()), (1, 2));
         // Runs before a unit: exact once every earlier unit is complete.
@@ -251,7 +258,7 @@ mod tests {
         assert_eq!(l.runs_before(&vec![3]), Some(19));
         assert_eq!(l.runs_before_at_least(&vec![3]), 19);
         assert_eq!(l.units.len(), 1, "complete units at the front are folded");
-        let (key, _) = l.take_first(None).unwrap();
+        let (key, _) = l.take_cheapest(None, |_| 0).unwrap();
         l.drop_unit(&key, 3);
         assert_eq!(
             l.runs_before(&vec![9]),

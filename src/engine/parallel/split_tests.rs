@@ -183,12 +183,18 @@ fn nodes_in_search_order_have_increasing_paths() {
     while s.advance() {
         s.path_at(s.pending_depth(), &mut path);
         assert_eq!(path.len(), s.pending_depth());
-        assert!(previous.as_ref().is_none_or(|p| *p < path), "{previous:?} then {path:?}");
+        assert!(
+            previous.as_ref().is_none_or(|p| *p < path),
+            "{previous:?} then {path:?}"
+        );
         previous = Some(path.clone());
         s.step(|t| ordered_within(t, None, None));
         runs += 1;
     }
-    assert_eq!(runs, search::classes(|t: Lazy<'_, Tree>| ordered_within(t, None, None), 10).runs);
+    assert_eq!(
+        runs,
+        search::classes(|t: Lazy<'_, Tree>| ordered_within(t, None, None), 10).runs
+    );
 }
 
 #[test]
@@ -203,13 +209,20 @@ fn simulated_workers_split_the_work_and_do_it_once() {
     assert!(balance.workers.iter().all(|w| w.runs > 0 && w.units > 0));
     let given: u64 = balance.workers.iter().map(|w| w.given).sum();
     let taken: u64 = balance.workers.iter().map(|w| w.units).sum();
-    assert_eq!(taken, given + 1, "the whole tree, and every unit given away");
+    assert_eq!(
+        taken,
+        given + 1,
+        "the whole tree, and every unit given away"
+    );
     // Time steps: every run and replay, and every wait, of every worker,
     // fit within the makespan.
     for w in &balance.workers {
         assert!(w.runs + w.replays + w.idle <= balance.makespan, "{w:?}");
     }
-    assert!(balance.makespan < seq.runs, "some work overlapped: {balance:?}");
+    assert!(
+        balance.makespan < seq.runs,
+        "some work overlapped: {balance:?}"
+    );
     // The schedule is deterministic.
     assert_eq!(Parallel::new(4).simulate(ordered, 14), balance);
 }

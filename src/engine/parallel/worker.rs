@@ -256,8 +256,9 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         Tick::Ran(ran + 1)
     }
 
-    /// Takes the first waiting unit before the earliest stop (`Ran(0)`),
-    /// or says the worker is idle or done.
+    /// Takes the waiting unit before the earliest stop that is cheapest to
+    /// reach from where this worker is (`Ran(0)`), or says the worker is
+    /// idle or done.
     fn take(&mut self, blocking: bool) -> Tick {
         let shared = self.job.shared;
         let mut board = shared.board();
@@ -266,7 +267,13 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
                 return self.not_idle(Tick::Done);
             }
             let Board { ledger, best } = &mut *board;
-            if let Some((key, unit)) = ledger.take_first(best.as_ref()) {
+            // The unit that costs this worker the fewest replays.
+            let searcher = &self.searcher;
+            let replays = |u: &Unit| match &u.parent {
+                None => 0,
+                Some(parent) => searcher.replays_to(parent, u.from),
+            };
+            if let Some((key, unit)) = ledger.take_cheapest(best.as_ref(), replays) {
                 shared.waiting.store(ledger.waiting(), Ordering::Relaxed);
                 let start_at_least = match self.job.budget.max_runs {
                     Some(_) => ledger.runs_before_at_least(&key),
@@ -306,10 +313,12 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         t
     }
 
-    /// Restarts the searcher at the unit just taken, by replaying the runs
-    /// of its ancestors (which also rebuilds the schedules of strategies);
-    /// returns the runs replayed. A unit given away whose first node is
-    /// known to be past the run budget is cut at once.
+    /// Moves the searcher to the unit just taken: back up its current
+    /// branch to the deepest node on the way that it can go on from, or to
+    /// the root, then down the unit's path, running the nodes on the way
+    /// again (which also rebuilds the schedules of strategies); returns
+    /// the runs replayed. A unit given away whose first node is known to be
+    /// past the run budget is cut at once.
     fn enter(&mut self) -> u64 {
         let cur = self.current.as_ref().expect("a unit taken");
         // Units given away have a node; the whole tree may have none.
@@ -321,50 +330,52 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         }
         self.effort.units += 1;
         self.since_check = 0;
-        self.searcher.restart();
         let Some((first, parent)) = cur.key.split_last() else {
+            self.searcher.restart();
             return 0;
         };
         let (parent, first, to) = (parent.to_vec(), *first, cur.to);
-        self.replay(0, 0);
-        for (depth, &child) in parent.iter().enumerate() {
-            self.replay(depth + 1, child);
+        let mut replays = 0;
+        let kept = match self.searcher.rewind_towards(&parent, first) {
+            Some(depth) => depth,
+            None => {
+                self.searcher.restart();
+                assert!(self.searcher.advance(), "the root exists");
+                (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+                replays += 1;
+                0
+            }
+        };
+        for (depth, &child) in parent.iter().enumerate().skip(kept) {
+            self.move_to_child(depth + 1, child);
+            (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+            replays += 1;
         }
         self.searcher.confine_to_last(to);
-        for _ in 0..first {
-            self.move_to_child(parent.len() + 1);
-            self.searcher.skip_subtree();
-        }
-        let replays = parent.len() as u64 + 1;
+        // The unit's first node is left pending: the next `advance` keeps it.
+        self.move_to_child(parent.len() + 1, first);
         self.effort.replays += replays;
         replays
     }
 
-    /// Moves to the next child (at `depth`) of the node run last, checking
-    /// that it is one.
-    fn move_to_child(&mut self, depth: usize) {
-        let moved = self.searcher.advance();
-        assert!(
-            moved && self.searcher.pending_depth() == depth,
-            "neatcheck: a parallel search needs a predicate that reads the same \
-             positions every time it runs on the same input (a replayed run read \
-             others)"
-        );
-    }
-
-    /// Moves to child `child` of the node run last (at `depth - 1`; the
-    /// root at depth 0) and runs it again, without counting it.
-    fn replay(&mut self, depth: usize, child: u32) {
-        if depth == 0 {
-            assert!(self.searcher.advance(), "the root exists");
-        } else {
-            for _ in 0..child {
-                self.move_to_child(depth);
-                self.searcher.skip_subtree();
+    /// Moves to child `child` (at `depth`) of the deepest node with
+    /// children on the branch, skipping the children before it, checking
+    /// that the replayed runs read what the first ones did.
+    fn move_to_child(&mut self, depth: usize, child: u32) {
+        loop {
+            let next = self.searcher.next_child();
+            let moved = self.searcher.advance();
+            assert!(
+                next.is_some_and(|n| n <= child) && moved && self.searcher.pending_depth() == depth,
+                "neatcheck: a parallel search needs a predicate that reads the same \
+                 positions every time it runs on the same input (a replayed run read \
+                 others)"
+            );
+            if next == Some(child) {
+                return;
             }
-            self.move_to_child(depth);
+            self.searcher.skip_subtree();
         }
-        (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
     }
 
     /// Whether the pending node (at `depth`) is at or after the earliest

@@ -135,8 +135,15 @@ fn table<T: Enumerable + Send>(
     }
     for &n in simulated {
         let b: Balance = Parallel::new(n).simulate(&prop, bound);
-        if std::env::var("SCALING_DEBUG").is_ok() { for w in &b.workers { eprintln!("{w:?}"); } }
-        assert_eq!(b.classes, seq, "simulated search gives the sequential classes");
+        if std::env::var("SCALING_DEBUG").is_ok() {
+            for w in &b.workers {
+                eprintln!("{w:?}");
+            }
+        }
+        assert_eq!(
+            b.classes, seq,
+            "simulated search gives the sequential classes"
+        );
         let steps: u64 = b.workers.iter().map(|w| w.runs + w.replays + w.idle).sum();
         let replays: u64 = b.workers.iter().map(|w| w.replays).sum();
         let idle: u64 = b.workers.iter().map(|w| w.idle).sum();
