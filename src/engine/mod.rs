@@ -705,9 +705,8 @@ pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
 /// `add` is called on the running thread right after each run, so a tally
 /// may read what the run left in thread-local state. In a parallel search
 /// every run of the bound is added to exactly one tally that reaches the
-/// result: the top runs from one worker that walked all of the top (every
-/// worker runs them), the runs of each unit from the worker that explored
-/// it.
+/// result: that of the worker that explored its unit (runs replayed to
+/// reach a unit are not added).
 pub(crate) trait Tally: Default + Send {
     /// Counts one run.
     fn add(&mut self, r: &RunResult);
