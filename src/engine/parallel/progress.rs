@@ -267,4 +267,27 @@ mod tests {
         );
         assert_eq!(l.runs_before_at_least(&vec![9]), 19 + 3);
     }
+
+    #[test]
+    fn the_unit_cheapest_to_reach_is_taken_first_among_equals_the_earliest() {
+        let mut l = Ledger::new();
+        let (root, _) = l.take_cheapest(None, |_| 0).unwrap();
+        for from in [7, 5, 3] {
+            l.add(unit(&[], from, from + 1));
+        }
+        l.add(unit(&[2], 0, 1));
+        // Cost: far from child 5 of the root.
+        let cost = |u: &Unit| u.from.abs_diff(5) as usize;
+        assert_eq!(l.take_cheapest(None, cost).unwrap().0, vec![5]);
+        // Children 3 and 7 cost the same; [2, 0] costs more than [3].
+        assert_eq!(l.take_cheapest(None, cost).unwrap().0, vec![3]);
+        assert_eq!(l.take_cheapest(Some(&vec![7]), cost).unwrap().0, vec![2, 0]);
+        assert!(
+            l.take_cheapest(Some(&vec![7]), cost).is_none(),
+            "[7] is not before [7]"
+        );
+        assert_eq!(l.take_cheapest(None, cost).unwrap().0, vec![7]);
+        assert_eq!((l.waiting(), l.taken()), (0, 5));
+        l.complete(&root, 1);
+    }
 }

@@ -34,6 +34,9 @@ pub struct WorkerBalance {
     pub replays: u64,
     /// Units it took.
     pub units: u64,
+    /// Units it reached by replaying their path from the root; it reached
+    /// the others by going back up its own branch (fewer replays).
+    pub restarts: u64,
     /// Units it gave away.
     pub given: u64,
     /// Time steps it waited for work.
@@ -117,6 +120,7 @@ pub(super) fn run_simulated<T: Enumerable, Tl: Tally>(
             runs: w.effort.runs,
             replays: w.effort.replays,
             units: w.effort.units,
+            restarts: w.effort.restarts,
             given: w.effort.given,
             idle,
         })

@@ -163,6 +163,9 @@ pub(super) struct Effort {
     pub(super) replays: u64,
     /// Units taken.
     pub(super) units: u64,
+    /// Units reached from the root (the others by going back up the
+    /// worker's own branch).
+    pub(super) restarts: u64,
     /// Units given away.
     pub(super) given: u64,
 }
@@ -184,6 +187,12 @@ pub(super) struct Worker<'a, T, Tl> {
     since_check: u64,
     /// Whether this worker counts in `Shared::idle`.
     idle: bool,
+    /// It found a cut in the unit it explores: once out of it, it stops
+    /// if others still explore units (they take the units left before the
+    /// cut), which bounds the runs made past the budget.
+    cut: bool,
+    /// It stopped after a cut.
+    retired: bool,
     pub(super) effort: Effort,
 }
 
@@ -204,6 +213,8 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
             path: vec![],
             since_check: 0,
             idle: false,
+            cut: false,
+            retired: false,
             effort: Effort::default(),
         }
     }
@@ -225,7 +236,7 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
     /// `blocking`), then runs one node of it.
     pub(super) fn tick(&mut self, blocking: bool) -> Tick {
         let shared = self.job.shared;
-        if shared.halted() {
+        if shared.halted() || self.retired {
             self.leave_unit(false);
             return Tick::Done;
         }
@@ -276,7 +287,8 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
             if let Some((key, unit)) = ledger.take_cheapest(best.as_ref(), replays) {
                 shared.waiting.store(ledger.waiting(), Ordering::Relaxed);
                 let start_at_least = match self.job.budget.max_runs {
-                    Some(_) => ledger.runs_before_at_least(&key),
+                    // Its first node's ancestors come before it.
+                    Some(_) => ledger.runs_before_at_least(&key).max(key.len() as u64),
                     None => 0,
                 };
                 self.current = Some(Current {
@@ -339,6 +351,7 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         let kept = match self.searcher.rewind_towards(&parent, first) {
             Some(depth) => depth,
             None => {
+                self.effort.restarts += 1;
                 self.searcher.restart();
                 assert!(self.searcher.advance(), "the root exists");
                 (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
@@ -530,6 +543,9 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         if board.ledger.taken() == 0 {
             shared.wake.notify_all();
         }
+        if std::mem::take(&mut self.cut) {
+            self.retired = board.ledger.taken() > 0;
+        }
     }
 
     /// Records why the worker stops at the node with path `key`, and tells
@@ -544,6 +560,7 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
                 shared.best_changes.fetch_add(1, Ordering::Relaxed);
             }
         }
+        self.cut |= matches!(kind, StopKind::Cut);
         // Each stop of a worker is before the ones it made earlier: it runs
         // only nodes before the earliest stop known.
         self.report.stop = Some(Stop {
