@@ -644,6 +644,7 @@ impl Engine {
         self.started = true;
         self.pending = true;
         self.finished = false;
+        self.keep = 0;
     }
 
     /// Unlocks the read positions of frame `top` whose children were given
