@@ -32,8 +32,11 @@ struct Frame {
     /// The node's read positions are `reads[start..end]`, in read order.
     start: u32,
     end: u32,
-    /// Children `next-1, next-2, ..., 0` remain (index into the reads).
+    /// Children `next-1, next-2, ..., floor` remain (index into the reads).
     next: u32,
+    /// Children below this index were given to another search (parallel
+    /// work splitting); 0 for a whole node.
+    floor: u32,
     undo: Option<Undo>,
     /// The schedule the node's run produced (for conjunction strategies).
     schedule: Option<Schedule>,
@@ -42,6 +45,14 @@ struct Frame {
     /// below its own.
     extra_start: u32,
     extra_live: u32,
+}
+
+impl Frame {
+    /// Which child (in search order) the frame is on: the children are
+    /// produced from the last read position to the first.
+    fn current_child(&self) -> u32 {
+        self.end - self.start - 1 - self.next
+    }
 }
 
 /// Which read positions a node's children lock.
@@ -136,6 +147,9 @@ pub(crate) struct Engine {
     finished: bool,
     /// Whether the current node has been set up and not yet run.
     pending: bool,
+    /// Frames `advance` never pops (`confine_to_last`): it ends the search
+    /// when the top one of them has no child left.
+    keep: usize,
     pub runs: u64,
     pub max_size: u64,
     /// The watchdog slot every predicate run is announced to, if any.
@@ -214,6 +228,7 @@ impl Engine {
             started: false,
             finished: false,
             pending: false,
+            keep: 0,
             runs: 0,
             max_size: 0,
             slot: None,
@@ -306,7 +321,7 @@ impl Engine {
             if let Some(u) = self.frames[top].undo.take() {
                 self.restore(u);
             }
-            while self.frames[top].next > 0 {
+            while self.frames[top].next > self.frames[top].floor {
                 self.frames[top].next -= 1;
                 let (start, end, i) = {
                     let f = &self.frames[top];
@@ -336,21 +351,37 @@ impl Engine {
                     return true;
                 }
             }
-            let f = &self.frames[top];
-            let (start, extra_start, extra_live) = (
-                f.start as usize,
-                f.extra_start as usize,
-                f.extra_live as usize,
-            );
-            for &(node, _) in &self.extras[extra_start..extra_live] {
-                self.nodes[node as usize].mark.set(OPEN);
+            if self.frames.len() <= self.keep {
+                // The end of the part of the tree this search was confined
+                // to: the frames stay for `rewind_towards`.
+                self.finished = true;
+                return false;
             }
-            self.extras.truncate(extra_start);
-            self.reads.truncate(start);
-            self.frames.pop();
+            self.pop_frame();
         }
         self.finished = true;
         false
+    }
+
+    /// Pops the top frame, whose current child (if any) is undone: the
+    /// read positions of the children it did not produce are unlocked.
+    fn pop_frame(&mut self) {
+        let top = self.frames.len() - 1;
+        let f = &self.frames[top];
+        let (start, extra_start, extra_live) = (
+            f.start as usize,
+            f.extra_start as usize,
+            f.extra_live as usize,
+        );
+        if f.floor > 0 {
+            self.open_given_away(top);
+        }
+        for &(node, _) in &self.extras[extra_start..extra_live] {
+            self.nodes[node as usize].mark.set(OPEN);
+        }
+        self.extras.truncate(extra_start);
+        self.reads.truncate(start);
+        self.frames.pop();
     }
 
     /// Swaps position `e` to its next alternative if it fits the bound.
@@ -500,6 +531,7 @@ impl Engine {
             start: mark,
             end,
             next: end - mark,
+            floor: 0,
             undo: None,
             schedule,
             extra_start,
@@ -612,6 +644,128 @@ impl Engine {
         self.started = true;
         self.pending = true;
         self.finished = false;
+        self.keep = 0;
+    }
+
+    /// Unlocks the read positions of frame `top` whose children were given
+    /// away: the children that were run opened them one by one.
+    #[cold]
+    fn open_given_away(&mut self, top: usize) {
+        let f = &self.frames[top];
+        let (start, end, floor) = (f.start, f.end, f.floor);
+        for i in 0..floor {
+            if start + i + 1 < end {
+                let e = self.reads()[(start + i) as usize];
+                self.nodes[e as usize].mark.set(OPEN);
+            }
+        }
+    }
+
+    /// Forgets the search and starts again before the root (the arena and
+    /// the frames are emptied, the statistics kept): the next `advance`
+    /// moves to the root.
+    pub(crate) fn restart(&mut self) {
+        self.nodes.clear();
+        self.reads.truncate(0);
+        self.frames.clear();
+        self.extras.clear();
+        self.size = 0;
+        self.started = false;
+        self.finished = false;
+        self.pending = false;
+        self.keep = 0;
+    }
+
+    /// The path of the node at `depth` on the current branch (the pending
+    /// node, the node run last, or an ancestor of either): for each
+    /// ancestor from the root, which of its children leads to it, counted
+    /// in search order. Paths in lexicographic order (a prefix first) are
+    /// the nodes in search order.
+    pub(crate) fn path_at(&self, depth: usize, path: &mut Vec<u32>) {
+        path.clear();
+        path.extend(self.frames[..depth].iter().map(Frame::current_child));
+    }
+
+    /// Restricts the search to what is left below the node run last and
+    /// to its children `.. below` (in search order): the frames of its
+    /// ancestors produce no more children, and its own stops before child
+    /// `below`. Called on a node that has children, right after its run.
+    pub(crate) fn confine_to_last(&mut self, below: u32) {
+        let (top, ancestors) = self.frames.split_last_mut().expect("a node with children");
+        for f in ancestors {
+            f.floor = f.next;
+        }
+        let children = top.end - top.start;
+        top.floor = top.floor.max(children.saturating_sub(below));
+        self.keep = self.frames.len();
+    }
+
+    /// Goes back up the current branch to the deepest node on the path to
+    /// child `from` of the node at path `parent` from which that child can
+    /// still be reached (children are produced in order): pops the frames
+    /// below it, so that its next children can be produced again. Returns
+    /// its depth, or `None` when no frame serves (the search must restart
+    /// from the root).
+    pub(crate) fn rewind_towards(&mut self, parent: &[u32], from: u32) -> Option<usize> {
+        let depth = self.reusable_depth(parent, from)?;
+        while self.frames.len() > depth + 1 {
+            let top = self.frames.len() - 1;
+            if let Some(u) = self.frames[top].undo.take() {
+                self.restore(u);
+            }
+            self.frames[top].floor = self.frames[top].next;
+            self.pop_frame();
+        }
+        self.frames[depth].floor = 0;
+        self.keep = depth + 1;
+        self.finished = false;
+        self.pending = false;
+        Some(depth)
+    }
+
+    /// The depth `rewind_towards` would stop at, without moving.
+    pub(crate) fn reusable_depth(&self, parent: &[u32], from: u32) -> Option<usize> {
+        let want = |depth: usize| parent.get(depth).copied().unwrap_or(from);
+        let mut depth = 0;
+        while depth <= parent.len() && depth < self.frames.len() {
+            let f = &self.frames[depth];
+            if f.undo.is_none() || f.current_child() != want(depth) {
+                break;
+            }
+            depth += 1;
+        }
+        let f = self.frames.get(depth)?;
+        if depth > parent.len() || want(depth) < f.end - f.start - f.next {
+            return None;
+        }
+        Some(depth)
+    }
+
+    /// Which child (in search order) of the node of the top frame comes
+    /// next, if there is a top frame.
+    pub(crate) fn next_child(&self) -> Option<u32> {
+        self.frames.last().map(|f| f.end - f.start - f.next)
+    }
+
+    /// Gives away the children not yet produced of the shallowest frame
+    /// that has any, if its node is at most `max_depth` deep: returns the
+    /// path of that frame's node and the range of those children in search
+    /// order; this search will not produce them. `None` when no frame has
+    /// a child left, or the shallowest is deeper.
+    pub(crate) fn give_away_shallowest(
+        &mut self,
+        max_depth: usize,
+    ) -> Option<(Vec<u32>, u32, u32)> {
+        let k = self.frames.iter().position(|f| f.next > f.floor)?;
+        if k > max_depth {
+            return None;
+        }
+        let path = self.frames[..k].iter().map(Frame::current_child).collect();
+        let f = &mut self.frames[k];
+        let children = f.end - f.start;
+        let range = (children - f.next, children - f.floor);
+        f.floor = f.next;
+        Some((path, range.0, range.1))
     }
 
     /// The depth in the search tree of the pending node (the root is at

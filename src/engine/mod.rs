@@ -11,7 +11,7 @@ mod shard;
 mod source;
 pub(crate) use source::GrammarSource;
 
-pub use parallel::Parallel;
+pub use parallel::{Balance, Parallel, WorkerBalance};
 
 use crate::cool::{Cool, Fused, Prepass, Schedule, Strategy};
 use crate::describe::Space;
@@ -380,6 +380,56 @@ impl<T: 'static> Searcher<T> {
         self.engine.skip();
     }
 
+    /// Starts the search again before the root (statistics kept): for a
+    /// parallel worker moving to another part of the tree.
+    pub(crate) fn restart(&mut self) {
+        self.engine.restart();
+    }
+
+    /// The path of the node at `depth` on the current branch (see
+    /// `Engine::path_at`).
+    pub(crate) fn path_at(&self, depth: usize, path: &mut Vec<u32>) {
+        self.engine.path_at(depth, path);
+    }
+
+    /// Confines the search to the subtree of the node run last, and to
+    /// its children before child `below` (see `Engine::confine_to_last`).
+    pub(crate) fn confine_to_last(&mut self, below: u32) {
+        self.engine.confine_to_last(below);
+    }
+
+    /// Goes back up the current branch towards child `from` of node
+    /// `parent` (see `Engine::rewind_towards`): the depth of the node it
+    /// stopped at, or `None` when the search must restart from the root.
+    pub(crate) fn rewind_towards(&mut self, parent: &[u32], from: u32) -> Option<usize> {
+        self.engine.rewind_towards(parent, from)
+    }
+
+    /// The runs moving to child `from` of node `parent` would replay from
+    /// where the search is (see `Engine::rewind_towards`).
+    pub(crate) fn replays_to(&self, parent: &[u32], from: u32) -> usize {
+        match self.engine.reusable_depth(parent, from) {
+            Some(depth) => parent.len() - depth,
+            None => parent.len() + 1,
+        }
+    }
+
+    /// Which child (in search order) of the deepest node with children on
+    /// the current branch comes next.
+    pub(crate) fn next_child(&self) -> Option<u32> {
+        self.engine.next_child()
+    }
+
+    /// Gives away the shallowest children not yet produced, if their
+    /// parent is at most `max_depth` deep (see
+    /// `Engine::give_away_shallowest`): their parent's path and range.
+    pub(crate) fn give_away_shallowest(
+        &mut self,
+        max_depth: usize,
+    ) -> Option<(Vec<u32>, u32, u32)> {
+        self.engine.give_away_shallowest(max_depth)
+    }
+
     /// The message of a predicate's panic `msg` on the node run last,
     /// naming the input.
     pub(crate) fn panic_on_input(&self, msg: &str) -> String {
@@ -731,9 +781,8 @@ pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
 /// `add` is called on the running thread right after each run, so a tally
 /// may read what the run left in thread-local state. In a parallel search
 /// every run of the bound is added to exactly one tally that reaches the
-/// result: the top runs from one worker that walked all of the top (every
-/// worker runs them), the runs of each unit from the worker that explored
-/// it.
+/// result: that of the worker that explored its unit (runs replayed to
+/// reach a unit are not added).
 pub(crate) trait Tally: Default + Send {
     /// Counts one run.
     fn add(&mut self, r: &RunResult);

@@ -2,42 +2,48 @@
 //! runs, the same counts and the same first counterexample as the
 //! sequential search.
 //!
-//! The search tree is cut at a fixed depth (`split_depth`). Every worker
-//! walks the top of the tree (the nodes above the cut) in the same
-//! deterministic order, running those nodes itself (they are few), and
-//! numbers the nodes at the cut `0, 1, 2, ...` as it meets them. Those
-//! nodes are the units of work: a worker takes a ticket from a shared
-//! counter, explores the subtree of the unit with that number, skips every
-//! other unit, and takes a new ticket when it is done. Tickets are handed
-//! out in increasing order, so a worker never needs a unit it has already
-//! passed, and each unit is explored by exactly one worker. No values or
-//! paths move between threads: each worker has its own engine; they share
-//! the ticket counter, the key of the earliest stop, a deadline flag and
-//! the runs of the completed units.
+//! Work is split where and when a worker runs out of it. A *unit* is an
+//! interval of the sequential (DFS pre-)order: at first the whole tree,
+//! held by one worker. A worker that finds more workers idle than units
+//! waiting gives away the children not yet produced of the shallowest
+//! frame of its DFS stack that has any: the last part of what it has left,
+//! and the largest subtrees it holds. The new unit is named by its *path*
+//! (which child, in search order, at each depth); an idle worker takes the
+//! first waiting unit in sequential order and restarts its own engine there
+//! by replaying the path: it runs the unit's ancestors again, uncounted, so
+//! the arena, the locks and the schedules of the conjunction strategies are
+//! exactly those of the sequential search at that node. No values move
+//! between threads; the workers share the ledger of units
+//! (`progress::Ledger`), the path of the earliest stop, a deadline flag
+//! and two counters (idle workers, waiting units) read on every run.
 //!
-//! Determinism: a failure is keyed by its place in the sequential order
-//! (top nodes before the unit they precede, units by number). Workers stop
-//! when a failure earlier than anything they could still find is known, and
-//! the earliest failure wins, so the counterexample and the reported run
-//! count are those of the sequential search.
+//! Determinism: a node's place in sequential order is the lexicographic
+//! order of its path, and units partition that order. Workers run only
+//! nodes before the earliest stop (failure or cut) known, and the earliest
+//! one wins, so the counterexample is the sequential one; its run count is
+//! the runs of the units before its unit (all complete by then) plus its
+//! index in its unit.
 //!
-//! Run budgets are exact the same way. A node's position in sequential
-//! order is the top runs before it, plus the runs of every unit before its
-//! unit, plus its index in its unit. A worker knows the first and the last
-//! of these, and a lower bound of the middle one (every unit has at least
-//! one run; completed units tell their runs), exact once every earlier unit
-//! is complete. It never runs a node whose position is known to be past the
+//! Run budgets are exact the same way. A worker knows a lower bound of its
+//! unit's start (the runs of complete units before it, the runs the others
+//! report of units in flight before it, at least one per unit not yet
+//! explored) and never runs a node whose position is known to be past the
 //! budget `R`; reaching such a node that exists is a *cut*, keyed like a
 //! failure there, and proves that the bound has more than `R` runs. The
 //! earliest failure or cut decides: a failure at position `<= R` is the
 //! sequential counterexample, anything else is out of budget after `R`
-//! runs; with neither, every unit completed and the bound passed if its runs
-//! are `<= R`. Work past `R` is bounded: the lower bound a worker has of a
-//! node's position counts every run it made itself before that node, so no
-//! worker makes more than `R` runs, and the search at most `threads * R`
-//! (in practice about one unit in flight per worker past the `R`-th run).
+//! runs; with neither, every unit completed and the bound passed if its
+//! runs are `<= R`.
+//!
+//! The same workers can be stepped round-robin on one thread
+//! ([`Parallel::simulate`]): a deterministic schedule of `n` virtual
+//! workers, one run per time step, which measures the load balance `n`
+//! cores would have and exercises splitting in tests.
 
 mod progress;
+mod simulate;
+#[cfg(test)]
+mod split_tests;
 mod worker;
 
 use super::{
@@ -48,7 +54,9 @@ use crate::cool::{Cool, Strategy};
 use crate::handle::Lazy;
 use crate::run_slot::RunSlot;
 use crate::Enumerable;
-use progress::Progress;
+use progress::{Ledger, Path};
+pub use simulate::{Balance, WorkerBalance};
+use std::cell::Cell;
 use worker::{Job, Shared, StopAt, Worker};
 
 /// How to spread a search over threads.
@@ -70,9 +78,8 @@ use worker::{Job, Shared, StopAt, Worker};
 pub struct Parallel {
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Depth of the search-tree nodes that are the units of work. Nodes
-    /// above it are run by every worker (counted once); deeper cuts balance
-    /// better and repeat more.
+    /// No longer used: work is split where and when a worker runs out of
+    /// it, at any depth. Kept so that code setting it still compiles.
     pub split_depth: usize,
 }
 
@@ -83,12 +90,33 @@ impl Default for Parallel {
     }
 }
 
-/// The depth at which the benchmarks balance best on two threads (measured
-/// on Lambda, RedBlack and RegExp at depths 2 to 16: 113, 7347 and 1075
-/// units at bounds 23, 41 and 17; the top every worker runs is 115, 2843
-/// and 1014 runs, well under 0.1% of the search). Shallower cuts leave a
-/// worker alone with the last big unit; deeper ones repeat more of the top.
+/// The former default of [`Parallel::split_depth`] (unused).
 const DEFAULT_SPLIT_DEPTH: usize = 8;
+
+/// A worker gives part of its unit away only after making this many runs
+/// in the unit per run its taker will replay (the depth of the part's
+/// parent, plus one): a unit that has shown itself large enough to pay for
+/// the replay. Small units are not split, so replays stay a small share of
+/// the work.
+const RUNS_PER_REPLAY: u64 = 2;
+
+thread_local! {
+    /// A fixed donation threshold for the searches this thread starts,
+    /// instead of [`RUNS_PER_REPLAY`] (tests force tiny ones to exercise
+    /// splitting).
+    static DONATE_AFTER: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with parallel searches started on this thread giving work away
+/// after `runs` runs in a unit, at any depth (0: whenever a worker is
+/// idle).
+#[cfg(test)]
+pub(crate) fn with_donations_after<R>(runs: u64, f: impl FnOnce() -> R) -> R {
+    let old = DONATE_AFTER.with(|d| d.replace(Some(runs)));
+    let r = f();
+    DONATE_AFTER.with(|d| d.set(old));
+    r
+}
 
 /// The runs that returned true (for [`Classes::satisfying`]).
 #[derive(Default, Debug)]
@@ -107,14 +135,12 @@ impl Tally for Satisfied {
 /// the deadline.
 #[derive(Debug)]
 struct Stop<T> {
-    /// The node's place in sequential order (see `worker::top_key` and
-    /// `worker::unit_key`).
-    key: u64,
-    /// Runs before the node in sequential order that its worker knows of:
-    /// the top runs up to it (a top node) or inside its unit up to it.
+    /// The node's path (its place in sequential order).
+    key: Path,
+    /// The key of the node's unit.
+    unit: Path,
+    /// Runs of the node's unit before it (and including it, for a failure).
     runs_in_part: u64,
-    /// For a node inside a unit: the top runs before that unit.
-    top_before: u64,
     /// What stopped it.
     kind: StopKind<T>,
 }
@@ -141,20 +167,13 @@ enum Hit<T> {
 /// What one worker did.
 #[derive(Debug)]
 struct Report<T, Tl> {
-    /// Runs of the top of the tree this worker made.
-    top_runs: u64,
-    /// Their tally.
-    top: Tl,
-    /// Whether it walked all of the top (then `top_runs` is the same in
-    /// every such worker).
-    top_whole: bool,
     /// Runs of the units this worker explored fully.
     unit_runs: u64,
     /// Their tally.
     units: Tl,
-    /// Runs in a unit it left unfinished.
+    /// Runs in units it left unfinished.
     partial_runs: u64,
-    /// Why it stopped before the end of the search, if it did.
+    /// The earliest stop it found, if any.
     stop: Option<Stop<T>>,
 }
 
@@ -162,9 +181,6 @@ impl<T, Tl: Tally> Report<T, Tl> {
     /// Nothing done yet.
     fn new() -> Self {
         Report {
-            top_runs: 0,
-            top: Tl::default(),
-            top_whole: false,
             unit_runs: 0,
             units: Tl::default(),
             partial_runs: 0,
@@ -187,7 +203,7 @@ enum Ending<T> {
 }
 
 impl Parallel {
-    /// `threads` workers (at least one), units at the default depth.
+    /// `threads` workers (at least one).
     pub fn new(threads: usize) -> Self {
         Parallel {
             threads: threads.max(1),
@@ -195,7 +211,7 @@ impl Parallel {
         }
     }
 
-    /// The same with units at another depth (at least 1).
+    /// The same with another (unused) [`Parallel::split_depth`].
     pub fn with_split_depth(self, split_depth: usize) -> Self {
         Parallel {
             split_depth: split_depth.max(1),
@@ -287,9 +303,9 @@ impl Parallel {
 
     /// [`Parallel::ctrex_within`] with a tally of the runs. When the bound
     /// passes, the tally counts each of its runs once. Otherwise it counts
-    /// what happened to complete: the top runs one worker made and the
-    /// units explored fully, which may include runs after the
-    /// counterexample or past the budget and miss some before.
+    /// what happened to complete: the units explored fully, which may
+    /// include runs after the counterexample or past the budget and miss
+    /// some before.
     pub(crate) fn ctrex_within_tally<T, Tl, O, P>(
         &self,
         prop: &P,
@@ -408,16 +424,20 @@ impl Parallel {
             stop_at,
             bound,
             budget,
-            split_depth: self.split_depth,
+            donate_after: DONATE_AFTER.with(Cell::get),
             shared: &shared,
         };
-        let reports = self.run_workers(&job);
-        let (progress, out_of_time) = shared.into_outcome();
-        decide(reports, &progress, out_of_time, budget.max_runs)
+        let reports = if simulate::simulated() {
+            simulate::run_simulated(&job, self.threads)
+        } else {
+            self.run_workers(&job)
+        };
+        let (ledger, out_of_time) = shared.into_outcome();
+        decide(reports, &ledger, out_of_time, budget.max_runs)
     }
 
     /// Runs `threads` workers on `job` and collects their reports (a
-    /// worker's panic goes on in the caller).
+    /// worker's panic stops the others and goes on in the caller).
     fn run_workers<T: Enumerable + Send, Tl: Tally>(&self, job: &Job<'_, T>) -> Vec<Report<T, Tl>> {
         // Workers compile their own grammars: under the caller's sizes.
         let integers = crate::describe::integer_sizes();
@@ -425,13 +445,23 @@ impl Parallel {
             let workers: Vec<_> = (0..self.threads)
                 .map(|_| {
                     scope.spawn(move || {
-                        crate::describe::with_integer_sizes(integers, || Worker::new(job).work())
+                        let work = || {
+                            crate::describe::with_integer_sizes(integers, || {
+                                Worker::new(job).work()
+                            })
+                        };
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+                            .inspect_err(|_| job.shared.abort())
                     })
                 })
                 .collect();
-            workers
+            let results: Vec<_> = workers
                 .into_iter()
                 .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect();
+            results
+                .into_iter()
+                .map(|r| r.unwrap_or_else(|p| std::panic::resume_unwind(p)))
                 .collect()
         })
     }
@@ -441,29 +471,32 @@ impl Parallel {
 /// runs counted.
 fn decide<T, Tl: Tally>(
     mut reports: Vec<Report<T, Tl>>,
-    progress: &Progress,
+    ledger: &Ledger,
     out_of_time: bool,
     max_runs: Option<u64>,
 ) -> (Ending<T>, Tl) {
-    // Runs made, the top counted once (for verdicts cut by the deadline).
-    let top_runs = reports.iter().map(|r| r.top_runs).max().unwrap_or(0);
-    let made = top_runs
-        + reports
-            .iter()
-            .map(|r| r.unit_runs + r.partial_runs)
-            .sum::<u64>();
+    // Runs made (for verdicts cut by the deadline).
+    let made: u64 = reports.iter().map(|r| r.unit_runs + r.partial_runs).sum();
     let made = max_runs.map_or(made, |m| made.min(m));
-    // A failure comes before a cut at the same key: a cut is never before
+    // A failure comes before a cut at the same node: a cut is never before
     // a failure its worker ran, and a failure after the cut is past the
     // budget, which its position shows.
     let earliest = reports
         .iter_mut()
         .filter_map(|r| r.stop.take())
-        .min_by_key(|s| (s.key, matches!(s.kind, StopKind::Cut)));
-    let (total, tally) = completed_runs(reports);
+        .min_by(|a, b| {
+            (&a.key, matches!(a.kind, StopKind::Cut))
+                .cmp(&(&b.key, matches!(b.kind, StopKind::Cut)))
+        });
+    let mut tally = Tl::default();
+    let mut total = 0;
+    for r in reports {
+        total += r.unit_runs;
+        tally.merge(r.units);
+    }
     let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
     let verdict = match earliest {
-        Some(stop) => verdict_at_stop(stop, progress, made, max_runs),
+        Some(stop) => verdict_at_stop(stop, ledger, made, max_runs),
         None if out_of_time => Ending::OutOfBudget(made),
         None if within(total) => Ending::Passed(total),
         None => Ending::OutOfBudget(max_runs.expect("only a budget is exceeded")),
@@ -471,42 +504,19 @@ fn decide<T, Tl: Tally>(
     (verdict, tally)
 }
 
-/// The runs of the top (counted once, from a worker that walked all of it,
-/// or any when none did) and of the completed units, and their tally.
-fn completed_runs<T, Tl: Tally>(reports: Vec<Report<T, Tl>>) -> (u64, Tl) {
-    let top = reports
-        .iter()
-        .position(|r| r.top_whole)
-        .or_else(|| (0..reports.len()).max_by_key(|&i| reports[i].top_runs));
-    let mut tally = Tl::default();
-    let mut total = 0;
-    for (i, r) in reports.into_iter().enumerate() {
-        if Some(i) == top {
-            total += r.top_runs;
-            tally.merge(r.top);
-        }
-        total += r.unit_runs;
-        tally.merge(r.units);
-    }
-    (total, tally)
-}
-
 /// The verdict when the earliest stop is `stop`; `made` is the runs made
 /// (within the budget).
 fn verdict_at_stop<T>(
     stop: Stop<T>,
-    progress: &Progress,
+    ledger: &Ledger,
     made: u64,
     max_runs: Option<u64>,
 ) -> Ending<T> {
     let within = |runs: u64| max_runs.is_none_or(|m| runs <= m);
-    match (
-        progress.runs_before(worker::units_before(stop.key)),
-        stop.kind,
-    ) {
+    match (ledger.runs_before(&stop.unit), stop.kind) {
         // Everything before the stop was run: exact.
-        (Some(units), StopKind::Hit(f)) => {
-            let at = units + stop.top_before + stop.runs_in_part;
+        (Some(before), StopKind::Hit(f)) => {
+            let at = before + stop.runs_in_part;
             if within(at) {
                 Ending::Hit(f, at)
             } else {

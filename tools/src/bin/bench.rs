@@ -28,8 +28,8 @@
 //!
 //! `--threads N` spreads each bound's search over N threads
 //! ([`neatcheck::search::Parallel`]); the runs and the counterexample are
-//! the same as with one thread (the default). `--split-depth D` sets the
-//! depth of the search-tree nodes that are its units of work. `--max-bound
+//! the same as with one thread (the default). `--split-depth D` is accepted
+//! and ignored (work is split on demand). `--max-bound
 //! B` stops after bound B (a fixed workload, for instruction counts).
 
 use neatcheck_tools::benchmarks;
