@@ -21,7 +21,10 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
+mod leaf_table;
+
 pub(crate) use crate::arena::{ProdId, SortId};
+pub(crate) use leaf_table::LeafSizes;
 pub(crate) const INFINITE: u64 = u64::MAX;
 
 /// How an alternative builds its value from the values of its slots.
@@ -895,6 +898,24 @@ impl Grammar {
         // Sizes with no values share their start with the next size: the
         // size of `index` is the last `s` with `starts[s] <= index`.
         (st.partition_point(|&start| start <= index) - 1) as u64
+    }
+
+    /// The sizes of leaf sort `sort` for a search of `bound`: built once
+    /// per search, read on every step of a leaf (see [`LeafSizes`]).
+    pub(crate) fn leaf_sizes(&self, sort: SortId, bound: u64) -> LeafSizes {
+        let SortKind::Leaf {
+            family,
+            starts,
+            total,
+            ..
+        } = &self.sorts[sort.index()].kind
+        else {
+            unreachable!()
+        };
+        let mut st = starts.borrow_mut();
+        let want = bound.min(leaf_table::TABLE_SIZES) as usize + 2;
+        let tail = leaf_table::fill_starts(&**family, &mut st, want);
+        LeafSizes::new(sort, &st, tail, bound, *total)
     }
 
     /// The leaf value at global index: (size, offset within the size).

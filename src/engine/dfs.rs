@@ -11,7 +11,7 @@
 
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
-use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
+use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId};
 use crate::handle::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
@@ -81,6 +81,8 @@ struct Hot {
     next_tag: u32,
     next_final: bool,
     leaf: bool,
+    /// A leaf's entry in `Engine::leaf_sizes`.
+    leaf_sizes: u32,
     /// The next alternative's template: `templates[start..start + len]`.
     start: u32,
     len: u32,
@@ -118,6 +120,8 @@ pub(crate) struct Engine {
     /// The type of each field of each alternative (`ProdInfo::slots_at`).
     slot_types: Vec<Option<TypeId>>,
     hot: Vec<Hot>,
+    /// The sizes of each leaf sort's values, for this search's bound.
+    leaf_sizes: Vec<LeafSizes>,
     /// Extra locks of the frames (`LockRule::Reference`): (node, child index).
     extras: Vec<(u32, u32)>,
     /// Scratch for `LockRule::Reference`: parent of every arena node.
@@ -176,6 +180,7 @@ impl Engine {
         };
         let root_template = add(&grammar.root_template);
         let mut hot = Vec::with_capacity(grammar.prods.len());
+        let mut leaf_sizes = vec![];
         for p in &grammar.prods {
             let (next, next_tag, next_final, (start, len)) = match p.next {
                 None => (None, 0, true, (0, 0)),
@@ -191,6 +196,12 @@ impl Engine {
                 next_tag,
                 next_final,
                 leaf: p.leaf,
+                leaf_sizes: if p.leaf {
+                    leaf_sizes.push(grammar.leaf_sizes(p.sort, bound));
+                    id32(leaf_sizes.len() - 1)
+                } else {
+                    0
+                },
                 start,
                 len,
             });
@@ -200,6 +211,7 @@ impl Engine {
             parents: vec![],
             first_inside: vec![],
             hot,
+            leaf_sizes,
             templates,
             root_template,
             grammar,
@@ -367,16 +379,13 @@ impl Engine {
             delta: 0,
         };
         if h.leaf {
-            let g = &*self.grammar;
-            let sort = g.prods[prod.index()].sort;
+            let sizes = &self.leaf_sizes[h.leaf_sizes as usize];
             let idx = node.leaf_index();
-            let s0 = g.leaf_size(sort, idx);
-            let s1 = g.leaf_size(sort, idx + 1);
-            if s1 == INFINITE || self.size + (s1 - s0) > self.bound {
-                return None;
-            }
-            undo.delta = (s1 - s0) as u32;
-            let last = g.is_last(prod, idx + 1);
+            let delta = sizes
+                .step(&self.grammar, idx)
+                .filter(|d| self.size + d <= self.bound)?;
+            undo.delta = delta as u32;
+            let last = sizes.is_last(idx + 1);
             let node = &mut self.nodes[e as usize];
             node.set_choice(Choice::leaf(prod, idx + 1));
             node.mark.set(if last { FINAL } else { OPEN });
@@ -562,11 +571,9 @@ impl Engine {
         let node = &self.nodes[e as usize];
         let h = &self.hot[node.prod().index()];
         if h.leaf {
-            let g = &*self.grammar;
-            let sort = g.prods[node.prod().index()].sort;
-            let idx = node.leaf_index();
-            let s1 = g.leaf_size(sort, idx + 1);
-            s1 != INFINITE && self.size + (s1 - g.leaf_size(sort, idx)) <= self.bound
+            self.leaf_sizes[h.leaf_sizes as usize]
+                .step(&self.grammar, node.leaf_index())
+                .is_some_and(|d| self.size + d <= self.bound)
         } else {
             h.next.is_some() && self.size + h.next_delta as u64 <= self.bound
         }
