@@ -162,8 +162,9 @@ pub(crate) struct LeafSizes {
     /// `reach - 1` (0 when the reach is empty): a step from `i < last`
     /// stays within the table.
     last: u64,
-    /// The first index of a size past the table (`2^64` when none is).
-    #[cfg(test)]
+    /// The first index of a size past the table (`2^64` when none is);
+    /// the engine reads `last` instead.
+    #[cfg_attr(not(test), allow(dead_code))]
     reach: u128,
     /// Whether no index past `last` has a size within the search's bound
     /// (the family ends, or its sizes pass `2^64` indices, or the table
@@ -221,7 +222,6 @@ impl LeafSizes {
         LeafSizes {
             form,
             last: u64::try_from(reach.saturating_sub(1)).unwrap_or(u64::MAX),
-            #[cfg(test)]
             reach,
             exact_beyond,
             total,
