@@ -66,7 +66,7 @@ impl Form {
                 let e = s + sub;
                 if e == 0 {
                     0
-                } else if e - 1 >= 100 {
+                } else if e > 100 {
                     ALL
                 } else {
                     ((1u128 << (e - 1)).saturating_sub(u128::from(add))).min(ALL)
