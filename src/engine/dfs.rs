@@ -11,10 +11,11 @@
 
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
-use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId};
+use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId};
 use crate::handle::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
+use std::cell::OnceCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -120,8 +121,9 @@ pub(crate) struct Engine {
     /// The type of each field of each alternative (`ProdInfo::slots_at`).
     slot_types: Vec<Option<TypeId>>,
     hot: Vec<Hot>,
-    /// The sizes of each leaf sort's values, for this search's bound.
-    leaf_sizes: Vec<LeafSizes>,
+    /// The sizes of each leaf sort's values, for this search's bound (built
+    /// when the search first moves a leaf of the sort).
+    leaf_sizes: Vec<(SortId, OnceCell<LeafSizes>)>,
     /// Extra locks of the frames (`LockRule::Reference`): (node, child index).
     extras: Vec<(u32, u32)>,
     /// Scratch for `LockRule::Reference`: parent of every arena node.
@@ -197,7 +199,7 @@ impl Engine {
                 next_final,
                 leaf: p.leaf,
                 leaf_sizes: if p.leaf {
-                    leaf_sizes.push(grammar.leaf_sizes(p.sort, bound));
+                    leaf_sizes.push((p.sort, OnceCell::new()));
                     id32(leaf_sizes.len() - 1)
                 } else {
                     0
@@ -379,7 +381,7 @@ impl Engine {
             delta: 0,
         };
         if h.leaf {
-            let sizes = &self.leaf_sizes[h.leaf_sizes as usize];
+            let sizes = self.leaf_sizes(&h);
             let idx = node.leaf_index();
             let delta = sizes
                 .step(&self.grammar, idx)
@@ -564,6 +566,13 @@ impl Engine {
         }
     }
 
+    /// The sizes of the leaf sort of `h`.
+    #[inline]
+    fn leaf_sizes(&self, h: &Hot) -> &LeafSizes {
+        let (sort, sizes) = &self.leaf_sizes[h.leaf_sizes as usize];
+        sizes.get_or_init(|| self.grammar.leaf_sizes(*sort, self.bound))
+    }
+
     /// Whether position `e` can be swapped to its next alternative within
     /// the bound, at the current size.
     #[inline]
@@ -571,7 +580,7 @@ impl Engine {
         let node = &self.nodes[e as usize];
         let h = &self.hot[node.prod().index()];
         if h.leaf {
-            self.leaf_sizes[h.leaf_sizes as usize]
+            self.leaf_sizes(h)
                 .step(&self.grammar, node.leaf_index())
                 .is_some_and(|d| self.size + d <= self.bound)
         } else {
