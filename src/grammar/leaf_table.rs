@@ -177,8 +177,8 @@ pub(crate) struct LeafSizes {
 
 impl LeafSizes {
     /// The table of `sort` for a search of `bound`, from the grammar's
-    /// starts: `starts[s]` for `s = 0..=top` with `top >= min(bound, TABLE_SIZES) + 1`
-    /// unless `tail` says the family stops growing earlier.
+    /// starts (`starts[s]`, the first index of size `s`): at least
+    /// `min(bound, TABLE_SIZES) + 2` of them unless `tail` says why not.
     pub(crate) fn new(
         sort: SortId,
         starts: &[u64],
@@ -235,9 +235,11 @@ impl LeafSizes {
         (u128::from(i) < self.reach).then(|| self.form.size(i))
     }
 
-    /// How much larger the value after index `i` is: `None` when there is
-    /// none, or it is larger than the search's bound (measured from size 0:
-    /// the engine adds the rest of the value's size).
+    /// How much larger the value after index `i` is than `i`'s: `None`
+    /// when there is no next value or its own size is past the search's
+    /// bound (so it can not fit, whatever the rest of the value costs). A
+    /// step past the table may also answer with a size past the bound: the
+    /// engine adds the size of the rest of the value and compares.
     #[inline]
     pub(crate) fn step(&self, grammar: &super::Grammar, i: u64) -> Option<u64> {
         if i < self.last {
