@@ -16,12 +16,16 @@ use crate::describe::{Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::any::TypeId;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
+mod leaf_table;
+
 pub(crate) use crate::arena::{ProdId, SortId};
+pub(crate) use leaf_table::LeafSizes;
+use leaf_table::Tail;
 pub(crate) const INFINITE: u64 = u64::MAX;
 
 /// How an alternative builds its value from the values of its slots.
@@ -123,13 +127,15 @@ pub(crate) enum SortKind {
     Leaf {
         family: Rc<dyn LeafFamily>,
         prod: ProdId,
-        /// `starts[s]`: global index of the first value of size `s`
-        /// (saturating); grows on demand. The grammar's one interior cache
-        /// (the count tables live in `count`): the engine reads it on every
-        /// swap and fit test of a leaf, where a lookup in a cache outside
-        /// the grammar would cost a thread-local access per read, and a
-        /// family may be unbounded, so it can not be filled at compile time.
+        /// `starts[s]`: global index of the first value of size `s`; grows
+        /// on demand, and `tail` says what lies past its last entry. The
+        /// grammar's one interior cache (the count tables live in `feat`):
+        /// a family may be unbounded, so it can not be filled at compile
+        /// time. The search reads it once, when it starts
+        /// ([`Grammar::leaf_sizes`]); sizing trees, ranking and shrinking
+        /// read it per leaf.
         starts: RefCell<Vec<u64>>,
+        tail: Cell<Tail>,
         total: Option<u64>,
     },
 }
@@ -584,6 +590,7 @@ fn order_alternatives(
                     family,
                     prod: pid,
                     starts: RefCell::new(vec![0]),
+                    tail: Cell::new(Tail::Open),
                     total,
                 }
             }
@@ -858,43 +865,58 @@ impl Grammar {
         }
     }
 
-    /// Size of the leaf value at global `index` of a leaf sort.
+    /// Size of the leaf value at global `index` of a leaf sort
+    /// (`INFINITE` past the family's last value).
     pub(crate) fn leaf_size(&self, sort: SortId, index: u64) -> u64 {
-        let SortKind::Leaf { family, starts, .. } = &self.sorts[sort.index()].kind else {
+        let SortKind::Leaf {
+            family,
+            starts,
+            tail,
+            ..
+        } = &self.sorts[sort.index()].kind
+        else {
             unreachable!()
         };
         let mut st = starts.borrow_mut();
-        // starts[s] = first index of size s; extend until the last size
-        // covers `index`, then search.
-        loop {
-            let s = st.len() - 1;
-            let last = *st.last().unwrap();
-            if index < last {
-                break;
-            }
-            // When the values of size `s` reach past 2^64 (the last value of
-            // a 64-bit family, or any unbounded one), every index from here
-            // on is of size `s`: saturating instead would lose `u64::MAX`.
-            let Some(end) = family.count(s).to_u64().and_then(|c| last.checked_add(c)) else {
-                return s as u64;
+        // Extend until the last start passes `index` or the starts end.
+        while tail.get() == Tail::Open && *st.last().unwrap() <= index {
+            let want = st.len() + 1;
+            tail.set(leaf_table::fill_starts(&**family, &mut st, want));
+        }
+        if index >= *st.last().unwrap() {
+            return match tail.get() {
+                // The values of the last size reach past 2^64: every index
+                // from its start on is of that size (saturating instead
+                // would lose `u64::MAX`).
+                Tail::Saturated => (st.len() - 1) as u64,
+                Tail::Ended => INFINITE,
+                Tail::Open => unreachable!("the starts grow past the index"),
             };
-            // The end of size `s` is kept (as the start of `s + 1`) even when
-            // `index` falls in `s`, so the next read of a value of this size
-            // is a table search, not a big-number count again; past the last
-            // size nothing is added.
-            if family.last_size().is_none_or(|l| s <= l) {
-                st.push(end);
-            }
-            if index < end {
-                return s as u64;
-            }
-            if family.last_size().is_some_and(|l| s >= l) {
-                return INFINITE;
-            }
         }
         // Sizes with no values share their start with the next size: the
         // size of `index` is the last `s` with `starts[s] <= index`.
         (st.partition_point(|&start| start <= index) - 1) as u64
+    }
+
+    /// The sizes of leaf sort `sort` for a search of `bound`: built once
+    /// per search, read on every step of a leaf (see [`LeafSizes`]).
+    pub(crate) fn leaf_sizes(&self, sort: SortId, bound: u64) -> LeafSizes {
+        let SortKind::Leaf {
+            family,
+            starts,
+            tail,
+            total,
+            ..
+        } = &self.sorts[sort.index()].kind
+        else {
+            unreachable!()
+        };
+        let mut st = starts.borrow_mut();
+        let want = bound.min(leaf_table::TABLE_SIZES) as usize + 2;
+        if tail.get() == Tail::Open {
+            tail.set(leaf_table::fill_starts(&**family, &mut st, want));
+        }
+        LeafSizes::new(sort, &st, tail.get(), bound, *total)
     }
 
     /// The leaf value at global index: (size, offset within the size).

@@ -11,10 +11,11 @@
 
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
-use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
+use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId};
 use crate::handle::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
+use std::cell::OnceCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -92,6 +93,8 @@ struct Hot {
     next_tag: u32,
     next_final: bool,
     leaf: bool,
+    /// A leaf's entry in `Engine::leaf_sizes`.
+    leaf_sizes: u32,
     /// The next alternative's template: `templates[start..start + len]`.
     start: u32,
     len: u32,
@@ -129,6 +132,9 @@ pub(crate) struct Engine {
     /// The type of each field of each alternative (`ProdInfo::slots_at`).
     slot_types: Vec<Option<TypeId>>,
     hot: Vec<Hot>,
+    /// The sizes of each leaf sort's values, for this search's bound (built
+    /// when the search first moves a leaf of the sort).
+    leaf_sizes: Vec<(SortId, OnceCell<LeafSizes>)>,
     /// Extra locks of the frames (`LockRule::Reference`): (node, child index).
     extras: Vec<(u32, u32)>,
     /// Scratch for `LockRule::Reference`: parent of every arena node.
@@ -190,6 +196,7 @@ impl Engine {
         };
         let root_template = add(&grammar.root_template);
         let mut hot = Vec::with_capacity(grammar.prods.len());
+        let mut leaf_sizes = vec![];
         for p in &grammar.prods {
             let (next, next_tag, next_final, (start, len)) = match p.next {
                 None => (None, 0, true, (0, 0)),
@@ -205,6 +212,12 @@ impl Engine {
                 next_tag,
                 next_final,
                 leaf: p.leaf,
+                leaf_sizes: if p.leaf {
+                    leaf_sizes.push((p.sort, OnceCell::new()));
+                    id32(leaf_sizes.len() - 1)
+                } else {
+                    0
+                },
                 start,
                 len,
             });
@@ -214,6 +227,7 @@ impl Engine {
             parents: vec![],
             first_inside: vec![],
             hot,
+            leaf_sizes,
             templates,
             root_template,
             grammar,
@@ -398,16 +412,13 @@ impl Engine {
             delta: 0,
         };
         if h.leaf {
-            let g = &*self.grammar;
-            let sort = g.prods[prod.index()].sort;
+            let sizes = self.leaf_sizes(&h);
             let idx = node.leaf_index();
-            let s0 = g.leaf_size(sort, idx);
-            let s1 = g.leaf_size(sort, idx + 1);
-            if s1 == INFINITE || self.size + (s1 - s0) > self.bound {
-                return None;
-            }
-            undo.delta = (s1 - s0) as u32;
-            let last = g.is_last(prod, idx + 1);
+            let delta = sizes
+                .step(&self.grammar, idx)
+                .filter(|d| self.size + d <= self.bound)?;
+            undo.delta = delta as u32;
+            let last = sizes.is_last(idx + 1);
             let node = &mut self.nodes[e as usize];
             node.set_choice(Choice::leaf(prod, idx + 1));
             node.mark.set(if last { FINAL } else { OPEN });
@@ -587,6 +598,13 @@ impl Engine {
         }
     }
 
+    /// The sizes of the leaf sort of `h`.
+    #[inline]
+    fn leaf_sizes(&self, h: &Hot) -> &LeafSizes {
+        let (sort, sizes) = &self.leaf_sizes[h.leaf_sizes as usize];
+        sizes.get_or_init(|| self.grammar.leaf_sizes(*sort, self.bound))
+    }
+
     /// Whether position `e` can be swapped to its next alternative within
     /// the bound, at the current size.
     #[inline]
@@ -594,11 +612,9 @@ impl Engine {
         let node = &self.nodes[e as usize];
         let h = &self.hot[node.prod().index()];
         if h.leaf {
-            let g = &*self.grammar;
-            let sort = g.prods[node.prod().index()].sort;
-            let idx = node.leaf_index();
-            let s1 = g.leaf_size(sort, idx + 1);
-            s1 != INFINITE && self.size + (s1 - g.leaf_size(sort, idx)) <= self.bound
+            self.leaf_sizes(h)
+                .step(&self.grammar, node.leaf_index())
+                .is_some_and(|d| self.size + d <= self.bound)
         } else {
             h.next.is_some() && self.size + h.next_delta as u64 <= self.bound
         }
