@@ -275,10 +275,13 @@ struct Flip {
     right: Sched,
 }
 
-fn split(s: &Sched) -> (bool, Sched, Sched) {
+/// No decision, to borrow.
+const UNDECIDED: &Sched = &None;
+
+fn split(s: &Sched) -> (bool, &Sched, &Sched) {
     match s {
-        None => (false, None, None),
-        Some(f) => (f.right_first, f.left.clone(), f.right.clone()),
+        None => (false, UNDECIDED, UNDECIDED),
+        Some(f) => (f.right_first, &f.left, &f.right),
     }
 }
 
@@ -293,14 +296,14 @@ fn same(a: &Sched, b: &Sched) -> bool {
 /// The decision `b` with operands' schedules `l` and `r`, sharing `old`
 /// when it is that schedule already (most conjunctions keep their schedule
 /// from one run to the next: no allocation then).
-fn flip(old: &Sched, b: bool, l: Sched, r: Sched) -> Sched {
+fn flip(old: &Sched, b: bool, l: &Sched, r: &Sched) -> Sched {
     match old {
-        Some(f) if f.right_first == b && same(&f.left, &l) && same(&f.right, &r) => old.clone(),
+        Some(f) if f.right_first == b && same(&f.left, l) && same(&f.right, r) => old.clone(),
         _ if !b && l.is_none() && r.is_none() => None,
         _ => Some(Rc::new(Flip {
             right_first: b,
-            left: l,
-            right: r,
+            left: l.clone(),
+            right: r.clone(),
         })),
     }
 }
@@ -550,9 +553,9 @@ impl<'a> Cool<'a> {
                 let neg = *neg;
                 let [l, r] = &mut **p;
                 let (b, sl, sr) = split(s);
-                let (sl2, rl) = l.subset(&sl, ev, count);
-                let (sr2, rr) = r.subset(&sr, ev, count);
-                (flip(s, b, sl2, sr2), LRes::And(Box::new((rl, rr)), neg))
+                let (sl2, rl) = l.subset(sl, ev, count);
+                let (sr2, rr) = r.subset(sr, ev, count);
+                (flip(s, b, &sl2, &sr2), LRes::And(Box::new((rl, rr)), neg))
             }
             Node::And(p, neg) => {
                 let neg = *neg;
@@ -572,15 +575,15 @@ fn lookahead_seq<'a>(
     ev: &mut Eval,
 ) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
-    let (sl2, lv) = l.lookahead(&sl, ev);
+    let (sl2, lv) = l.lookahead(sl, ev);
     if !lv {
-        return (flip(s, b, sl2, sr), false);
+        return (flip(s, b, &sl2, &sr), false);
     }
-    let (sr2, rv) = r.lookahead(&sr, ev);
+    let (sr2, rv) = r.lookahead(sr, ev);
     if rv {
-        (flip(s, false, sl2, sr2), true)
+        (flip(s, false, &sl2, &sr2), true)
     } else {
-        (flip(s, true, sl, sr2), false)
+        (flip(s, true, &sl, &sr2), false)
     }
 }
 
@@ -592,28 +595,28 @@ fn lookahead_and<'a>(
 ) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
-        let (sl2, lv) = l.lookahead(&sl, ev);
+        let (sl2, lv) = l.lookahead(sl, ev);
         if !lv {
-            return (flip(s, false, sl2, sr), false);
+            return (flip(s, false, &sl2, &sr), false);
         }
-        let (sr2, rv) = r.lookahead(&sr, ev);
+        let (sr2, rv) = r.lookahead(sr, ev);
         if rv {
-            (flip(s, false, sl2, sr2), true)
+            (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, true, sl, sr2), false)
+            (flip(s, true, &sl, &sr2), false)
         }
     } else {
-        let (sr2, rv) = r.lookahead(&sr, ev);
+        let (sr2, rv) = r.lookahead(sr, ev);
         if !rv {
             // (quirk) the left slot gets the old right schedule.
-            return (flip(s, true, sr, sr2), false);
+            return (flip(s, true, &sr, &sr2), false);
         }
-        let (sl2, lv) = l.lookahead(&sl, ev);
+        let (sl2, lv) = l.lookahead(sl, ev);
         if lv {
-            (flip(s, false, sl2, sr2), true)
+            (flip(s, false, &sl2, &sr2), true)
         } else {
             // (quirk) the right slot gets the old left schedule.
-            (flip(s, false, sl2, sl), false)
+            (flip(s, false, &sl2, &sl), false)
         }
     }
 }
@@ -621,26 +624,26 @@ fn lookahead_and<'a>(
 fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
-        let (sl2, lv) = l.par(&sl, ev);
+        let (sl2, lv) = l.par(sl, ev);
         if !lv {
-            return (flip(s, false, sl2, sr), false);
+            return (flip(s, false, &sl2, &sr), false);
         }
-        let (sr2, rv) = r.par(&sr, ev);
+        let (sr2, rv) = r.par(sr, ev);
         if rv {
-            (flip(s, false, sl2, sr2), true)
+            (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, false, sl, sr2), false)
+            (flip(s, false, &sl, &sr2), false)
         }
     } else {
-        let (sr2, rv) = r.par(&sr, ev);
+        let (sr2, rv) = r.par(sr, ev);
         if !rv {
-            return (flip(s, true, sr, sr2), false); // (quirk)
+            return (flip(s, true, &sr, &sr2), false); // (quirk)
         }
-        let (sl2, lv) = l.par(&sl, ev);
+        let (sl2, lv) = l.par(sl, ev);
         if lv {
-            (flip(s, true, sl2, sr2), true)
+            (flip(s, true, &sl2, &sr2), true)
         } else {
-            (flip(s, true, sl2, sl), false) // (quirk)
+            (flip(s, true, &sl2, &sl), false) // (quirk)
         }
     }
 }
@@ -648,26 +651,26 @@ fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
 fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
     let (b, sl, sr) = split(s);
     if !b {
-        let (sl2, lv) = l.par(&sl, ev);
+        let (sl2, lv) = l.par(sl, ev);
         if !lv {
-            return (flip(s, true, sl2, sr), false);
+            return (flip(s, true, &sl2, &sr), false);
         }
-        let (sr2, rv) = r.par(&sr, ev);
+        let (sr2, rv) = r.par(sr, ev);
         if rv {
-            (flip(s, false, sl2, sr2), true)
+            (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, true, sl, sr2), false)
+            (flip(s, true, &sl, &sr2), false)
         }
     } else {
-        let (sr2, rv) = r.par(&sr, ev);
+        let (sr2, rv) = r.par(sr, ev);
         if !rv {
-            return (flip(s, false, sr, sr2), false); // (quirk)
+            return (flip(s, false, &sr, &sr2), false); // (quirk)
         }
-        let (sl2, lv) = l.par(&sl, ev);
+        let (sl2, lv) = l.par(sl, ev);
         if lv {
-            (flip(s, false, sl2, sr2), true)
+            (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, false, sl2, sl), false) // (quirk)
+            (flip(s, false, &sl2, &sl), false) // (quirk)
         }
     }
 }
@@ -703,10 +706,10 @@ fn subset_and<'a>(
         let sv = rs.force();
         let (sl2, sr2) = assign(sf2, ss2);
         if sv {
-            return (flip(s, false, sl2, sr2), true);
+            return (flip(s, false, &sl2, &sr2), true);
         }
         // The second fails: "second is subset".
-        return (second_is_subset(s, b, &sl, sl2, sr2), false);
+        return (second_is_subset(s, b, sl, sl2, sr2), false);
     }
     let n = count();
     let (ss2, rs) = second.subset(ssecond, ev, count);
@@ -715,13 +718,13 @@ fn subset_and<'a>(
     if sv || count() > n {
         // "first fails"
         let s = if !b {
-            flip(s, false, sl2, sr.clone())
+            flip(s, false, &sl2, sr)
         } else {
-            flip(s, true, sr.clone(), sr2) // (quirk)
+            flip(s, true, sr, &sr2) // (quirk)
         };
         (s, false)
     } else {
-        (second_is_subset(s, b, &sl, sl2, sr2), false)
+        (second_is_subset(s, b, sl, sl2, sr2), false)
     }
 }
 
@@ -730,9 +733,9 @@ fn subset_and<'a>(
 /// not: the second goes first from now on.
 fn second_is_subset(s: &Sched, b: bool, sl: &Sched, sl2: Sched, sr2: Sched) -> Sched {
     if !b {
-        flip(s, true, sl.clone(), sr2)
+        flip(s, true, sl, &sr2)
     } else {
-        flip(s, false, sl2, sl.clone()) // (quirk)
+        flip(s, false, &sl2, sl) // (quirk)
     }
 }
 
