@@ -583,7 +583,7 @@ fn lookahead_seq<'a>(
     if rv {
         (flip(s, false, &sl2, &sr2), true)
     } else {
-        (flip(s, true, &sl, &sr2), false)
+        (flip(s, true, sl, &sr2), false)
     }
 }
 
@@ -603,13 +603,13 @@ fn lookahead_and<'a>(
         if rv {
             (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, true, &sl, &sr2), false)
+            (flip(s, true, sl, &sr2), false)
         }
     } else {
         let (sr2, rv) = r.lookahead(sr, ev);
         if !rv {
             // (quirk) the left slot gets the old right schedule.
-            return (flip(s, true, &sr, &sr2), false);
+            return (flip(s, true, sr, &sr2), false);
         }
         let (sl2, lv) = l.lookahead(sl, ev);
         if lv {
@@ -632,12 +632,12 @@ fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
         if rv {
             (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, false, &sl, &sr2), false)
+            (flip(s, false, sl, &sr2), false)
         }
     } else {
         let (sr2, rv) = r.par(sr, ev);
         if !rv {
-            return (flip(s, true, &sr, &sr2), false); // (quirk)
+            return (flip(s, true, sr, &sr2), false); // (quirk)
         }
         let (sl2, lv) = l.par(sl, ev);
         if lv {
@@ -659,12 +659,12 @@ fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
         if rv {
             (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, true, &sl, &sr2), false)
+            (flip(s, true, sl, &sr2), false)
         }
     } else {
         let (sr2, rv) = r.par(sr, ev);
         if !rv {
-            return (flip(s, false, &sr, &sr2), false); // (quirk)
+            return (flip(s, false, sr, &sr2), false); // (quirk)
         }
         let (sl2, lv) = l.par(sl, ev);
         if lv {
