@@ -577,7 +577,7 @@ fn lookahead_seq<'a>(
     let (b, sl, sr) = split(s);
     let (sl2, lv) = l.lookahead(sl, ev);
     if !lv {
-        return (flip(s, b, &sl2, &sr), false);
+        return (flip(s, b, &sl2, sr), false);
     }
     let (sr2, rv) = r.lookahead(sr, ev);
     if rv {
@@ -597,7 +597,7 @@ fn lookahead_and<'a>(
     if !b {
         let (sl2, lv) = l.lookahead(sl, ev);
         if !lv {
-            return (flip(s, false, &sl2, &sr), false);
+            return (flip(s, false, &sl2, sr), false);
         }
         let (sr2, rv) = r.lookahead(sr, ev);
         if rv {
@@ -616,7 +616,7 @@ fn lookahead_and<'a>(
             (flip(s, false, &sl2, &sr2), true)
         } else {
             // (quirk) the right slot gets the old left schedule.
-            (flip(s, false, &sl2, &sl), false)
+            (flip(s, false, &sl2, sl), false)
         }
     }
 }
@@ -626,7 +626,7 @@ fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
     if !b {
         let (sl2, lv) = l.par(sl, ev);
         if !lv {
-            return (flip(s, false, &sl2, &sr), false);
+            return (flip(s, false, &sl2, sr), false);
         }
         let (sr2, rv) = r.par(sr, ev);
         if rv {
@@ -643,7 +643,7 @@ fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
         if lv {
             (flip(s, true, &sl2, &sr2), true)
         } else {
-            (flip(s, true, &sl2, &sl), false) // (quirk)
+            (flip(s, true, &sl2, sl), false) // (quirk)
         }
     }
 }
@@ -653,7 +653,7 @@ fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
     if !b {
         let (sl2, lv) = l.par(sl, ev);
         if !lv {
-            return (flip(s, true, &sl2, &sr), false);
+            return (flip(s, true, &sl2, sr), false);
         }
         let (sr2, rv) = r.par(sr, ev);
         if rv {
@@ -670,7 +670,7 @@ fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
         if lv {
             (flip(s, false, &sl2, &sr2), true)
         } else {
-            (flip(s, false, &sl2, &sl), false) // (quirk)
+            (flip(s, false, &sl2, sl), false) // (quirk)
         }
     }
 }
