@@ -9,6 +9,7 @@
 //! the current path. The rules it implements (children, locks, search
 //! order) are stated in `docs/spec.md#search`.
 
+use super::depth::DepthBound;
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
 use crate::grammar::{Fixity, Grammar, ProdId, INFINITE};
@@ -140,6 +141,9 @@ pub(crate) struct Engine {
     pub max_size: u64,
     /// The watchdog slot every predicate run is announced to, if any.
     slot: Option<RunSlot>,
+    /// Set when the search is bounded by depth instead of size (`bound` is
+    /// then unlimited).
+    depth: Option<Box<DepthBound>>,
 }
 
 impl Engine {
@@ -217,7 +221,22 @@ impl Engine {
             runs: 0,
             max_size: 0,
             slot: None,
+            depth: None,
         }
+    }
+
+    /// An engine that searches every value of depth `<= depth`
+    /// (`docs/spec.md#depth`) instead of every value up to a size.
+    pub(crate) fn with_depth(grammar: Rc<Grammar>, depth: u64) -> Self {
+        let bound = DepthBound::new(&grammar, depth);
+        let mut engine = Engine::new(grammar, u64::MAX);
+        engine.depth = Some(Box::new(bound));
+        engine
+    }
+
+    /// The depth bound, when the search is bounded by depth.
+    pub(crate) fn depth_bound(&self) -> Option<u64> {
+        self.depth.as_ref().map(|d| d.bound)
     }
 
     /// Announces every later predicate run (all modes, traces and loaded
@@ -289,6 +308,20 @@ impl Engine {
         }
         if !self.started {
             self.started = true;
+            if let Some(depth) = &mut self.depth {
+                match depth.push_root(&self.grammar, &mut self.nodes) {
+                    Some(size) => {
+                        self.size = size;
+                        self.max_size = size;
+                        self.pending = true;
+                        return true;
+                    }
+                    None => {
+                        self.finished = true;
+                        return false;
+                    }
+                }
+            }
             match self.grammar.min_size() {
                 Some(m) if m <= self.bound => {
                     self.push_template(self.root_template);
@@ -356,6 +389,22 @@ impl Engine {
     /// Swaps position `e` to its next alternative if it fits the bound.
     #[inline]
     fn swap(&mut self, e: u32) -> Option<Undo> {
+        if let Some(depth) = &mut self.depth {
+            let saved = self.nodes[e as usize].choice();
+            let arena_len = id32(self.nodes.len());
+            let delta = depth.swap(&self.grammar, &mut self.nodes, e)?;
+            self.size = self.size.wrapping_add(delta as u64);
+            self.max_size = self.max_size.max(self.size);
+            // A signed change in the unsigned field: `restore` subtracts it
+            // sign-extended.
+            let delta = i32::try_from(delta).expect("a size change fits 32 bits") as u32;
+            return Some(Undo {
+                node: e,
+                saved,
+                arena_len,
+                delta,
+            });
+        }
         let node = &self.nodes[e as usize];
         let prod = node.prod();
         let h = self.hot[prod.index()];
@@ -400,7 +449,8 @@ impl Engine {
         node.set_choice(u.saved);
         node.mark.set(OPEN);
         self.nodes.truncate(u.arena_len as usize);
-        self.size -= u.delta as u64;
+        // Sign-extended: a depth-bounded move may make the value smaller.
+        self.size = self.size.wrapping_sub(u.delta as i32 as u64);
     }
 
     fn next_stamp(&mut self) -> u32 {
@@ -559,6 +609,9 @@ impl Engine {
     /// the bound, at the current size.
     #[inline]
     fn fits(&self, e: u32) -> bool {
+        if let Some(depth) = &self.depth {
+            return depth.fits(&self.grammar, &self.nodes, e);
+        }
         let node = &self.nodes[e as usize];
         let h = &self.hot[node.prod().index()];
         if h.leaf {

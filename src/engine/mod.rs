@@ -2,6 +2,7 @@
 //! `Searcher` that steps it, the searches built on it (`sat`, `search`,
 //! `ctrex`, `classes`) and `Parallel`. Public at `neatcheck::search`.
 
+pub(crate) mod depth;
 pub(crate) mod dfs;
 
 pub use crate::outcome::Counterexample;
@@ -188,6 +189,19 @@ impl<T: 'static> Searcher<T> {
     pub fn from_grammar(grammar: Rc<Grammar>, bound: usize) -> Self {
         Searcher {
             engine: Engine::new(grammar, bound as u64),
+            stats: Stats::default(),
+            start: Instant::now(),
+            internal: None,
+            _t: PhantomData,
+        }
+    }
+
+    /// Searches a compiled grammar by depth instead of size: every value of
+    /// depth `<= depth` (`docs/spec.md#depth`), once per class, in the
+    /// search order of the size-bounded search.
+    pub(crate) fn by_depth(grammar: Rc<Grammar>, depth: usize) -> Self {
+        Searcher {
+            engine: Engine::with_depth(grammar, depth as u64),
             stats: Stats::default(),
             start: Instant::now(),
             internal: None,
