@@ -34,6 +34,7 @@ use std::time::Duration;
 /// | `NEATCHECK_REGRESSIONS` | `0`: neither replay nor save the regression file | `1` |
 /// | `NEATCHECK_STRATEGY` | conjunction strategy for `Cool` properties | `OF` |
 /// | `NEATCHECK_INTEGERS` | sizes of the primitive integers: `linear` or `bits` | the thread's (bits) |
+/// | `NEATCHECK_PORTFOLIO` | `0`: no depth-bounded search beside the size-bounded one | `1` |
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// Largest size bound the exhaustive phase searches.
@@ -68,6 +69,12 @@ pub struct Config {
     /// on the calling thread, by bit length unless
     /// [`crate::space::with_integer_sizes`] says otherwise).
     pub integers: Option<IntegerSizes>,
+    /// Interleave a depth-bounded search (Lazy SmallCheck's order) with the
+    /// size-bounded one in the exhaustive phase, one run for every four:
+    /// a bug that needs a long input of small parts is then found early
+    /// (`docs/spec.md#portfolio`). The counterexample reported is still the
+    /// smallest one whenever the run budget reaches it.
+    pub portfolio: bool,
 }
 
 /// The defaults: see the table on [`Config`].
@@ -93,6 +100,7 @@ impl Default for Config {
             regressions: true,
             strategy: Strategy::OF,
             integers: None,
+            portfolio: true,
         }
     }
 }
@@ -218,6 +226,9 @@ impl Config {
                 .parse()
                 .unwrap_or_else(|e: String| invalid("NEATCHECK_STRATEGY", &v, &e));
         }
+        if let Some(v) = env_var("NEATCHECK_PORTFOLIO") {
+            self.portfolio = flag(&v);
+        }
         if let Some(v) = env_var("NEATCHECK_INTEGERS") {
             self.integers = Some(
                 v.parse()
@@ -283,6 +294,26 @@ impl Config {
     /// Turns the regression file on or off.
     pub fn regressions(mut self, on: bool) -> Self {
         self.regressions = on;
+        self
+    }
+
+    /// Turns the portfolio's depth-bounded search on or off (see
+    /// [`Config::portfolio`]).
+    ///
+    /// ```
+    /// use neatcheck::check::{run_check, Config, Found};
+    /// // Six distinct small numbers: the depth-bounded search reaches
+    /// // them long before the size-bounded one, which then proves the
+    /// // smallest counterexample within the budget.
+    /// let all_distinct = |xs: &Vec<u8>| (1..xs.len()).all(|i| !xs[..i].contains(&xs[i]));
+    /// let prop = |xs: Vec<u8>| xs.len() < 6 || !all_distinct(&xs);
+    /// let small_budget = Config::default().runs(10_000).samples(0, 0);
+    /// let c = run_check(&small_budget.clone().portfolio(true), prop).unwrap_err();
+    /// assert!(matches!(c.found, Found::Depth { .. }));
+    /// assert_eq!(c.value.len(), 6);
+    /// ```
+    pub fn portfolio(mut self, on: bool) -> Self {
+        self.portfolio = on;
         self
     }
 

@@ -39,6 +39,7 @@ mod driver;
 #[cfg(test)]
 mod given_tests;
 mod labels;
+mod portfolio;
 mod random;
 mod regressions;
 
@@ -325,6 +326,15 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
             pattern,
         } => println!("size {bound}: counterexample after {runs} runs: {pattern}"),
         BoundEvent::Cut { bound, runs } => println!("size {bound}: out of time after {runs} runs"),
+        BoundEvent::DepthFound {
+            depth,
+            runs,
+            size,
+            pattern,
+        } => println!(
+            "depth {depth}: counterexample of size {size} after {runs} runs: {pattern} \
+             (searching smaller sizes)"
+        ),
     };
     let subject = Subject {
         step,
@@ -477,6 +487,38 @@ fn report<T: Debug>(
                     c.size - 1
                 ),
                 None => writeln!(s, "smaller inputs were not all tested"),
+            };
+        }
+        Found::Depth {
+            depth,
+            found_size,
+            shrink_attempts,
+            shrink_steps,
+            passed_up_to,
+        } => {
+            let _ = write!(
+                s,
+                "  found by the depth-bounded search (depth {depth}, size {found_size}, after {} \
+                 runs), shrunk to size {} in {shrink_steps} steps ({shrink_attempts} candidates \
+                 tried); ",
+                c.runs, c.size
+            );
+            let _ = match passed_up_to {
+                Some(p) if *p as u64 + 1 >= c.size => {
+                    writeln!(s, "size-minimal: proven (every smaller input passed)")
+                }
+                Some(p) => writeln!(
+                    s,
+                    "size-minimal: not proven (the budget ran out at size {}: sizes {}..={} \
+                     were not all tested)",
+                    p + 1,
+                    p + 1,
+                    c.size - 1
+                ),
+                None => writeln!(
+                    s,
+                    "size-minimal: not proven (the budget ran out before any size was complete)"
+                ),
             };
         }
         Found::Replay { from_file: true } => {

@@ -27,6 +27,7 @@ fn nesting(g: &Grammar, prod: ProdId) -> u64 {
 #[derive(Debug, Clone)]
 pub(crate) struct MinDepths {
     pub(crate) prod: Vec<u64>,
+    #[cfg(test)]
     pub(crate) sort: Vec<u64>,
 }
 
@@ -57,7 +58,13 @@ impl MinDepths {
                 }
             }
             if !changed {
-                return MinDepths { prod, sort };
+                #[cfg(not(test))]
+                let _ = sort;
+                return MinDepths {
+                    prod,
+                    #[cfg(test)]
+                    sort,
+                };
             }
         }
     }
@@ -310,6 +317,7 @@ fn leaf_fits(g: &Grammar, prod: ProdId, index: u64, left: u64) -> bool {
     s != INFINITE && s <= left
 }
 
+#[cfg(test)]
 /// The depth of a tree of `g` under the rule of this module: the largest
 /// `d` over its positions, plus the size for a leaf at depth `d`.
 pub(crate) fn tree_depth(g: &Grammar, tree: &crate::grammar::Tree) -> u64 {

@@ -234,11 +234,6 @@ impl Engine {
         engine
     }
 
-    /// The depth bound, when the search is bounded by depth.
-    pub(crate) fn depth_bound(&self) -> Option<u64> {
-        self.depth.as_ref().map(|d| d.bound)
-    }
-
     /// Announces every later predicate run (all modes, traces and loaded
     /// values) to a watchdog slot, so that a run that never returns is
     /// reported.
