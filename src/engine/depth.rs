@@ -27,7 +27,6 @@ fn nesting(g: &Grammar, prod: ProdId) -> u64 {
 #[derive(Debug, Clone)]
 pub(crate) struct MinDepths {
     pub(crate) prod: Vec<u64>,
-    #[cfg(test)]
     pub(crate) sort: Vec<u64>,
 }
 
@@ -58,13 +57,7 @@ impl MinDepths {
                 }
             }
             if !changed {
-                #[cfg(not(test))]
-                let _ = sort;
-                return MinDepths {
-                    prod,
-                    #[cfg(test)]
-                    sort,
-                };
+                return MinDepths { prod, sort };
             }
         }
     }
@@ -139,6 +132,9 @@ impl DepthBound {
     /// The first alternative of `sort` that fits with `left` depth left
     /// (its leaf pseudo-alternative for a leaf sort whose first value fits).
     fn first_fitting(&self, g: &Grammar, sort: SortId, left: u64) -> Option<ProdId> {
+        if self.min.sort[sort.index()] > left {
+            return None;
+        }
         match &g.sorts[sort.index()].kind {
             SortKind::Algebraic { chain, .. } => chain
                 .iter()
