@@ -302,15 +302,23 @@ impl Config {
     ///
     /// ```
     /// use neatcheck::check::{run_check, Config, Found};
-    /// // Six distinct small numbers: the depth-bounded search reaches
-    /// // them long before the size-bounded one, which then proves the
-    /// // smallest counterexample within the budget.
-    /// let all_distinct = |xs: &Vec<u8>| (1..xs.len()).all(|i| !xs[..i].contains(&xs[i]));
-    /// let prop = |xs: Vec<u8>| xs.len() < 6 || !all_distinct(&xs);
-    /// let small_budget = Config::default().runs(10_000).samples(0, 0);
-    /// let c = run_check(&small_budget.clone().portfolio(true), prop).unwrap_err();
+    /// use neatcheck::Lazy;
+    /// // Six distinct small numbers: the depth-bounded search meets them
+    /// // after a few thousand runs, the size-bounded one after 1.5 million.
+    /// let prop = |xs: Lazy<Vec<u8>>| {
+    ///     xs.len() < 6 || {
+    ///         let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+    ///         (1..v.len()).any(|i| v[..i].contains(&v[i]))
+    ///     }
+    /// };
+    /// let config = Config::default().runs(100_000).samples(0, 0);
+    /// let c = run_check(&config.clone().portfolio(true), prop).unwrap_err();
     /// assert!(matches!(c.found, Found::Depth { .. }));
     /// assert_eq!(c.value.len(), 6);
+    /// // Within this budget the size order could not prove it smallest,
+    /// // and alone it finds nothing.
+    /// assert!(!c.is_minimal());
+    /// assert!(run_check(&config.portfolio(false), prop).is_ok());
     /// ```
     pub fn portfolio(mut self, on: bool) -> Self {
         self.portfolio = on;
