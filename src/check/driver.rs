@@ -314,8 +314,17 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     }
     // The size order ended without a counterexample (out of budget, or
     // past its last size): the depth order's, shrunk, is the report.
-    if let Some(found) = depth_order.and_then(|mut d| d.found.take()) {
-        return Err(phase.depth_failure(found, summary, observe));
+    if let Some(mut d) = depth_order {
+        let announced = d.found.is_some();
+        d.top_up(subject);
+        summary.depth_runs = d.runs;
+        summary.depth_exhausted = d.exhausted;
+        if let Some(found) = d.found.take() {
+            if !announced {
+                phase.announce(&found, observe);
+            }
+            return Err(phase.depth_failure(found, summary, observe));
+        }
     }
 
     // The random phase, past the sizes the exhaustive phase reached.

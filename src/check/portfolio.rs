@@ -99,6 +99,17 @@ impl<T: Enumerable> DepthOrder<T> {
         }
     }
 
+    /// Gives the depth order the rest of its allowance for the size order's
+    /// runs so far, whatever the slices left: where the size order stopped
+    /// without a counterexample, so that what the depth order found does
+    /// not depend on when the slices fell (between bounds with several
+    /// threads, every [`SLICE`] runs with one).
+    pub(crate) fn top_up(&mut self, subject: &Subject<'_, T>) {
+        let due = depth_allowance(self.size_runs).saturating_sub(self.runs);
+        self.credit = 0;
+        self.slice(subject, due);
+    }
+
     /// Makes up to `runs` runs of the depth order.
     fn slice(&mut self, subject: &Subject<'_, T>, mut runs: u64) {
         while runs > 0 && !self.done() {
@@ -189,5 +200,154 @@ pub(crate) fn bound_with_depth_order<T: Enumerable>(
         if !paused {
             return (result, tally);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::depth_allowance;
+    use crate::check::{run_check, Config, Found};
+    use crate::handle::Lazy;
+    use proptest::prelude::*;
+
+    /// A property over lists of small numbers, as data: it fails when the
+    /// list has at least `len` elements and the condition holds of them.
+    #[derive(Clone, Debug)]
+    enum Cond {
+        /// Pairwise distinct.
+        Distinct,
+        /// No element is `0`.
+        NonZero,
+        /// Some element is at least this.
+        SomeAtLeast(u8),
+        /// The sum is at least this.
+        SumAtLeast(u32),
+        /// Strictly increasing.
+        Increasing,
+    }
+
+    impl Cond {
+        fn holds(&self, v: &[u8]) -> bool {
+            match self {
+                Cond::Distinct => (1..v.len()).all(|i| !v[..i].contains(&v[i])),
+                Cond::NonZero => v.iter().all(|&x| x != 0),
+                Cond::SomeAtLeast(k) => v.iter().any(|x| x >= k),
+                Cond::SumAtLeast(k) => v.iter().map(|&x| u32::from(x)).sum::<u32>() >= *k,
+                Cond::Increasing => v.windows(2).all(|w| w[0] < w[1]),
+            }
+        }
+    }
+
+    fn cond() -> impl Strategy<Value = Cond> {
+        prop_oneof![
+            Just(Cond::Distinct),
+            Just(Cond::NonZero),
+            (1u8..12).prop_map(Cond::SomeAtLeast),
+            (1u32..20).prop_map(Cond::SumAtLeast),
+            Just(Cond::Increasing),
+        ]
+    }
+
+    /// The property: lazy in the length, then reads every element.
+    fn property(len: usize, c: &Cond) -> impl Fn(Lazy<'_, Vec<u8>>) -> bool + Sync + '_ {
+        move |xs| {
+            xs.iter().take(len).count() < len || {
+                let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+                !c.holds(&v)
+            }
+        }
+    }
+
+    fn config(runs: u64, portfolio: bool) -> Config {
+        Config::default()
+            .runs(runs)
+            .samples(0, 0)
+            .regressions(false)
+            .run_timeout(None)
+            .portfolio(portfolio)
+    }
+
+    #[test]
+    fn the_depth_order_gets_a_shrinking_share() {
+        assert_eq!(depth_allowance(0), 0);
+        assert_eq!(depth_allowance(1024), 512);
+        assert_eq!(depth_allowance(1_000_000), 16_000);
+        assert!(depth_allowance(u64::MAX) > 0);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// With a budget that reaches it, the portfolio reports what the
+        /// size order alone reports: the same value, size, runs and
+        /// coverage, minimal; its depth order ran, within its allowance.
+        #[test]
+        fn within_the_budget_the_report_is_the_size_orders(c in cond(), len in 1usize..5) {
+            let prop = property(len, &c);
+            let alone = run_check(&config(u64::MAX, false), &prop).map(|s| s.runs);
+            let both = run_check(&config(u64::MAX, true), &prop);
+            match (alone, both) {
+                (Ok(_), Ok(_)) => unreachable!("every property here fails"),
+                (Err(a), Err(b)) => {
+                    prop_assert_eq!(&a.value, &b.value);
+                    prop_assert_eq!((a.size, a.runs, &a.found), (b.size, b.runs, &b.found));
+                    prop_assert_eq!(a.summary.runs, b.summary.runs);
+                    prop_assert_eq!(a.summary.depth_runs, 0);
+                    prop_assert!(b.summary.depth_runs <= depth_allowance(b.summary.runs));
+                    prop_assert!(b.is_minimal());
+                }
+                (a, b) => prop_assert!(false, "{a:?} / {b:?}"),
+            }
+        }
+
+        /// With a budget too small for the size order, the portfolio's
+        /// counterexample is a real one; it is size-minimal exactly when
+        /// the report says so, and then the size order's own.
+        #[test]
+        fn past_the_budget_the_depth_orders_counterexample_is_real(
+            c in cond(),
+            len in 3usize..7,
+            runs in 2_000u64..20_000,
+        ) {
+            let prop = property(len, &c);
+            let smallest = run_check(&config(u64::MAX, false), &prop)
+                .expect_err("every property here fails");
+            match run_check(&config(runs, true), &prop) {
+                Ok(summary) => prop_assert!(summary.depth_runs > 0),
+                Err(f) => {
+                    // The property fails on it.
+                    prop_assert!(f.value.len() >= len && c.holds(&f.value), "{:?}", f.value);
+                    prop_assert!(f.size >= smallest.size);
+                    match f.found {
+                        Found::Exhaustive => prop_assert_eq!(&f.value, &smallest.value),
+                        Found::Depth { passed_up_to, found_size, .. } => {
+                            prop_assert!(found_size >= f.size);
+                            prop_assert!(passed_up_to.is_none_or(|p| (p as u64) < smallest.size));
+                            if f.is_minimal() {
+                                prop_assert_eq!(f.size, smallest.size);
+                            }
+                        }
+                        other => prop_assert!(false, "found by {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn six_distinct_numbers_are_found_by_depth_within_a_small_budget() {
+        let c = Cond::Distinct;
+        let prop = property(6, &c);
+        let f = run_check(&config(50_000, true), &prop).expect_err("the depth order finds it");
+        assert!(matches!(f.found, Found::Depth { .. }), "{:?}", f.found);
+        assert!(f.value.len() == 6 && c.holds(&f.value), "{:?}", f.value);
+        assert!(!f.is_minimal(), "50 000 runs do not reach size 18");
+        assert!(run_check(&config(50_000, false), &prop).is_ok());
+        // Threads change neither the size order's runs nor the depth order's.
+        let two = run_check(&config(50_000, true).threads(2), &prop).expect_err("found");
+        assert_eq!(
+            (two.value, two.summary.runs, two.summary.depth_runs),
+            (f.value, f.summary.runs, f.summary.depth_runs)
+        );
     }
 }
