@@ -306,7 +306,7 @@ mod tests {
         #[test]
         fn past_the_budget_the_depth_orders_counterexample_is_real(
             c in cond(),
-            len in 3usize..7,
+            len in 3usize..6,
             runs in 2_000u64..20_000,
         ) {
             let prop = property(len, &c);

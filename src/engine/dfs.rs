@@ -384,21 +384,8 @@ impl Engine {
     /// Swaps position `e` to its next alternative if it fits the bound.
     #[inline]
     fn swap(&mut self, e: u32) -> Option<Undo> {
-        if let Some(depth) = &mut self.depth {
-            let saved = self.nodes[e as usize].choice();
-            let arena_len = id32(self.nodes.len());
-            let delta = depth.swap(&self.grammar, &mut self.nodes, e)?;
-            self.size = self.size.wrapping_add(delta as u64);
-            self.max_size = self.max_size.max(self.size);
-            // A signed change in the unsigned field: `restore` subtracts it
-            // sign-extended.
-            let delta = i32::try_from(delta).expect("a size change fits 32 bits") as u32;
-            return Some(Undo {
-                node: e,
-                saved,
-                arena_len,
-                delta,
-            });
+        if self.depth.is_some() {
+            return self.swap_by_depth(e);
         }
         let node = &self.nodes[e as usize];
         let prod = node.prod();
@@ -437,6 +424,27 @@ impl Engine {
         self.size += undo.delta as u64;
         self.max_size = self.max_size.max(self.size);
         Some(undo)
+    }
+
+    /// [`Engine::swap`] under a depth bound (out of the size search's way).
+    #[cold]
+    #[inline(never)]
+    fn swap_by_depth(&mut self, e: u32) -> Option<Undo> {
+        let depth = self.depth.as_mut()?;
+        let saved = self.nodes[e as usize].choice();
+        let arena_len = id32(self.nodes.len());
+        let delta = depth.swap(&self.grammar, &mut self.nodes, e)?;
+        self.size = self.size.wrapping_add(delta as u64);
+        self.max_size = self.max_size.max(self.size);
+        // A signed change in the unsigned field: `restore` subtracts it
+        // sign-extended.
+        let delta = i32::try_from(delta).expect("a size change fits 32 bits") as u32;
+        Some(Undo {
+            node: e,
+            saved,
+            arena_len,
+            delta,
+        })
     }
 
     fn restore(&mut self, u: Undo) {
@@ -604,8 +612,8 @@ impl Engine {
     /// the bound, at the current size.
     #[inline]
     fn fits(&self, e: u32) -> bool {
-        if let Some(depth) = &self.depth {
-            return depth.fits(&self.grammar, &self.nodes, e);
+        if self.depth.is_some() {
+            return self.fits_by_depth(e);
         }
         let node = &self.nodes[e as usize];
         let h = &self.hot[node.prod().index()];
@@ -618,6 +626,15 @@ impl Engine {
         } else {
             h.next.is_some() && self.size + h.next_delta as u64 <= self.bound
         }
+    }
+
+    /// [`Engine::fits`] under a depth bound (out of the size search's way).
+    #[cold]
+    #[inline(never)]
+    fn fits_by_depth(&self, e: u32) -> bool {
+        self.depth
+            .as_ref()
+            .is_some_and(|d| d.fits(&self.grammar, &self.nodes, e))
     }
 
     /// Replaces the search by a single given value (all positions locked):
