@@ -342,6 +342,17 @@ mod tests {
         assert!(matches!(f.found, Found::Depth { .. }), "{:?}", f.found);
         assert!(f.value.len() == 6 && c.holds(&f.value), "{:?}", f.value);
         assert!(!f.is_minimal(), "50 000 runs do not reach size 18");
+        let report = f.report();
+        assert!(report.contains("found by the depth-bounded search (depth "), "{report}");
+        let exhausted = f.summary.exhausted.expect("small sizes pass");
+        assert!(
+            report.contains(&format!(
+                "size-minimal: not proven (the budget ran out at size {}",
+                exhausted + 1
+            )),
+            "{report}"
+        );
+        assert!(report.contains("; depth-bounded search: "), "{report}");
         assert!(run_check(&config(50_000, false), &prop).is_ok());
         // Threads change neither the size order's runs nor the depth order's.
         let two = run_check(&config(50_000, true).threads(2), &prop).expect_err("found");
