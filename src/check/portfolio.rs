@@ -343,7 +343,10 @@ mod tests {
         assert!(f.value.len() == 6 && c.holds(&f.value), "{:?}", f.value);
         assert!(!f.is_minimal(), "50 000 runs do not reach size 18");
         let report = f.report();
-        assert!(report.contains("found by the depth-bounded search (depth "), "{report}");
+        assert!(
+            report.contains("found by the depth-bounded search (depth "),
+            "{report}"
+        );
         let exhausted = f.summary.exhausted.expect("small sizes pass");
         assert!(
             report.contains(&format!(
