@@ -530,6 +530,44 @@ mod tests {
         assert_eq!(found.len(), 32, "every Wide value, and no Tall one");
     }
 
+    /// Under every conjunction strategy (OS and OSF lock by the
+    /// reference's rule and count reads on marks the depth bound set), every
+    /// value within the depth is in exactly one run's class, and each run's
+    /// result is the formula's on it.
+    #[test]
+    fn formulas_under_every_strategy_cover_each_value_once() {
+        use crate::cool::{Cool, Strategy};
+        type V = Vec<bool>;
+        fn formula(xs: Lazy<'_, V>) -> Cool<'_> {
+            let xs2 = xs.clone();
+            let xs3 = xs.clone();
+            Cool::atom(move || xs.nth(1).is_some_and(|b| !b.get()))
+                & (Cool::atom(move || xs2.len() < 3)
+                    | Cool::atom(move || xs3.iter().last().is_some_and(|b| b.get())))
+        }
+        fn plain(v: &V) -> bool {
+            v.get(1) == Some(&false) && (v.len() < 3 || v.last() == Some(&true))
+        }
+        let g = grammar_of::<V>();
+        for strategy in Strategy::ALL {
+            for depth in 0..=5 {
+                let mut s = Searcher::<V>::by_depth(g.clone(), depth);
+                let mut runs: Vec<(Pattern, bool)> = vec![];
+                while let Some(r) = s.step_cool(strategy, &formula) {
+                    let expected = plain(&s.value());
+                    assert_eq!(r.is_true(), expected, "{strategy:?}: {:?}", s.value());
+                    runs.push((s.pattern(|x| formula(x).eval()), expected));
+                }
+                for t in reference(&g, depth as u64) {
+                    let v: V = crate::grammar::downcast(g.build_root(&t), "test");
+                    let classes: Vec<_> = runs.iter().filter(|(p, _)| p.matches(&t)).collect();
+                    assert_eq!(classes.len(), 1, "{strategy:?}, depth {depth}: {v:?}");
+                    assert_eq!(classes[0].1, plain(&v), "{strategy:?}: {v:?}");
+                }
+            }
+        }
+    }
+
     /// An atom of a lazy predicate over `(Option<u8>, Vec<u8>)`.
     #[derive(Clone, Debug)]
     enum Atom {
