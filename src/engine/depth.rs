@@ -539,11 +539,9 @@ mod tests {
         use crate::cool::{Cool, Strategy};
         type V = Vec<bool>;
         fn formula(xs: Lazy<'_, V>) -> Cool<'_> {
-            let xs2 = xs.clone();
-            let xs3 = xs.clone();
             Cool::atom(move || xs.nth(1).is_some_and(|b| !b.get()))
-                & (Cool::atom(move || xs2.len() < 3)
-                    | Cool::atom(move || xs3.iter().last().is_some_and(|b| b.get())))
+                & (Cool::atom(move || xs.len() < 3)
+                    | Cool::atom(move || xs.iter().last().is_some_and(|b| b.get())))
         }
         fn plain(v: &V) -> bool {
             v.get(1) == Some(&false) && (v.len() < 3 || v.last() == Some(&true))
