@@ -315,14 +315,11 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     // The size order ended without a counterexample (out of budget, or
     // past its last size): the depth order's, shrunk, is the report.
     if let Some(mut d) = depth_order {
-        let announced = d.found.is_some();
         d.top_up(subject);
+        d.announce_once(config.verbose, observe);
         summary.depth_runs = d.runs;
         summary.depth_exhausted = d.exhausted;
         if let Some(found) = d.found.take() {
-            if !announced {
-                phase.announce(&found, observe);
-            }
             return Err(phase.depth_failure(found, summary, observe));
         }
     }
@@ -355,9 +352,11 @@ fn exhaust_bound<T: Enumerable + Send>(
     budget: u64,
     deadline: Option<Instant>,
     depth_order: Option<&mut DepthOrder<T>>,
+    observe: &mut dyn FnMut(BoundEvent<'_>),
 ) -> (BoundResult<T>, Tally) {
     if let (Some(depth_order), true) = (depth_order, config.threads <= 1) {
-        return bound_with_depth_order(subject, depth_order, bound, budget, deadline);
+        let on_found = &mut |d: &mut DepthOrder<T>| d.announce_once(config.verbose, observe);
+        return bound_with_depth_order(subject, depth_order, bound, budget, deadline, on_found);
     }
     let budget = Budget {
         deadline,
@@ -444,7 +443,6 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         summary.stopped = Stop::MaxSize;
         for bound in from..=to {
             let left = budget.saturating_sub(used);
-            let announced = depth_order.as_ref().is_some_and(|d| d.found.is_some());
             let (end, tally) = exhaust_bound(
                 self.config,
                 self.subject,
@@ -452,6 +450,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 left,
                 self.deadline,
                 depth_order.as_deref_mut(),
+                observe,
             );
             if let Some(d) = depth_order.as_deref_mut() {
                 // Several threads: the depth order's slices between bounds.
@@ -460,9 +459,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 }
                 summary.depth_runs = d.runs;
                 summary.depth_exhausted = d.exhausted;
-                if let (false, Some(f)) = (announced, &d.found) {
-                    self.announce(f, observe);
-                }
+                d.announce_once(self.config.verbose, observe);
             }
             used += tally.runs;
             summary.runs += tally.runs;
@@ -558,24 +555,6 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             *summary.labels.entry(k).or_default() += v;
         }
         None
-    }
-
-    /// The portfolio's depth order found a counterexample first (announced
-    /// by `observe` when found).
-    fn announce(&self, f: &DepthFound<T>, observe: &mut dyn FnMut(BoundEvent<'_>)) {
-        let c = &f.counterexample;
-        observe(BoundEvent::DepthFound {
-            depth: f.depth,
-            runs: c.runs,
-            size: c.size,
-            pattern: &c.pattern,
-        });
-        if self.config.verbose {
-            eprintln!(
-                "neatcheck: the depth-bounded search found a counterexample of size {} at depth                  {} (after {} runs): {}; searching the smaller sizes",
-                c.size, f.depth, c.runs, c.pattern
-            );
-        }
     }
 
     /// The report of a counterexample of the depth order that the size order

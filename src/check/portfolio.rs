@@ -17,7 +17,7 @@
 //! first counterexample, when it reaches one, is what the check reports
 //! (the same one as without the portfolio).
 
-use super::driver::{describe, Subject, Tally};
+use super::driver::{describe, BoundEvent, Subject, Tally};
 use crate::engine::{bound_in_searcher, BoundResult, Budget, ClockEvery, Searcher};
 use crate::grammar::Tree;
 use crate::outcome::Counterexample;
@@ -59,6 +59,8 @@ pub(crate) struct DepthOrder<T> {
     credit: u64,
     /// Size-order runs in all.
     size_runs: u64,
+    /// Whether `found` was announced.
+    announced: bool,
 }
 
 impl<T: Enumerable> DepthOrder<T> {
@@ -75,6 +77,7 @@ impl<T: Enumerable> DepthOrder<T> {
             found: None,
             credit: 0,
             size_runs: 0,
+            announced: false,
         }
     }
 
@@ -96,6 +99,30 @@ impl<T: Enumerable> DepthOrder<T> {
             self.credit %= SLICE;
             let due = depth_allowance(self.size_runs).saturating_sub(self.runs);
             self.slice(subject, due);
+        }
+    }
+
+    /// Announces the depth order's counterexample the first time it is
+    /// seen: to the driver's observer (`search::test_for` prints it) and,
+    /// when `verbose`, on standard error.
+    pub(crate) fn announce_once(&mut self, verbose: bool, observe: &mut dyn FnMut(BoundEvent<'_>)) {
+        let Some(f) = self.found.as_ref().filter(|_| !self.announced) else {
+            return;
+        };
+        self.announced = true;
+        let c = &f.counterexample;
+        observe(BoundEvent::DepthFound {
+            depth: f.depth,
+            runs: c.runs,
+            size: c.size,
+            pattern: &c.pattern,
+        });
+        if verbose {
+            eprintln!(
+                "neatcheck: the depth-bounded search found a counterexample of size {} at depth \
+                 {} (after {} runs): {}; searching the smaller sizes",
+                c.size, f.depth, c.runs, c.pattern
+            );
         }
     }
 
@@ -163,13 +190,16 @@ impl<T: Enumerable> DepthOrder<T> {
 
 /// One bound of the size order on one thread, paused every
 /// [`DepthOrder::runs_to_slice`] runs for a slice of the depth order: the
-/// same runs, result and tally as without the pauses.
+/// same runs, result and tally as without the pauses. `on_found` is called
+/// after each slice (to announce a counterexample of the depth order at
+/// once).
 pub(crate) fn bound_with_depth_order<T: Enumerable>(
     subject: &Subject<'_, T>,
     depth_order: &mut DepthOrder<T>,
     bound: usize,
     budget: u64,
     deadline: Option<Instant>,
+    on_found: &mut dyn FnMut(&mut DepthOrder<T>),
 ) -> (BoundResult<T>, Tally) {
     let mut s = subject.searcher(bound);
     let mut tally = Tally::default();
@@ -196,6 +226,7 @@ pub(crate) fn bound_with_depth_order<T: Enumerable>(
         // A failure is reported before the depth order runs again.
         if !matches!(result, BoundResult::Failed(_)) {
             depth_order.credit(subject, made);
+            on_found(depth_order);
         }
         if !paused {
             return (result, tally);
@@ -265,6 +296,48 @@ mod tests {
             .regressions(false)
             .run_timeout(None)
             .portfolio(portfolio)
+    }
+
+    /// The depth order's counterexample is announced as soon as it is
+    /// found, before the size order's; then the size order reports the
+    /// smallest one, as it does alone.
+    #[test]
+    fn the_depth_orders_counterexample_is_announced_first() {
+        use crate::check::driver::{drive, BoundEvent, Origin, Subject};
+        use crate::engine::{GrammarSource, Searcher};
+        let c = Cond::Distinct;
+        let prop = property(5, &c);
+        let step = |s: &mut Searcher<Vec<u8>>| s.step(&prop);
+        let trace = |s: &mut Searcher<Vec<u8>>| s.pattern(&prop);
+        let subject = Subject {
+            step: &step,
+            trace: &trace,
+            watchdog: None,
+            source: &GrammarSource::Canonical,
+        };
+        let mut events: Vec<String> = vec![];
+        let mut observe = |e: BoundEvent<'_>| match e {
+            BoundEvent::DepthFound { size, .. } => events.push(format!("depth {size}")),
+            BoundEvent::Failed { bound, .. } => events.push(format!("size {bound}")),
+            BoundEvent::Passed { .. } | BoundEvent::Cut { .. } => {}
+        };
+        let f = drive(
+            &config(u64::MAX, true),
+            &subject,
+            &Origin::default(),
+            &mut observe,
+        )
+        .expect_err("five distinct numbers");
+        let alone = run_check(&config(u64::MAX, false), &prop).expect_err("found");
+        assert_eq!(
+            (&f.value, f.size, &f.found),
+            (&alone.value, alone.size, &alone.found)
+        );
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert!(events[0].starts_with("depth "), "{events:?}");
+        let depth_size: u64 = events[0][6..].parse().unwrap();
+        assert!(depth_size >= f.size);
+        assert_eq!(events[1], format!("size {}", f.size));
     }
 
     #[test]
