@@ -13,7 +13,11 @@
 //!    spent;
 //! 3. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
 //!    search, until the size bound or the run budget; a counterexample found
-//!    here is a smallest one;
+//!    here is a smallest one. Beside it a depth-bounded search (the
+//!    portfolio, [`Config::portfolio`]) meets long but shallow
+//!    counterexamples early; what it finds is reported when the size order's
+//!    budget does not reach a counterexample, shrunk, saying whether it is
+//!    proven smallest;
 //! 4. the **random phase**: uniform inputs of growing sizes past the
 //!    exhausted ones, a third of them with atoms moved to edge values
 //!    (0, ±1, powers of two and their neighbours, MIN, MAX), a third with
