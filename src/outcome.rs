@@ -134,8 +134,15 @@ pub struct Summary {
     /// The largest size bound searched completely (every value of size
     /// `<= exhausted` is covered).
     pub exhausted: Option<usize>,
-    /// Runs of the exhaustive phase, over all bounds.
+    /// Runs of the exhaustive phase, over all bounds (the size order's:
+    /// the portfolio's depth order is counted in `depth_runs`).
     pub runs: u64,
+    /// Runs of the portfolio's depth-bounded search (`Config::portfolio`),
+    /// over all its depths.
+    pub depth_runs: u64,
+    /// The largest depth the portfolio's depth-bounded search covered
+    /// completely (every input of depth `<= depth_exhausted`).
+    pub depth_exhausted: Option<usize>,
     /// Runs at the largest bound exhausted (compare with `worst_case`).
     pub runs_last_bound: u64,
     /// Number of values of size `<= exhausted`: the runs a non-lazy search
@@ -219,6 +226,22 @@ pub enum Found {
         /// is minimal when this is its size minus one.
         passed_up_to: Option<usize>,
     },
+    /// By the depth-bounded search of the portfolio (`Config::portfolio`)
+    /// before the size-bounded one reached it, then shrunk; the size order
+    /// then searched as far as its budget allowed.
+    Depth {
+        /// The depth bound it was found at.
+        depth: usize,
+        /// Its size as found, before shrinking.
+        found_size: u64,
+        /// Candidates the shrinker tried.
+        shrink_attempts: u64,
+        /// Smaller failing inputs it moved to, one after the other.
+        shrink_steps: u64,
+        /// Every size up to this one is known to pass: the counterexample
+        /// is size-minimal when this is its size minus one.
+        passed_up_to: Option<usize>,
+    },
     /// Replayed from a key (`NEATCHECK_REPLAY` or the regression file).
     Replay {
         /// Whether the key came from the regression file.
@@ -288,7 +311,7 @@ impl<T> Counterexample<T> {
         }
         match self.found {
             Found::Exhaustive => true,
-            Found::Random { passed_up_to, .. } => {
+            Found::Random { passed_up_to, .. } | Found::Depth { passed_up_to, .. } => {
                 passed_up_to.is_some_and(|p| p as u64 + 1 >= self.size)
             }
             Found::Replay { .. } => false,
@@ -357,6 +380,12 @@ impl fmt::Display for Summary {
         }
         if self.random_cut_by_time {
             write!(f, "; the time limit stopped the random phase")?;
+        }
+        if self.depth_runs > 0 {
+            write!(f, "; depth-bounded search: {} runs", self.depth_runs)?;
+            if let Some(d) = self.depth_exhausted {
+                write!(f, ", every input of depth <= {d}")?;
+            }
         }
         if self.discarded > 0 {
             write!(

@@ -36,6 +36,7 @@ use std::time::Duration;
 /// | `NEATCHECK_STRATEGY` | conjunction strategy for `Cool` properties | `OF` |
 /// | `NEATCHECK_INTEGERS` | sizes of the primitive integers: `linear` or `bits` | the thread's (bits) |
 /// | `NEATCHECK_SHARD` | search only shard `i` of `n` (`i/n`, numbered from 1 as in `cargo nextest --partition count:i/n`) | the whole search |
+/// | `NEATCHECK_PORTFOLIO` | `0`: no depth-bounded search beside the size-bounded one | `1` |
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// Largest size bound the exhaustive phase searches.
@@ -73,6 +74,12 @@ pub struct Config {
     /// The one shard of the search this check runs (`None`: all of it);
     /// see [`Config::shard`].
     pub shard: Option<Shard>,
+    /// Interleave a depth-bounded search (Lazy SmallCheck's order) with the
+    /// size-bounded one in the exhaustive phase, within a budget that grows
+    /// as the square root of the size order's runs: a bug that needs a long input of small parts is then found early
+    /// (`docs/spec.md#portfolio`). The counterexample reported is still the
+    /// smallest one whenever the run budget reaches it.
+    pub portfolio: bool,
 }
 
 /// The defaults: see the table on [`Config`].
@@ -99,6 +106,7 @@ impl Default for Config {
             strategy: Strategy::OF,
             integers: None,
             shard: None,
+            portfolio: true,
         }
     }
 }
@@ -227,6 +235,9 @@ impl Config {
         if let Some(v) = env_var("NEATCHECK_SHARD") {
             self.shard = Some(parse_shard(&v));
         }
+        if let Some(v) = env_var("NEATCHECK_PORTFOLIO") {
+            self.portfolio = flag(&v);
+        }
         if let Some(v) = env_var("NEATCHECK_INTEGERS") {
             self.integers = Some(
                 v.parse()
@@ -292,6 +303,34 @@ impl Config {
     /// Turns the regression file on or off.
     pub fn regressions(mut self, on: bool) -> Self {
         self.regressions = on;
+        self
+    }
+
+    /// Turns the portfolio's depth-bounded search on or off (see
+    /// [`Config::portfolio`]).
+    ///
+    /// ```
+    /// use neatcheck::check::{run_check, Config, Found};
+    /// use neatcheck::Lazy;
+    /// // Six distinct small numbers: the depth-bounded search meets them
+    /// // after a few thousand runs, the size-bounded one after 1.5 million.
+    /// let prop = |xs: Lazy<Vec<u8>>| {
+    ///     xs.len() < 6 || {
+    ///         let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
+    ///         (1..v.len()).any(|i| v[..i].contains(&v[i]))
+    ///     }
+    /// };
+    /// let config = Config::default().runs(100_000).samples(0, 0);
+    /// let c = run_check(&config.clone().portfolio(true), prop).unwrap_err();
+    /// assert!(matches!(c.found, Found::Depth { .. }));
+    /// assert_eq!(c.value.len(), 6);
+    /// // Within this budget the size order could not prove it smallest,
+    /// // and alone it finds nothing.
+    /// assert!(!c.is_minimal());
+    /// assert!(run_check(&config.portfolio(false), prop).is_ok());
+    /// ```
+    pub fn portfolio(mut self, on: bool) -> Self {
+        self.portfolio = on;
         self
     }
 

@@ -9,6 +9,7 @@
 
 use super::config::Config;
 use super::labels;
+use super::portfolio::{bound_with_depth_order, DepthFound, DepthOrder};
 use super::random::{self, RandomCases};
 use crate::engine::GrammarSource;
 use crate::engine::{
@@ -38,7 +39,7 @@ pub(crate) struct Subject<'a, T> {
 
 impl<T: Enumerable> Subject<'_, T> {
     /// A searcher of `T` up to `bound`, watched.
-    fn searcher(&self, bound: usize) -> Searcher<T> {
+    pub(crate) fn searcher(&self, bound: usize) -> Searcher<T> {
         let mut s = Searcher::<T>::from_grammar(self.source.grammar(), bound);
         if let Some(dog) = self.watchdog {
             s.watch(dog.slot());
@@ -70,6 +71,14 @@ pub(crate) enum BoundEvent<'a> {
     Cut {
         bound: usize,
         runs: u64,
+    },
+    /// The portfolio's depth order found a counterexample first; the size
+    /// order goes on to prove which one is smallest.
+    DepthFound {
+        depth: usize,
+        runs: u64,
+        size: u64,
+        pattern: &'a str,
     },
 }
 
@@ -113,7 +122,7 @@ impl crate::engine::Tally for Tally {
 }
 
 /// The failure record of the run just made by `s`.
-fn describe<T: 'static>(
+pub(crate) fn describe<T: 'static>(
     s: &mut Searcher<T>,
     subject: &Subject<'_, T>,
     r: RunResult,
@@ -297,9 +306,31 @@ fn drive_phases<T: Enumerable + Debug + Send>(
 
     // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
     // smallest one.
-    phase.exhaust(0, last_bound, config.runs, summary, observe)?;
+    // A shard is one part of the size order; the depth order is not
+    // partitioned, so a sharded check leaves it to the unsharded runs.
+    let portfolio = config.portfolio && config.shard.is_none_or(|s| s.is_whole());
+    let mut depth_order = portfolio.then(|| DepthOrder::new(last_bound));
+    phase.exhaust(
+        0,
+        last_bound,
+        config.runs,
+        summary,
+        observe,
+        depth_order.as_mut(),
+    )?;
     if summary.stopped == Stop::MaxSize && whole_type {
         summary.stopped = Stop::AllValues;
+    }
+    // The size order ended without a counterexample (out of budget, or
+    // past its last size): the depth order's, shrunk, is the report.
+    if let Some(mut d) = depth_order {
+        d.top_up(subject);
+        d.announce_once(config.verbose, observe);
+        summary.depth_runs = d.runs;
+        summary.depth_exhausted = d.exhausted;
+        if let Some(found) = d.found.take() {
+            return Err(phase.depth_failure(found, summary, observe));
+        }
     }
 
     // The random phase, past the sizes the exhaustive phase reached.
@@ -329,7 +360,13 @@ fn exhaust_bound<T: Enumerable + Send>(
     bound: usize,
     budget: u64,
     deadline: Option<Instant>,
+    depth_order: Option<&mut DepthOrder<T>>,
+    observe: &mut dyn FnMut(BoundEvent<'_>),
 ) -> (BoundResult<T>, Tally) {
+    if let (Some(depth_order), true) = (depth_order, config.threads <= 1) {
+        let on_found = &mut |d: &mut DepthOrder<T>| d.announce_once(config.verbose, observe);
+        return bound_with_depth_order(subject, depth_order, bound, budget, deadline, on_found);
+    }
     let budget = Budget {
         deadline,
         max_runs: Some(budget),
@@ -415,12 +452,30 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         budget: u64,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
+        mut depth_order: Option<&mut DepthOrder<T>>,
     ) -> Result<(), Box<Counterexample<T>>> {
         let mut used = 0;
         summary.stopped = Stop::MaxSize;
         for bound in from..=to {
             let left = budget.saturating_sub(used);
-            let (end, tally) = exhaust_bound(self.config, self.subject, bound, left, self.deadline);
+            let (end, tally) = exhaust_bound(
+                self.config,
+                self.subject,
+                bound,
+                left,
+                self.deadline,
+                depth_order.as_deref_mut(),
+                observe,
+            );
+            if let Some(d) = depth_order.as_deref_mut() {
+                // Several threads: the depth order's slices between bounds.
+                if self.config.threads > 1 && !matches!(end, BoundResult::Failed(_)) {
+                    d.credit(self.subject, tally.runs);
+                }
+                summary.depth_runs = d.runs;
+                summary.depth_exhausted = d.exhausted;
+                d.announce_once(self.config.verbose, observe);
+            }
             used += tally.runs;
             summary.runs += tally.runs;
             summary.discarded += tally.discarded;
@@ -435,6 +490,15 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                     summary.runs_last_bound = tally.runs;
                     summary.labelled_runs = tally.runs - tally.discarded;
                     summary.labels = tally.labels;
+                    // Only a property that changed its mind passes the
+                    // depth order's counterexample's size.
+                    if depth_order
+                        .as_ref()
+                        .and_then(|d| d.found.as_ref())
+                        .is_some_and(|f| f.counterexample.size <= bound as u64)
+                    {
+                        return Ok(());
+                    }
                 }
                 BoundResult::Failed(c) => {
                     observe(BoundEvent::Failed {
@@ -498,7 +562,17 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             if r.is_failure() {
                 summary.discarded += tally.discarded;
                 let c = describe(&mut s, self.subject, r, summary.random);
-                return Some(self.shrink_and_confirm(c, &case.tree, summary, observe));
+                let sampled_size = c.size;
+                let runs = summary.random;
+                let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::Random {
+                    sampled_size,
+                    shrink_attempts,
+                    shrink_steps,
+                    passed_up_to,
+                };
+                return Some(
+                    self.shrink_and_confirm(c, &case.tree, runs, &found, summary, observe),
+                );
             }
         }
         summary.discarded += tally.discarded;
@@ -509,19 +583,48 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         None
     }
 
-    /// Shrinks a random failure through the space, then searches the sizes
-    /// from those exhausted up to the shrunk value's (with a fresh run
-    /// budget) to find the smallest counterexample, or to say how far below
-    /// the shrunk one every input passed.
+    /// The report of a counterexample of the depth order that the size order
+    /// did not reach: shrunk and confirmed as a random failure is.
+    fn depth_failure(
+        &self,
+        found: DepthFound<T>,
+        summary: &mut Summary,
+        observe: &mut dyn FnMut(BoundEvent<'_>),
+    ) -> Box<Counterexample<T>> {
+        let DepthFound {
+            counterexample,
+            tree,
+            depth,
+        } = found;
+        let found_size = counterexample.size;
+        let runs = summary.depth_runs;
+        let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::Depth {
+            depth,
+            found_size,
+            shrink_attempts,
+            shrink_steps,
+            passed_up_to,
+        };
+        self.shrink_and_confirm(counterexample, &tree, runs, &found, summary, observe)
+    }
+
+    /// Shrinks a failure of the random phase or of the depth order through
+    /// the space, then searches the sizes from those exhausted up to the
+    /// shrunk value's (with a fresh run budget) to find the smallest
+    /// counterexample, or to say how far below the shrunk one every input
+    /// passed. `found` says how it was found, from the shrinker's attempts
+    /// and steps and the largest size passed; `runs` are the runs or cases
+    /// that found it.
     fn shrink_and_confirm(
         &self,
         first: Counterexample<T>,
         tree: &Tree,
+        runs: u64,
+        found: &dyn Fn(u64, u64, Option<usize>) -> Found,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
     ) -> Box<Counterexample<T>> {
         let (subject, deadline) = (self.subject, self.deadline);
-        let sampled_size = first.size;
         let panicked = first.panicked;
         let mut s = subject.searcher(0);
         let mut fails = |t: &Tree| {
@@ -545,24 +648,20 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             }
             None => first,
         });
-        c.runs = summary.random;
+        c.runs = runs;
         // Up to the shrunk size itself: the exhaustive search then reports
         // the first counterexample of the smallest failing size in search
         // order, the same one it reports when it finds the bug on its own.
         let from = summary.exhausted.map_or(0, |e| e.saturating_add(1));
         if from <= c.size as usize {
             let to = c.size as usize;
-            if let Err(canonical) = self.exhaust(from, to, self.config.runs, summary, observe) {
+            if let Err(canonical) = self.exhaust(from, to, self.config.runs, summary, observe, None)
+            {
                 c.discard();
                 return canonical;
             }
         }
-        c.found = Found::Random {
-            sampled_size,
-            shrink_attempts: shrunk.attempts,
-            shrink_steps: shrunk.steps,
-            passed_up_to: summary.exhausted,
-        };
+        c.found = found(shrunk.attempts, shrunk.steps, summary.exhausted);
         c
     }
 }

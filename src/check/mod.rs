@@ -13,7 +13,11 @@
 //!    spent;
 //! 3. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
 //!    search, until the size bound or the run budget; a counterexample found
-//!    here is a smallest one;
+//!    here is a smallest one. Beside it a depth-bounded search (the
+//!    portfolio, [`Config::portfolio`]) meets long but shallow
+//!    counterexamples early; what it finds is reported when the size order's
+//!    budget does not reach a counterexample, shrunk, saying whether it is
+//!    proven smallest;
 //! 4. the **random phase**: uniform inputs of growing sizes past the
 //!    exhausted ones, a third of them with atoms moved to edge values
 //!    (0, ±1, powers of two and their neighbours, MIN, MAX), a third with
@@ -44,6 +48,7 @@ mod driver;
 #[cfg(test)]
 mod given_tests;
 mod labels;
+mod portfolio;
 mod random;
 mod regressions;
 
@@ -330,6 +335,15 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
             pattern,
         } => println!("size {bound}: counterexample after {runs} runs: {pattern}"),
         BoundEvent::Cut { bound, runs } => println!("size {bound}: out of time after {runs} runs"),
+        BoundEvent::DepthFound {
+            depth,
+            runs,
+            size,
+            pattern,
+        } => println!(
+            "depth {depth}: counterexample of size {size} after {runs} runs: {pattern} \
+             (searching smaller sizes)"
+        ),
     };
     let subject = Subject {
         step,
@@ -499,6 +513,38 @@ fn report<T: Debug>(
                     c.size - 1
                 ),
                 None => writeln!(s, "smaller inputs were not all tested"),
+            };
+        }
+        Found::Depth {
+            depth,
+            found_size,
+            shrink_attempts,
+            shrink_steps,
+            passed_up_to,
+        } => {
+            let _ = write!(
+                s,
+                "  found by the depth-bounded search (depth {depth}, size {found_size}, after {} \
+                 runs), shrunk to size {} in {shrink_steps} steps ({shrink_attempts} candidates \
+                 tried); ",
+                c.runs, c.size
+            );
+            let _ = match passed_up_to {
+                Some(p) if *p as u64 + 1 >= c.size => {
+                    writeln!(s, "size-minimal: proven (every smaller input passed)")
+                }
+                Some(p) => writeln!(
+                    s,
+                    "size-minimal: not proven (the budget ran out at size {}: sizes {}..={} \
+                     were not all tested)",
+                    p + 1,
+                    p + 1,
+                    c.size - 1
+                ),
+                None => writeln!(
+                    s,
+                    "size-minimal: not proven (the budget ran out before any size was complete)"
+                ),
             };
         }
         Found::Replay { from_file: true } => {

@@ -9,6 +9,7 @@
 //! the current path. The rules it implements (children, locks, search
 //! order) are stated in `docs/spec.md#search`.
 
+use super::depth::DepthBound;
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
 use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId};
@@ -160,6 +161,9 @@ pub(crate) struct Engine {
     pub max_size: u64,
     /// The watchdog slot every predicate run is announced to, if any.
     slot: Option<RunSlot>,
+    /// Set when the search is bounded by depth instead of size (`bound` is
+    /// then unlimited).
+    depth: Option<Box<DepthBound>>,
 }
 
 impl Engine {
@@ -246,7 +250,17 @@ impl Engine {
             runs: 0,
             max_size: 0,
             slot: None,
+            depth: None,
         }
+    }
+
+    /// An engine that searches every value of depth `<= depth`
+    /// (`docs/spec.md#depth`) instead of every value up to a size.
+    pub(crate) fn with_depth(grammar: Rc<Grammar>, depth: u64) -> Self {
+        let bound = DepthBound::new(&grammar, depth);
+        let mut engine = Engine::new(grammar, u64::MAX);
+        engine.depth = Some(Box::new(bound));
+        engine
     }
 
     /// Announces every later predicate run (all modes, traces and loaded
@@ -318,6 +332,20 @@ impl Engine {
         }
         if !self.started {
             self.started = true;
+            if let Some(depth) = &mut self.depth {
+                match depth.push_root(&self.grammar, &mut self.nodes) {
+                    Some(size) => {
+                        self.size = size;
+                        self.max_size = size;
+                        self.pending = true;
+                        return true;
+                    }
+                    None => {
+                        self.finished = true;
+                        return false;
+                    }
+                }
+            }
             match self.grammar.min_size() {
                 Some(m) if m <= self.bound => {
                     self.push_template(self.root_template);
@@ -401,6 +429,9 @@ impl Engine {
     /// Swaps position `e` to its next alternative if it fits the bound.
     #[inline]
     fn swap(&mut self, e: u32) -> Option<Undo> {
+        if self.depth.is_some() {
+            return self.swap_by_depth(e);
+        }
         let node = &self.nodes[e as usize];
         let prod = node.prod();
         let h = self.hot[prod.index()];
@@ -437,12 +468,34 @@ impl Engine {
         Some(undo)
     }
 
+    /// [`Engine::swap`] under a depth bound (out of the size search's way).
+    #[cold]
+    #[inline(never)]
+    fn swap_by_depth(&mut self, e: u32) -> Option<Undo> {
+        let depth = self.depth.as_mut()?;
+        let saved = self.nodes[e as usize].choice();
+        let arena_len = id32(self.nodes.len());
+        let delta = depth.swap(&self.grammar, &mut self.nodes, e)?;
+        self.size = self.size.wrapping_add(delta as u64);
+        self.max_size = self.max_size.max(self.size);
+        // A signed change in the unsigned field: `restore` subtracts it
+        // sign-extended.
+        let delta = i32::try_from(delta).expect("a size change fits 32 bits") as u32;
+        Some(Undo {
+            node: e,
+            saved,
+            arena_len,
+            delta,
+        })
+    }
+
     fn restore(&mut self, u: Undo) {
         let node = &mut self.nodes[u.node as usize];
         node.set_choice(u.saved);
         node.mark.set(OPEN);
         self.nodes.truncate(u.arena_len as usize);
-        self.size -= u.delta as u64;
+        // Sign-extended: a depth-bounded move may make the value smaller.
+        self.size = self.size.wrapping_sub(u.delta as i32 as u64);
     }
 
     fn next_stamp(&mut self) -> u32 {
@@ -609,6 +662,9 @@ impl Engine {
     /// the bound, at the current size.
     #[inline]
     fn fits(&self, e: u32) -> bool {
+        if self.depth.is_some() {
+            return self.fits_by_depth(e);
+        }
         let node = &self.nodes[e as usize];
         let h = &self.hot[node.prod().index()];
         if h.leaf {
@@ -618,6 +674,15 @@ impl Engine {
         } else {
             h.next.is_some() && self.size + h.next_delta as u64 <= self.bound
         }
+    }
+
+    /// [`Engine::fits`] under a depth bound (out of the size search's way).
+    #[cold]
+    #[inline(never)]
+    fn fits_by_depth(&self, e: u32) -> bool {
+        self.depth
+            .as_ref()
+            .is_some_and(|d| d.fits(&self.grammar, &self.nodes, e))
     }
 
     /// Replaces the search by a single given value (all positions locked):

@@ -3,6 +3,7 @@
 //! `ctrex`, `classes`), `Parallel` and the shards of a search (`shard`).
 //! Public at `neatcheck::search`.
 
+pub(crate) mod depth;
 pub(crate) mod dfs;
 
 pub use crate::outcome::{Counterexample, Shard};
@@ -215,6 +216,20 @@ impl<T: 'static> Searcher<T> {
     #[inline]
     pub(crate) fn replaying(&self) -> bool {
         self.shard.as_ref().is_some_and(shard::ShardCut::replaying)
+    }
+
+    /// Searches a compiled grammar by depth instead of size: every value of
+    /// depth `<= depth` (`docs/spec.md#depth`), once per class, in the
+    /// search order of the size-bounded search.
+    pub(crate) fn by_depth(grammar: Rc<Grammar>, depth: usize) -> Self {
+        Searcher {
+            engine: Engine::with_depth(grammar, depth as u64),
+            stats: Stats::default(),
+            start: Instant::now(),
+            internal: None,
+            shard: None,
+            _t: PhantomData,
+        }
     }
 
     /// Runs the predicate on the next node of the search, if any, and feeds

@@ -250,6 +250,7 @@ fn neat<T: Enumerable + Debug + Send, M>(prop: impl Property<T, M> + Sync) -> Ce
             let how = match f.found {
                 Found::Exhaustive => "exhaustive",
                 Found::Random { .. } => "random+shrink",
+                Found::Depth { .. } => "depth+shrink",
                 Found::Replay { .. } => "replay",
             };
             let minimal = if f.is_minimal() {
