@@ -368,6 +368,21 @@ impl<T: 'static> Searcher<T> {
         }
     }
 
+    /// Moves to the next node of the search tree whichever shard owns it
+    /// (a parallel worker walking down to a unit); the next
+    /// [`Searcher::advance`] deals the node it is left on.
+    pub(crate) fn advance_in_tree(&mut self) -> bool {
+        self.engine.advance()
+    }
+
+    /// Whether the node at `path` is one of this searcher's runs (always,
+    /// unless it runs one shard and the node is another's).
+    pub(crate) fn counts_node(&self, path: &[u32]) -> bool {
+        self.shard
+            .as_ref()
+            .is_none_or(|cut| cut.deal(path) == shard::Deal::Own)
+    }
+
     /// The depth in the search tree of the node [`Searcher::advance`]
     /// moved to (the root is at depth 0).
     pub(crate) fn pending_depth(&self) -> usize {

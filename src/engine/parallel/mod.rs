@@ -545,9 +545,9 @@ pub(crate) struct Task<'a, T, H> {
     /// Where each worker gets its grammar.
     pub(crate) source: &'a GrammarSource<T>,
     /// Sharding hook: the one shard of the search every worker's searcher
-    /// runs (`None`: all of it). Needs `split_depth >= Shard::depth`, so
-    /// that the units are inside the shard's part and only the top holds
-    /// replays (`worker::Worker::run_node` does not count them).
+    /// runs (`None`: all of it). A node's shard is a function of its path,
+    /// so units are given away anywhere; a worker counts only its shard's
+    /// runs (`worker::Worker::run_node`).
     pub(crate) shard: Option<crate::outcome::Shard>,
 }
 
