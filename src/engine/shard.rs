@@ -56,14 +56,7 @@ pub(crate) fn owner(path: &[u32], count: u64) -> u64 {
     let Some((&last, parent)) = path.split_last() else {
         return 0;
     };
-    // TEMP measurement knob.
-    static VARIANT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let v = VARIANT.get_or_init(|| std::env::var("NEATCHECK_SHARD_DEAL").unwrap_or_default());
-    match v.as_str() {
-        "sum" => (path.iter().map(|&i| u64::from(i)).sum::<u64>() + path.len() as u64) % count,
-        "hash" => mix(path) % count,
-        _ => (u64::from(last) + mix(parent)) % count,
-    }
+    (u64::from(last) + mix(parent)) % count
 }
 
 /// A hash of a path (splitmix64's finaliser over its indices and length):

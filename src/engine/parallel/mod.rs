@@ -56,6 +56,8 @@ use crate::run_slot::RunSlot;
 use crate::Enumerable;
 use progress::{Ledger, Path};
 pub use simulate::{Balance, WorkerBalance};
+#[cfg(test)]
+pub(crate) use simulate::with_simulation;
 use std::cell::Cell;
 use worker::{Job, Shared, StopAt, Worker};
 

@@ -371,14 +371,14 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
                 self.effort.restarts += 1;
                 self.searcher.restart();
                 assert!(self.searcher.advance(), "the root exists");
-                (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+                self.replay_pending();
                 replays += 1;
                 0
             }
         };
         for (depth, &child) in parent.iter().enumerate().skip(kept) {
             self.move_to_child(depth + 1, child);
-            (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+            self.replay_pending();
             replays += 1;
         }
         self.searcher.confine_to_last(to);
@@ -386,6 +386,15 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         self.move_to_child(parent.len() + 1, first);
         self.effort.replays += replays;
         replays
+    }
+
+    /// Runs the pending node again to restart below it, uncounted: what
+    /// the run left in thread-local state (a check's labels) is dropped,
+    /// as after another shard's node.
+    fn replay_pending(&mut self) {
+        let r = (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+        let cur = self.current.as_mut().expect("a unit taken");
+        cur.tally.skip(&r);
     }
 
     /// Moves to child `child` (at `depth`) of the deepest node with
