@@ -803,9 +803,10 @@ pub(crate) trait Tally: Default + Send {
     fn add(&mut self, r: &RunResult);
     /// Adds the runs counted by another tally.
     fn merge(&mut self, other: Self);
-    /// Called instead of `add` after a run replayed for a sharded search
-    /// (another shard's node above the cut): not counted, but what it left
-    /// in thread-local state must not reach the next run.
+    /// Called instead of `add` after a run replayed: another shard's node
+    /// above the cut, or an ancestor a parallel worker runs again to
+    /// restart at a unit. Not counted, but what it left in thread-local
+    /// state must not reach the next run.
     fn skip(&mut self, _r: &RunResult) {}
 }
 

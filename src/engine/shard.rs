@@ -3,27 +3,35 @@
 //! ([`Shard::classes`], [`Shard::ctrex_within`]). What a check does with a
 //! shard (`NEATCHECK_SHARD=i/n`) is the driver's.
 //!
-//! The partition (`docs/spec.md#shards`): the nodes at search-tree depth
-//! `<= d` (the shard depth, `Shard::depth`) are dealt out in search order,
-//! the `k`-th of them (from 0) to shard `k mod n + 1`. A node at depth `d`
-//! goes with its whole subtree; a shard skips the subtrees at depth `d` that
-//! are not its own without running them. A node above depth `d` is needed by
-//! every shard (its reads define the children below it, and under a
-//! conjunction strategy the schedule they inherit), so every shard runs it,
-//! exactly as the sequential search does, but only its owner counts it or
-//! reports its failure; for the others it is a *replay*. Every run of the
-//! whole search is then counted by exactly one shard, the runs of a shard
-//! are in the sequential order, and the numbering depends on nothing but
-//! the search tree: not on threads, machine or timing.
+//! The partition (`docs/spec.md#shards`): every node at search-tree depth
+//! `<= d` (the shard depth, `Shard::depth`) has an owner computed from its
+//! path alone ([`owner`]): its child index plus a hash of its parent's
+//! path, modulo `n`. A node at depth `d` goes with its whole subtree; a
+//! shard skips the subtrees at depth `d` that are not its own without
+//! running them. A node above depth `d` is needed by every shard (its
+//! reads define the children below it, and under a conjunction strategy
+//! the schedule they inherit), so every shard runs it, exactly as the
+//! sequential search does, but only its owner counts it or reports its
+//! failure; for the others it is a *replay*. Every run of the whole search
+//! is then counted by exactly one shard, the runs of a shard are in the
+//! sequential order, and the deal depends on nothing but the search tree.
+//! Since it needs no count of the nodes before a node, a parallel worker
+//! that restarts anywhere by replaying a path deals as a walk from the
+//! root does: a shard's part splits across threads like a whole search.
+//!
+//! Consecutive siblings go to consecutive shards; the hash makes cousins
+//! start at unrelated shards (a plain sum of the path's indices puts the
+//! second child of one node and the first of its next sibling together,
+//! which measured 5.0 instead of 7.2 on Lambda's 16 shards). A dealing
+//! in search order (round-robin over one walk from the root) balanced
+//! about as well but needs that walk; measured with
+//! `tools/src/bin/shard_balance.rs`, table in `docs/spec.md#shards`.
 //!
 //! The shard depth trades balance for repeated work: a deeper cut deals out
 //! more and smaller subtrees, and every shard replays all the nodes above
-//! it. The default, 10, was measured with `tools/src/bin/shard_balance.rs`
-//! on Lambda, RedBlack and RegExp at bounds of 1.5 to 1.9 M runs: 4 shards
-//! gave 3.2 to 3.7 times less work per shard than the whole search, 16
-//! shards 8.8 to 10 times, each shard replaying 0.5 k to 35 k runs (depth
-//! 12 made RedBlack's replays 224 k; depth 8 left Lambda at 5.3 times on 16
-//! shards). The table is in `docs/spec.md#shards`.
+//! it. The default, 10, was measured on Lambda, RedBlack and RegExp at
+//! bounds of 1.5 to 1.9 M runs (depth 12 made RedBlack's replays 224 k
+//! per shard; depth 8 left Lambda at 3.6 times on 16 shards).
 
 use super::dfs::Engine;
 use super::{

@@ -55,9 +55,9 @@ use crate::handle::Lazy;
 use crate::run_slot::RunSlot;
 use crate::Enumerable;
 use progress::{Ledger, Path};
-pub use simulate::{Balance, WorkerBalance};
 #[cfg(test)]
 pub(crate) use simulate::with_simulation;
+pub use simulate::{Balance, WorkerBalance};
 use std::cell::Cell;
 use worker::{Job, Shared, StopAt, Worker};
 

@@ -13,8 +13,8 @@ use crate::grammar::Tree;
 use crate::handle::Lazy;
 use proptest::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::fmt::Debug;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(crate::Enumerable, Debug, Clone, PartialEq)]
 enum Bin {
@@ -692,7 +692,10 @@ fn a_sharded_search_runs_exactly_the_nodes_its_paths_deal_it() {
         out
     };
     let whole = walk(Searcher::new(8));
-    assert!(whole.iter().any(|(p, _, _)| p.len() > 3), "deeper than the cut");
+    assert!(
+        whole.iter().any(|(p, _, _)| p.len() > 3),
+        "deeper than the cut"
+    );
     for count in 2..=4 {
         for shard in shards(count, Some(3)) {
             let cut = super::ShardCut::new(shard);
@@ -721,17 +724,22 @@ fn a_sharded_search_splits_across_workers() {
         let own = shard.classes(prop, 9).runs;
         assert!(own > 100, "shard {shard} has work to share: {own} runs");
         calls.store(0, Ordering::Relaxed);
-        let (one, ()) = with_simulation(|| {
-            parallel_in_shard(&prop, shard, 1, 9, Budget::unlimited())
-        });
+        let (one, ()) =
+            with_simulation(|| parallel_in_shard(&prop, shard, 1, 9, Budget::unlimited()));
         let alone = calls.swap(0, Ordering::Relaxed);
         let (three, ()) = with_donations_after(1, || {
             with_simulation(|| parallel_in_shard(&prop, shard, 3, 9, Budget::unlimited()))
         });
         let split = calls.load(Ordering::Relaxed);
         assert!(matches!(one, BoundResult::Passed(n) if n == own), "{one:?}");
-        assert!(matches!(three, BoundResult::Passed(n) if n == own), "{three:?}");
-        assert!(split > alone, "shard {shard}: {split} calls on 3 workers, {alone} on 1");
+        assert!(
+            matches!(three, BoundResult::Passed(n) if n == own),
+            "{three:?}"
+        );
+        assert!(
+            split > alone,
+            "shard {shard}: {split} calls on 3 workers, {alone} on 1"
+        );
     }
 }
 
@@ -781,7 +789,11 @@ fn runs_replayed_to_restart_leave_nothing_for_the_next_run() {
                 with_simulation(|| parallel_in_shard(&prop, shard, 3, 9, Budget::unlimited()))
             });
             assert!(matches!(r, BoundResult::Passed(_)), "{r:?}");
-            assert_eq!(lengths, Lengths(expected), "shard {shard}, donations after {after}");
+            assert_eq!(
+                lengths,
+                Lengths(expected),
+                "shard {shard}, donations after {after}"
+            );
         }
     }
 }
