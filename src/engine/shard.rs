@@ -23,9 +23,10 @@
 //! start at unrelated shards (a plain sum of the path's indices puts the
 //! second child of one node and the first of its next sibling together,
 //! which measured 5.0 instead of 7.2 on Lambda's 16 shards). A dealing
-//! in search order (round-robin over one walk from the root) balanced
-//! about as well but needs that walk; measured with
-//! `tools/src/bin/shard_balance.rs`, table in `docs/spec.md#shards`.
+//! in search order (round-robin over one walk from the root) balanced as
+//! well on 4 shards and better on Lambda's 16 (8.9), but needs that walk;
+//! measured with `tools/src/bin/shard_balance.rs`, table in
+//! `docs/spec.md#shards`.
 //!
 //! The shard depth trades balance for repeated work: a deeper cut deals out
 //! more and smaller subtrees, and every shard replays all the nodes above
