@@ -403,12 +403,7 @@ fn exhaust_bound<T: Enumerable + Send>(
         source: subject.source,
         shard: config.shard,
     };
-    let mut parallel = crate::engine::Parallel::new(config.threads);
-    if let Some(shard) = config.shard {
-        // Units at or below the shard's cut: each is this shard's whole
-        // (the nodes above it, replays included, are every worker's).
-        parallel = parallel.with_split_depth(parallel.split_depth.max(shard.depth()));
-    }
+    let parallel = crate::engine::Parallel::new(config.threads);
     let (result, mut tally): (_, Tally) = parallel.bound_for_check(&task, bound, budget);
     // The other counts of a bound that did not pass are those of the units
     // that completed.

@@ -856,12 +856,6 @@ impl Engine {
         self.frames.len()
     }
 
-    /// Whether a node has been moved to and not yet run (`advance` then
-    /// stays on it).
-    pub(crate) fn is_pending(&self) -> bool {
-        self.pending
-    }
-
     /// Leaves the pending node unrun: it and its subtree are skipped, and
     /// the next `advance` moves to its next sibling (parallel search runs
     /// the subtrees other workers own this way).

@@ -383,6 +383,21 @@ impl<T: 'static> Searcher<T> {
         }
     }
 
+    /// Moves to the next node of the search tree whichever shard owns it
+    /// (a parallel worker walking down to a unit); the next
+    /// [`Searcher::advance`] deals the node it is left on.
+    pub(crate) fn advance_in_tree(&mut self) -> bool {
+        self.engine.advance()
+    }
+
+    /// Whether the node at `path` is one of this searcher's runs (always,
+    /// unless it runs one shard and the node is another's).
+    pub(crate) fn counts_node(&self, path: &[u32]) -> bool {
+        self.shard
+            .as_ref()
+            .is_none_or(|cut| cut.deal(path) == shard::Deal::Own)
+    }
+
     /// The depth in the search tree of the node [`Searcher::advance`]
     /// moved to (the root is at depth 0).
     pub(crate) fn pending_depth(&self) -> usize {
@@ -803,9 +818,10 @@ pub(crate) trait Tally: Default + Send {
     fn add(&mut self, r: &RunResult);
     /// Adds the runs counted by another tally.
     fn merge(&mut self, other: Self);
-    /// Called instead of `add` after a run replayed for a sharded search
-    /// (another shard's node above the cut): not counted, but what it left
-    /// in thread-local state must not reach the next run.
+    /// Called instead of `add` after a run replayed: another shard's node
+    /// above the cut, or an ancestor a parallel worker runs again to
+    /// restart at a unit. Not counted, but what it left in thread-local
+    /// state must not reach the next run.
     fn skip(&mut self, _r: &RunResult) {}
 }
 

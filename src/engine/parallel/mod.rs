@@ -55,6 +55,8 @@ use crate::handle::Lazy;
 use crate::run_slot::RunSlot;
 use crate::Enumerable;
 use progress::{Ledger, Path};
+#[cfg(test)]
+pub(crate) use simulate::with_simulation;
 pub use simulate::{Balance, WorkerBalance};
 use std::cell::Cell;
 use worker::{Job, Shared, StopAt, Worker};
@@ -545,9 +547,9 @@ pub(crate) struct Task<'a, T, H> {
     /// Where each worker gets its grammar.
     pub(crate) source: &'a GrammarSource<T>,
     /// Sharding hook: the one shard of the search every worker's searcher
-    /// runs (`None`: all of it). Needs `split_depth >= Shard::depth`, so
-    /// that the units are inside the shard's part and only the top holds
-    /// replays (`worker::Worker::run_node` does not count them).
+    /// runs (`None`: all of it). A node's shard is a function of its path,
+    /// so units are given away anywhere; a worker counts only its shard's
+    /// runs (`worker::Worker::run_node`).
     pub(crate) shard: Option<crate::outcome::Shard>,
 }
 

@@ -190,16 +190,17 @@ impl Ledger {
     }
 
     /// A lower bound of the runs of the units before key `key`: exact for
-    /// the complete ones, the runs reported so far (at least one: every
-    /// unit has a node) for the others.
-    pub(super) fn runs_before_at_least(&self, key: &Path) -> u64 {
+    /// the complete ones, the runs reported so far (at least
+    /// `min_unit_runs`: every unit has a node, a run unless the search is
+    /// one shard's) for the others.
+    pub(super) fn runs_before_at_least(&self, key: &Path, min_unit_runs: u64) -> u64 {
         self.folded_runs
             + self
                 .units
                 .range::<Path, _>(..key)
                 .map(|(_, e)| match e.state {
                     State::Complete => e.runs,
-                    _ => e.runs.max(1),
+                    _ => e.runs.max(min_unit_runs),
                 })
                 .sum::<u64>()
     }
@@ -246,7 +247,7 @@ mod tests {
         assert_eq!((l.waiting(), l.taken()), (1, 2));
         // Runs before a unit: exact once every earlier unit is complete.
         l.report(&root, 10);
-        assert_eq!(l.runs_before_at_least(&vec![3]), 10 + 1);
+        assert_eq!(l.runs_before_at_least(&vec![3], 1), 10 + 1);
         assert_eq!(l.runs_before(&vec![3]), None);
         l.complete(&vec![1, 2], 7);
         assert_eq!(
@@ -256,7 +257,7 @@ mod tests {
         );
         l.complete(&root, 12);
         assert_eq!(l.runs_before(&vec![3]), Some(19));
-        assert_eq!(l.runs_before_at_least(&vec![3]), 19);
+        assert_eq!(l.runs_before_at_least(&vec![3], 1), 19);
         assert_eq!(l.units.len(), 1, "complete units at the front are folded");
         let (key, _) = l.take_cheapest(None, |_| 0).unwrap();
         l.drop_unit(&key, 3);
@@ -265,7 +266,7 @@ mod tests {
             None,
             "a dropped unit is not complete"
         );
-        assert_eq!(l.runs_before_at_least(&vec![9]), 19 + 3);
+        assert_eq!(l.runs_before_at_least(&vec![9], 1), 19 + 3);
     }
 
     #[test]

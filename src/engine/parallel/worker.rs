@@ -289,7 +289,15 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
                 shared.waiting.store(ledger.waiting(), Ordering::Relaxed);
                 let start_at_least = match self.job.budget.max_runs {
                     // Its first node's ancestors come before it.
-                    Some(_) => ledger.runs_before_at_least(&key).max(key.len() as u64),
+                    Some(_) => {
+                        let ancestors = (0..key.len())
+                            .filter(|&depth| searcher.counts_node(&key[..depth]))
+                            .count();
+                        let min_unit_runs = u64::from(!self.sharded());
+                        ledger
+                            .runs_before_at_least(&key, min_unit_runs)
+                            .max(ancestors as u64)
+                    }
                     None => 0,
                 };
                 self.current = Some(Current {
@@ -317,6 +325,13 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         }
     }
 
+    /// Whether the workers run one shard of the search (sharding hook): a
+    /// unit may then hold none of their runs, and a node on a unit's path
+    /// may be another shard's.
+    fn sharded(&self) -> bool {
+        self.job.task.shard.is_some_and(|s| !s.is_whole())
+    }
+
     /// Leaves the idle count, if in it; returns `t`.
     fn not_idle(&mut self, t: Tick) -> Tick {
         if self.idle {
@@ -335,7 +350,8 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
     fn enter(&mut self) -> u64 {
         let cur = self.current.as_ref().expect("a unit taken");
         // Units given away have a node; the whole tree may have none.
-        if !cur.key.is_empty() && self.past_budget() {
+        // Sharding hook: another shard's first node is no run of this one.
+        if !cur.key.is_empty() && self.searcher.counts_node(&cur.key) && self.past_budget() {
             let key = cur.key.clone();
             self.stop(key, StopKind::Cut);
             self.leave_unit(false);
@@ -355,14 +371,14 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
                 self.effort.restarts += 1;
                 self.searcher.restart();
                 assert!(self.searcher.advance(), "the root exists");
-                (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+                self.replay_pending();
                 replays += 1;
                 0
             }
         };
         for (depth, &child) in parent.iter().enumerate().skip(kept) {
             self.move_to_child(depth + 1, child);
-            (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+            self.replay_pending();
             replays += 1;
         }
         self.searcher.confine_to_last(to);
@@ -372,13 +388,24 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         replays
     }
 
+    /// Runs the pending node again to restart below it, uncounted: what
+    /// the run left in thread-local state (a check's labels) is dropped,
+    /// as after another shard's node.
+    fn replay_pending(&mut self) {
+        let r = (self.job.task.step)(&mut self.searcher).expect("a pending node runs");
+        let cur = self.current.as_mut().expect("a unit taken");
+        cur.tally.skip(&r);
+    }
+
     /// Moves to child `child` (at `depth`) of the deepest node with
     /// children on the branch, skipping the children before it, checking
     /// that the replayed runs read what the first ones did.
     fn move_to_child(&mut self, depth: usize, child: u32) {
         loop {
             let next = self.searcher.next_child();
-            let moved = self.searcher.advance();
+            // Sharding hook: whichever shard owns the node; it is dealt
+            // when it is run or, for the unit's first node, advanced from.
+            let moved = self.searcher.advance_in_tree();
             assert!(
                 next.is_some_and(|n| n <= child) && moved && self.searcher.pending_depth() == depth,
                 "neatcheck: a parallel search needs a predicate that reads the same \
@@ -454,12 +481,13 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
         if self.job.budget.max_runs.is_none() {
             return;
         }
+        let min_unit_runs = u64::from(!self.sharded());
         let cur = self.current.as_mut().expect("inside a unit");
         let mut board = self.job.shared.board();
         board.ledger.report(&cur.key, cur.runs);
         cur.start_at_least = cur
             .start_at_least
-            .max(board.ledger.runs_before_at_least(&cur.key));
+            .max(board.ledger.runs_before_at_least(&cur.key, min_unit_runs));
     }
 
     /// Whether the pending node's (or the unit's first node's, before it
@@ -502,12 +530,6 @@ impl<'a, T: Enumerable, Tl: Tally> Worker<'a, T, Tl> {
     /// Gives the last part of what this unit has left to the idle workers,
     /// when there are more of them than units waiting.
     fn maybe_give_away(&mut self) {
-        // Sharding hook: a shard deals out the nodes in the order of one
-        // walk from the root, which a unit started elsewhere cannot know;
-        // a sharded search is one worker's.
-        if self.job.task.shard.is_some() {
-            return;
-        }
         let shared = self.job.shared;
         if shared.idle.load(Ordering::Relaxed) <= shared.waiting.load(Ordering::Relaxed) {
             return;

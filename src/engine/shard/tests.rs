@@ -7,12 +7,14 @@
 
 use crate::cool::Cool;
 use crate::cool::Strategy as Conjunctions;
-use crate::engine::{self as search, BoundResult, Budget, RunResult, Searcher, Shard};
+use crate::engine::parallel::{with_donations_after, with_simulation};
+use crate::engine::{self as search, BoundResult, Budget, RunResult, Searcher, Shard, Tally};
 use crate::grammar::Tree;
 use crate::handle::Lazy;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::fmt::Debug;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(crate::Enumerable, Debug, Clone, PartialEq)]
 enum Bin {
@@ -442,16 +444,18 @@ fn parsing_a_shard_says_what_is_wrong() {
     assert!(Shard::new(1, 1).is_whole() && !Shard::new(1, 2).is_whole());
 }
 
-/// One bound of a shard searched by `threads` workers, as a check does it.
-fn parallel_in_shard<T, P>(
+/// One bound of a shard searched by `threads` workers, as a check does it,
+/// and the tally of its runs.
+fn parallel_in_shard<T, Tl, P>(
     prop: &P,
     shard: Shard,
     threads: usize,
     bound: usize,
     budget: Budget,
-) -> BoundResult<T>
+) -> (BoundResult<T>, Tl)
 where
     T: crate::Enumerable + Send,
+    Tl: Tally,
     P: Fn(Lazy<'_, T>) -> bool + Sync,
 {
     let step = |s: &mut Searcher<T>| s.step(prop);
@@ -463,9 +467,7 @@ where
         source: &search::GrammarSource::Canonical,
         shard: Some(shard),
     };
-    // As the check driver: units inside the shard's part.
-    let par = search::Parallel::new(threads).with_split_depth(shard.depth());
-    par.bound_for_check::<T, ()>(&task, bound, budget).0
+    search::Parallel::new(threads).bound_for_check(&task, bound, budget)
 }
 
 #[test]
@@ -505,7 +507,7 @@ where
         };
         let seq = shard.ctrex_within(prop, bound, budget);
         for threads in 1..=3 {
-            let par = parallel_in_shard(prop, shard, threads, bound, budget);
+            let (par, ()) = parallel_in_shard(prop, shard, threads, bound, budget);
             let same = match (&seq, &par) {
                 (BoundResult::Passed(a), BoundResult::Passed(b))
                 | (BoundResult::OutOfBudget(a), BoundResult::OutOfBudget(b)) => a == b,
@@ -519,6 +521,278 @@ where
                 "shard {shard} at depth {}, {threads} threads, budget {max_runs}: \
                  sequential {seq:?}, parallel {par:?}",
                 shard.depth()
+            );
+        }
+    }
+}
+
+/// The runs a parallel search counted, and how many were true.
+#[derive(Default, Debug, PartialEq, Eq)]
+struct Trues {
+    runs: u64,
+    trues: u64,
+}
+
+impl Tally for Trues {
+    fn add(&mut self, r: &RunResult) {
+        self.runs += 1;
+        self.trues += u64::from(r.is_true());
+    }
+    fn merge(&mut self, other: Self) {
+        self.runs += other.runs;
+        self.trues += other.trues;
+    }
+}
+
+/// Runs `f` on real threads and on the simulated scheduler, workers giving
+/// work away after `after` runs in a unit whenever one is idle.
+fn split_both_ways<R>(after: u64, f: impl Fn() -> R) -> [R; 2] {
+    with_donations_after(after, || [f(), with_simulation(&f)])
+}
+
+/// The same verdict: variant, run counts, counterexample.
+fn same_verdict<T: PartialEq>(a: &BoundResult<T>, b: &BoundResult<T>) -> bool {
+    match (a, b) {
+        (BoundResult::Passed(x), BoundResult::Passed(y))
+        | (BoundResult::OutOfBudget(x), BoundResult::OutOfBudget(y)) => x == y,
+        (BoundResult::Failed(x), BoundResult::Failed(y)) => {
+            (&x.value, &x.pattern, &x.key, x.runs) == (&y.value, &y.pattern, &y.key, y.runs)
+        }
+        _ => false,
+    }
+}
+
+/// Asserts that every shard of a bound, searched by 1 to 3 workers that
+/// split its part wherever they can, gives the shard's sequential verdict
+/// (within budgets around its run counts) and tally, and that the shards'
+/// tallies add up to the whole search's classes.
+fn shards_split_and_agree<P>(prop: &P, bound: usize, after: u64) -> Result<(), TestCaseError>
+where
+    P: Fn(Lazy<'_, Vec<u8>>) -> bool + Sync,
+{
+    let whole = search::classes(prop, bound);
+    for count in 2..=3 {
+        for depth in [Some(1), Some(2), Some(4), None] {
+            let mut sums = [Trues::default(), Trues::default()];
+            for shard in shards(count, depth) {
+                let own = shard.classes(prop, bound);
+                let first = match shard.ctrex_within(prop, bound, Budget::unlimited()) {
+                    BoundResult::Failed(c) => c.runs,
+                    _ => own.runs,
+                };
+                let mut budgets = vec![None, Some(own.runs), Some(own.runs.saturating_sub(1))];
+                budgets.extend([first.saturating_sub(1), first / 2].map(Some));
+                for max_runs in budgets {
+                    let budget = Budget {
+                        deadline: None,
+                        max_runs,
+                    };
+                    let seq = shard.ctrex_within(prop, bound, budget);
+                    for threads in 1..=3 {
+                        let got = split_both_ways(after, || {
+                            parallel_in_shard::<Vec<u8>, (), _>(prop, shard, threads, bound, budget)
+                                .0
+                        });
+                        for par in got {
+                            prop_assert!(
+                                same_verdict(&seq, &par),
+                                "shard {} at depth {}, {} threads, budget {:?}: \
+                                 sequential {:?}, parallel {:?}",
+                                shard,
+                                shard.depth(),
+                                threads,
+                                max_runs,
+                                seq,
+                                par
+                            );
+                        }
+                    }
+                }
+                // Whole searches: each shard's runs and classes, once.
+                let always = |xs: Lazy<'_, Vec<u8>>| {
+                    prop(xs);
+                    true
+                };
+                let tallies = split_both_ways(after, || {
+                    let (r, trues): (_, Trues) =
+                        parallel_in_shard(&always, shard, 3, bound, Budget::unlimited());
+                    (r, trues)
+                });
+                for (sum, (r, trues)) in sums.iter_mut().zip(tallies) {
+                    prop_assert!(matches!(r, BoundResult::Passed(n) if n == own.runs));
+                    prop_assert_eq!(trues.runs, own.runs);
+                    sum.merge(trues);
+                }
+            }
+            for sum in sums {
+                prop_assert_eq!(sum.runs, whole.runs, "{} shards", count);
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Splitting with tiny donation thresholds under sharding: the units
+    /// given away start anywhere, above the cut or below it, and each
+    /// worker deals the nodes from their paths alone.
+    #[test]
+    fn sharded_searches_split_across_workers_and_agree_with_one_worker(
+        f in formula(),
+        bound in 3usize..=8,
+        after in 0u64..3,
+    ) {
+        shards_split_and_agree(&|xs| eval(&f, xs), bound, after)?;
+    }
+
+    /// Consecutive siblings go to consecutive shards, whatever their
+    /// parent, and a node below the cut goes with its ancestor at the cut.
+    #[test]
+    fn the_deal_spreads_siblings_and_keeps_subtrees_whole(
+        parent in prop::collection::vec(0u32..6, 0..12),
+        first in 0u32..20,
+        count in 2usize..=16,
+        depth in 1usize..=12,
+    ) {
+        let deals = |path: &[u32]| -> Vec<super::Deal> {
+            (1..=count)
+                .map(|i| super::ShardCut::new(Shard::new(i, count).with_depth(depth)).deal(path))
+                .collect()
+        };
+        let owner = |path: &[u32]| super::owner(path, count as u64);
+        let mut child = parent.clone();
+        child.push(first);
+        let mut next = parent.clone();
+        next.push(first + 1);
+        prop_assert_eq!((owner(&child) + 1) % count as u64, owner(&next));
+        let at_cut = &child[..child.len().min(depth)];
+        let dealt = deals(&child);
+        let own = dealt.iter().filter(|d| **d == super::Deal::Own).count();
+        prop_assert_eq!(own, 1, "one owner: {:?}", dealt);
+        prop_assert_eq!(dealt[owner(at_cut) as usize], super::Deal::Own);
+        let others = if child.len() < depth { super::Deal::Replay } else { super::Deal::Skip };
+        prop_assert!(dealt.iter().all(|d| *d == super::Deal::Own || *d == others));
+    }
+}
+
+#[test]
+fn a_sharded_search_runs_exactly_the_nodes_its_paths_deal_it() {
+    // The whole search's nodes by path, and whether each passes.
+    let prop = |xs: Lazy<'_, Vec<u8>>| atom_holds(&Atom::SumLt(6), xs);
+    let walk = |mut s: Searcher<Vec<u8>>| {
+        let mut path = vec![];
+        let mut out = vec![];
+        while s.advance() {
+            s.path_at(s.pending_depth(), &mut path);
+            let r = s.step(prop).expect("a pending node");
+            out.push((path.clone(), s.replaying(), r));
+        }
+        out
+    };
+    let whole = walk(Searcher::new(8));
+    assert!(
+        whole.iter().any(|(p, _, _)| p.len() > 3),
+        "deeper than the cut"
+    );
+    for count in 2..=4 {
+        for shard in shards(count, Some(3)) {
+            let cut = super::ShardCut::new(shard);
+            let searcher = Searcher::new(8).sharded(Some(shard));
+            let expected: Vec<_> = whole
+                .iter()
+                .filter(|(p, _, _)| cut.deal(p) != super::Deal::Skip)
+                .map(|(p, _, r)| (p.clone(), cut.deal(p) == super::Deal::Replay, r.clone()))
+                .collect();
+            assert_eq!(walk(searcher), expected, "shard {shard}");
+        }
+    }
+}
+
+#[test]
+fn a_sharded_search_splits_across_workers() {
+    // Every run reads the whole list: a search whose units are large
+    // enough to give away. The workers replay paths to reach the units
+    // they take, so they call the predicate more often than one worker.
+    let calls = AtomicU64::new(0);
+    let prop = |xs: Lazy<'_, Vec<u8>>| {
+        calls.fetch_add(1, Ordering::Relaxed);
+        atom_holds(&Atom::SumLt(1000), xs)
+    };
+    for shard in shards(3, None) {
+        let own = shard.classes(prop, 9).runs;
+        assert!(own > 100, "shard {shard} has work to share: {own} runs");
+        calls.store(0, Ordering::Relaxed);
+        let (one, ()) =
+            with_simulation(|| parallel_in_shard(&prop, shard, 1, 9, Budget::unlimited()));
+        let alone = calls.swap(0, Ordering::Relaxed);
+        let (three, ()) = with_donations_after(1, || {
+            with_simulation(|| parallel_in_shard(&prop, shard, 3, 9, Budget::unlimited()))
+        });
+        let split = calls.load(Ordering::Relaxed);
+        assert!(matches!(one, BoundResult::Passed(n) if n == own), "{one:?}");
+        assert!(
+            matches!(three, BoundResult::Passed(n) if n == own),
+            "{three:?}"
+        );
+        assert!(
+            split > alone,
+            "shard {shard}: {split} calls on 3 workers, {alone} on 1"
+        );
+    }
+}
+
+thread_local! {
+    /// The lengths the runs read since the last tally took them, as a
+    /// check's labels pile up in thread-local state until its tally takes
+    /// them.
+    static READ_LENGTHS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The lengths the counted runs read (taken from `READ_LENGTHS`).
+#[derive(Default, Debug, PartialEq, Eq)]
+struct Lengths(u64);
+
+impl Tally for Lengths {
+    fn add(&mut self, _: &RunResult) {
+        self.0 += READ_LENGTHS.with(|l| l.replace(0));
+    }
+    fn merge(&mut self, other: Self) {
+        self.0 += other.0;
+    }
+    fn skip(&mut self, _: &RunResult) {
+        READ_LENGTHS.with(|l| l.set(0));
+    }
+}
+
+#[test]
+fn runs_replayed_to_restart_leave_nothing_for_the_next_run() {
+    let prop = |xs: Lazy<'_, Vec<u8>>| {
+        let len = xs.iter().take_while(|x| x.get() < 2).count() as u64;
+        READ_LENGTHS.with(|l| l.set(l.get() + len + 1));
+        true
+    };
+    for shard in shards(3, Some(3)) {
+        // This shard's runs walked one by one.
+        let mut expected = 0;
+        let mut s = Searcher::<Vec<u8>>::new(9).sharded(Some(shard));
+        while s.step(prop).is_some() {
+            let left = READ_LENGTHS.with(|l| l.replace(0));
+            if !s.replaying() {
+                expected += left;
+            }
+        }
+        assert!(expected > 0);
+        for after in [0, 1] {
+            let (r, lengths): (_, Lengths) = with_donations_after(after, || {
+                with_simulation(|| parallel_in_shard(&prop, shard, 3, 9, Budget::unlimited()))
+            });
+            assert!(matches!(r, BoundResult::Passed(_)), "{r:?}");
+            assert_eq!(
+                lengths,
+                Lengths(expected),
+                "shard {shard}, donations after {after}"
             );
         }
     }
