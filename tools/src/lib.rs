@@ -1,6 +1,7 @@
 //! Developer tools of neatcheck (not published): the programs that the
 //! benchmarks, measurements and conformance tests share.
 //!
+//! - [`args`]: command-line pieces the tools share;
 //! - [`benchmarks`]: the language-neutral benchmark programs of
 //!   `docs/benchmarks/` (lambda, redblack, regexp, imperative, typecheck,
 //!   the conformance predicates) and the thread CPU clock of the
@@ -14,6 +15,7 @@
 //! neatcheck-tools --bin <tool>`), the criterion micro-benchmarks its bench
 //! `engine`, and the tests of the programs its test binary `programs`.
 
+pub mod args;
 pub mod benchmarks;
 pub mod interpreter;
 pub mod user_examples;

@@ -13,35 +13,15 @@
 //! benchmarks (default: all).
 
 use neatcheck::search::{classes, Classes};
-use neatcheck::{Enumerable, Lazy};
+use neatcheck::Lazy;
+use neatcheck_tools::user_examples::bst::{is_bst, Tree, TreeView};
 use std::time::Instant;
 
-/// A binary search tree over `u8` keys.
-#[derive(Enumerable, Debug, Clone, PartialEq)]
-enum Bst {
-    Leaf,
-    Node(Box<Bst>, u8, Box<Bst>),
-}
-
-/// Whether every key of `t` lies strictly between `lo` and `hi`, read lazily.
-fn ordered(t: Lazy<'_, Bst>, lo: Option<u8>, hi: Option<u8>) -> bool {
-    match t.view() {
-        BstView::Leaf => true,
-        BstView::Node(l, k, r) => {
-            let k = k.get();
-            lo.is_none_or(|lo| lo < k)
-                && hi.is_none_or(|hi| k < hi)
-                && ordered(l, lo, Some(k))
-                && ordered(r, Some(k), hi)
-        }
-    }
-}
-
 /// The keys of a tree read lazily, in order (an ordered tree's are sorted).
-fn count_keys(t: Lazy<'_, Bst>) -> usize {
+fn count_keys(t: Lazy<'_, Tree>) -> usize {
     match t.view() {
-        BstView::Leaf => 0,
-        BstView::Node(l, _, r) => 1 + count_keys(l) + count_keys(r),
+        TreeView::Leaf => 0,
+        TreeView::Node(l, _, r) => 1 + count_keys(l) + count_keys(r),
     }
 }
 
@@ -111,8 +91,8 @@ fn close_ints(xs: Lazy<'_, Vec<i32>>) -> bool {
 }
 
 /// "No ordered tree over `u8` keys with more than four keys."
-fn small_bst(t: Lazy<'_, Bst>) -> bool {
-    !ordered(t, None, None) || count_keys(t) <= 4
+fn small_bst(t: Lazy<'_, Tree>) -> bool {
+    !is_bst(t, None, None) || count_keys(t) <= 4
 }
 
 /// One benchmark: its name, its bound and its search.

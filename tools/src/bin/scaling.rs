@@ -33,39 +33,17 @@
 use neatcheck::search::{self, Balance, Parallel};
 use neatcheck::{Enumerable, Lazy};
 use neatcheck_tools::benchmarks::{lambda, redblack, regexp};
+use neatcheck_tools::user_examples::bst::{is_bst, Tree, TreeView};
 use std::process::exit;
 use std::time::Instant;
-
-/// A binary search tree over `u8` keys (read through its view only).
-#[derive(Enumerable, Debug, Clone)]
-#[allow(dead_code)]
-enum Bst {
-    Leaf,
-    Node(Box<Bst>, u8, Box<Bst>),
-}
-
-/// Whether the keys of `t` increase strictly and lie in `(lo, hi)`; reads
-/// left to right and stops at the first key out of order.
-fn ordered(t: Lazy<'_, Bst>, lo: Option<u8>, hi: Option<u8>) -> bool {
-    match t.view() {
-        BstView::Leaf => true,
-        BstView::Node(l, k, r) => {
-            let k = k.get();
-            lo.is_none_or(|lo| lo < k)
-                && hi.is_none_or(|hi| k < hi)
-                && ordered(l, lo, Some(k))
-                && ordered(r, Some(k), hi)
-        }
-    }
-}
 
 /// The keys of `t` in order, with `k` inserted where a binary search tree
 /// insertion puts it; the planted bug puts 255 on the wrong side at depth
 /// 8.
-fn insert_in_order(t: Lazy<'_, Bst>, k: u8, depth: usize, out: &mut Vec<u8>) {
+fn insert_in_order(t: Lazy<'_, Tree>, k: u8, depth: usize, out: &mut Vec<u8>) {
     match t.view() {
-        BstView::Leaf => out.push(k),
-        BstView::Node(l, x, r) => {
+        TreeView::Leaf => out.push(k),
+        TreeView::Node(l, x, r) => {
             let x = x.get();
             let left = k < x || (k == 255 && depth == 8);
             if left {
@@ -83,8 +61,8 @@ fn insert_in_order(t: Lazy<'_, Bst>, k: u8, depth: usize, out: &mut Vec<u8>) {
     }
 }
 
-fn in_order(t: Lazy<'_, Bst>, out: &mut Vec<u8>) {
-    if let BstView::Node(l, x, r) = t.view() {
+fn in_order(t: Lazy<'_, Tree>, out: &mut Vec<u8>) {
+    if let TreeView::Node(l, x, r) = t.view() {
         in_order(l, out);
         out.push(x.get());
         in_order(r, out);
@@ -92,9 +70,9 @@ fn in_order(t: Lazy<'_, Bst>, out: &mut Vec<u8>) {
 }
 
 /// An ordered tree stays ordered (and keeps its keys) after an insertion.
-fn bst_prop(input: Lazy<'_, (u8, Bst)>) -> bool {
+fn bst_prop(input: Lazy<'_, (u8, Tree)>) -> bool {
     let (k, t) = input.view();
-    if !ordered(t, None, None) {
+    if !is_bst(t, None, None) {
         return true;
     }
     let mut keys = vec![];
@@ -110,19 +88,9 @@ fn usage(msg: &str) -> ! {
     exit(2)
 }
 
-/// Removes `name <list>` from the arguments and returns the list.
+/// Removes `name <a,b,c>` from the arguments and returns the counts.
 fn take_list(args: &mut Vec<String>, name: &str, default: &[usize]) -> Vec<usize> {
-    let Some(i) = args.iter().position(|a| a == name) else {
-        return default.to_vec();
-    };
-    let list = args.get(i + 1).cloned().unwrap_or_default();
-    args.drain(i..(i + 2).min(args.len()));
-    list.split(',')
-        .map(|n| match n.parse::<usize>() {
-            Ok(n) if n >= 1 => n,
-            _ => usage(&format!("{name} takes a list of counts, like 1,2")),
-        })
-        .collect()
+    neatcheck_tools::args::take_counts(args, name, default).unwrap_or_else(|e| usage(&e))
 }
 
 /// Prints the table for one predicate at one bound.

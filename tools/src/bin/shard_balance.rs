@@ -33,21 +33,9 @@ fn usage(msg: &str) -> ! {
     exit(2)
 }
 
-/// Removes `name <a,b,c>` from the arguments and returns the numbers.
+/// Removes `name <a,b,c>` from the arguments and returns the counts.
 fn take_list(args: &mut Vec<String>, name: &str, default: &[usize]) -> Vec<usize> {
-    let Some(i) = args.iter().position(|a| a == name) else {
-        return default.to_vec();
-    };
-    let list = args.get(i + 1).cloned().unwrap_or_default();
-    args.drain(i..(i + 2).min(args.len()));
-    list.split(',')
-        .map(|n| match n.trim().parse::<usize>() {
-            Ok(n) if n >= 1 => n,
-            _ => usage(&format!(
-                "{name} takes numbers of at least 1, comma-separated"
-            )),
-        })
-        .collect()
+    neatcheck_tools::args::take_counts(args, name, default).unwrap_or_else(|e| usage(&e))
 }
 
 fn main() {
