@@ -30,6 +30,7 @@ const LAYERS: &[&[&str]] = &[
     &["report"],
     &["engine"],
     &["shrink"],
+    &["constrained"],
     &["watchdog"],
     &["check"],
     &["dynamic"],

@@ -222,6 +222,7 @@ extern crate self as neatcheck;
 mod architecture_tests;
 mod arena;
 pub mod check;
+pub mod constrained;
 pub mod cool;
 pub mod count;
 mod derive_support;

@@ -160,6 +160,12 @@ pub struct Summary {
     /// Random cases whose atoms (numbers, characters) were moved to edge
     /// values or to uniform values of their whole type.
     pub random_edges: u64,
+    /// Random cases whose precondition was false and that ruled out, for
+    /// the later cases of their size, every input agreeing with them on the
+    /// positions they read: the random cases are then drawn uniformly
+    /// among the inputs of their size not ruled out, which include every
+    /// input that meets the precondition.
+    pub random_pruned: u64,
     /// Label counts: over the runs of the largest exhausted bound and the
     /// random cases (where the precondition held), each run counted once.
     pub labels: BTreeMap<String, u64>,
@@ -374,9 +380,18 @@ impl fmt::Display for Summary {
         if let Some((lo, hi)) = self.random_sizes {
             write!(
                 f,
-                "; {} random cases of sizes {lo}..={hi} ({} with edge or uniform atoms)",
+                "; {} random cases of sizes {lo}..={hi} ({} with edge or uniform atoms",
                 self.random, self.random_edges
             )?;
+            if self.random_pruned > 0 {
+                write!(
+                    f,
+                    "; drawn uniformly among the inputs not ruled out by the {} whose \
+                     precondition was false",
+                    self.random_pruned
+                )?;
+            }
+            write!(f, ")")?;
         }
         if self.random_cut_by_time {
             write!(f, "; the time limit stopped the random phase")?;

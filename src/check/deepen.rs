@@ -46,7 +46,8 @@ pub(crate) fn deepen_on<T: Enumerable + fmt::Debug + Send, O: Outcome>(
             let _ = prop(x);
         })
     };
-    super::deepen_for(&step, &trace, threads, budget)
+    let traced = |s: &mut Searcher<T>, t: &crate::grammar::Tree| s.run_recorded(t, prop);
+    super::deepen_for(&step, &trace, &traced, threads, budget)
 }
 
 impl Parallel {

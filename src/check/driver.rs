@@ -31,6 +31,9 @@ pub(crate) struct Subject<'a, T> {
     pub step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     /// Runs it again on the node run last, tracing every read (reports).
     pub trace: &'a (dyn Fn(&mut Searcher<T>) -> Pattern + Sync),
+    /// Runs it once on a given value, recording every position read, in
+    /// order (the random phase: a discarded case rules out its class).
+    pub traced: &'a Traced<'a, T>,
     /// The per-run watchdog every searcher of the check reports to.
     pub watchdog: Option<&'a Watchdog>,
     /// The space searched.
@@ -47,6 +50,11 @@ impl<T: Enumerable> Subject<'_, T> {
         s
     }
 }
+
+/// A run of the property on a given value that records its reads
+/// (`Searcher::run_recorded`).
+pub(crate) type Traced<'a, T> =
+    dyn Fn(&mut Searcher<T>, &Tree) -> (RunResult, Vec<u32>) + Sync + 'a;
 
 /// Where a check comes from: for the regression file and the replay line.
 #[derive(Clone, Debug, Default)]
@@ -533,41 +541,61 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             .config
             .shard
             .map_or((0, 1), |s| (s.index() as u64 - 1, s.count() as u64));
+        // A case whose precondition is false rules out its class and is
+        // drawn again (not in a shard: the shards share the cases out by
+        // their order, which redraws would make depend on the shard).
+        let prune = shards == 1;
+        let mut redraws_left = cases.cases().saturating_mul(REDRAWS_PER_CASE_ON_AVERAGE);
         let mut drawn = 0u64;
-        while let Some(case) = cases.next_case() {
+        'cases: while let Some(mut case) = cases.next_case() {
             drawn += 1;
             if (drawn - 1) % shards != mine {
                 continue;
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                summary.random_cut_by_time = true;
-                break;
-            }
-            s.load(&case.tree);
-            let r = (self.subject.step)(&mut s).expect("a loaded value runs");
-            tally.add(&r);
-            summary.random += 1;
-            summary.random_edges += u64::from(case.atoms != random::Atoms::BySize);
-            let size = case.drawn_at;
-            summary.random_sizes = Some(
-                summary
-                    .random_sizes
-                    .map_or((size, size), |(lo, hi)| (lo.min(size), hi.max(size))),
-            );
-            if r.is_failure() {
-                summary.discarded += tally.discarded;
-                let c = describe(&mut s, self.subject, r, summary.random);
-                let sampled_size = c.size;
-                let runs = summary.random;
-                let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::Random {
-                    sampled_size,
-                    shrink_attempts,
-                    shrink_steps,
-                    passed_up_to,
-                };
-                return Some(
-                    self.shrink_and_confirm(c, &case.tree, runs, &found, summary, observe),
+            let mut redraws = 0;
+            loop {
+                if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    summary.random_cut_by_time = true;
+                    break 'cases;
+                }
+                let (r, reads) = (self.subject.traced)(&mut s, &case.tree);
+                tally.add(&r);
+                summary.random += 1;
+                summary.random_edges += u64::from(case.atoms != random::Atoms::BySize);
+                let size = case.drawn_at;
+                summary.random_sizes = Some(
+                    summary
+                        .random_sizes
+                        .map_or((size, size), |(lo, hi)| (lo.min(size), hi.max(size))),
                 );
+                if r.is_failure() {
+                    summary.discarded += tally.discarded;
+                    let c = describe(&mut s, self.subject, r, summary.random);
+                    let sampled_size = c.size;
+                    let runs = summary.random;
+                    let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::Random {
+                        sampled_size,
+                        shrink_attempts,
+                        shrink_steps,
+                        passed_up_to,
+                    };
+                    return Some(
+                        self.shrink_and_confirm(c, &case.tree, runs, &found, summary, observe),
+                    );
+                }
+                if !prune || r != RunResult::Discarded {
+                    break;
+                }
+                summary.random_pruned += u64::from(cases.discard(&case.tree, &reads));
+                if redraws == MAX_REDRAWS_PER_CASE || redraws_left == 0 {
+                    break;
+                }
+                let Some(again) = cases.redraw(&case) else {
+                    break;
+                };
+                case = again;
+                redraws += 1;
+                redraws_left -= 1;
             }
         }
         summary.discarded += tally.discarded;
@@ -660,6 +688,14 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         c
     }
 }
+
+/// Redraws of the random phase after a false precondition: at most this
+/// many for one case, and this many per case on average over the phase
+/// (so a precondition that is almost never true costs at most 21 times the
+/// runs of a random phase without redraws: 210 000 by default, a fifth of
+/// the exhaustive phase's budget, each of them a discarded run).
+const MAX_REDRAWS_PER_CASE: u32 = 200;
+const REDRAWS_PER_CASE_ON_AVERAGE: u64 = 20;
 
 /// Candidates the shrinker may try.
 const SHRINK_ATTEMPTS: u64 = 10_000;

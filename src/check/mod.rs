@@ -60,6 +60,7 @@ pub use labels::{collect, label};
 use crate::cool::Cool;
 use crate::describe::Space;
 use crate::engine::{GrammarSource, Searcher};
+use crate::grammar::Tree;
 use crate::handle::Lazy;
 use crate::Enumerable;
 use driver::{drive, BoundEvent, Origin, Subject};
@@ -261,7 +262,8 @@ fn run_property<T: Enumerable + Debug + Send, M>(
             let _ = prop.run_lazy(x);
         })
     };
-    run_watched(config, origin, &step, &trace, source)
+    let traced = |s: &mut Searcher<T>, t: &Tree| s.run_recorded(t, |x| prop.run_lazy(x));
+    run_watched(config, origin, &step, &trace, &traced, source)
 }
 
 fn run_cool<T: Enumerable + Debug + Send, F>(
@@ -280,7 +282,8 @@ where
             let _ = prop(x).eval();
         })
     };
-    run_watched(config, origin, &step, &trace, source)
+    let traced = |s: &mut Searcher<T>, t: &Tree| s.run_recorded(t, |x| prop(x).eval());
+    run_watched(config, origin, &step, &trace, &traced, source)
 }
 
 /// The driver with the check's watchdog.
@@ -289,6 +292,7 @@ fn run_watched<T: Enumerable + Debug + Send>(
     origin: &Origin,
     step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
+    traced: &driver::Traced<'_, T>,
     source: &GrammarSource<T>,
 ) -> Result<Summary, Box<Counterexample<T>>> {
     // Reports print complete values of unnamed alternatives through `Debug`.
@@ -299,6 +303,7 @@ fn run_watched<T: Enumerable + Debug + Send>(
     let subject = Subject {
         step,
         trace,
+        traced,
         watchdog: watchdog.as_ref(),
         source,
     };
@@ -310,6 +315,7 @@ fn run_watched<T: Enumerable + Debug + Send>(
 pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
     step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
     trace: &(dyn Fn(&mut Searcher<T>) -> crate::report::Pattern + Sync),
+    traced: &driver::Traced<'_, T>,
     threads: usize,
     budget: std::time::Duration,
 ) -> Option<Counterexample<T>> {
@@ -348,6 +354,7 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
     let subject = Subject {
         step,
         trace,
+        traced,
         watchdog: None,
         source: &GrammarSource::Canonical,
     };

@@ -309,9 +309,11 @@ mod tests {
         let prop = property(5, &c);
         let step = |s: &mut Searcher<Vec<u8>>| s.step(&prop);
         let trace = |s: &mut Searcher<Vec<u8>>| s.pattern(&prop);
+        let traced = |s: &mut Searcher<Vec<u8>>, t: &crate::grammar::Tree| s.run_recorded(t, &prop);
         let subject = Subject {
             step: &step,
             trace: &trace,
+            traced: &traced,
             watchdog: None,
             source: &GrammarSource::Canonical,
         };

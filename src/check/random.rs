@@ -5,14 +5,22 @@
 //! by size makes small atoms far likelier than large ones (`0` has size 0,
 //! `'a'` size 7), so without these a bug at `u64::MAX` or one that needs the
 //! letters "ab" would stay out of reach.
+//!
+//! A case whose precondition is false (`implies`) removes from later draws
+//! of its size every input that agrees with it on the positions it read
+//! (`constrained::pruned`, Paper III's sampler), and is drawn again: cases
+//! are then uniform among the inputs of their size that meet the
+//! precondition, found after far fewer draws than by rejection.
 
 use crate::arena::{build, Opened, Unfold};
+use crate::constrained::count::Count;
+use crate::constrained::pruned::Pruned;
 use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
-use crate::index::{sample_tree_in, SeedRng};
+use crate::index::{sample_tree_in, uniform_below, SeedRng};
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use rand::RngExt;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::marker::PhantomData;
 use std::rc::Rc;
 
@@ -30,7 +38,7 @@ pub(crate) enum Atoms {
 
 /// Draws the random cases of a check, in a fixed order for a given seed.
 pub(crate) struct RandomCases<'g> {
-    grammar: &'g Grammar,
+    grammar: &'g Rc<Grammar>,
     rng: SeedRng,
     first_size: usize,
     last_size: usize,
@@ -41,6 +49,9 @@ pub(crate) struct RandomCases<'g> {
     /// `Tree` holds no other): sets and maps of `u8` pass 2^64 values near
     /// size 80.
     leaf_cap: usize,
+    /// Per size, the inputs no discarded case has ruled out (made at the
+    /// first discarded case of the size).
+    pruned: BTreeMap<usize, Pruned>,
 }
 
 /// A random case.
@@ -54,7 +65,7 @@ pub(crate) struct Case {
 impl<'g> RandomCases<'g> {
     /// `cases` cases of sizes growing from `first_size` to `last_size`.
     pub(crate) fn new(
-        grammar: &'g Grammar,
+        grammar: &'g Rc<Grammar>,
         seed: u64,
         first_size: usize,
         last_size: usize,
@@ -69,7 +80,13 @@ impl<'g> RandomCases<'g> {
             drawn: 0,
             edges: HashMap::new(),
             leaf_cap: leaf_index_cap(grammar, last_size),
+            pruned: BTreeMap::new(),
         }
+    }
+
+    /// How many cases the phase draws (redraws not counted).
+    pub(crate) fn cases(&self) -> u64 {
+        self.cases
     }
 
     /// The next case, or `None` when all were drawn or no size in the range
@@ -92,17 +109,47 @@ impl<'g> RandomCases<'g> {
                 (true, 2) => Atoms::Uniform,
                 _ => Atoms::BySize,
             };
-            let tree = match atoms {
-                Atoms::BySize => tree,
-                _ => self.with_moved_atoms(&tree, atoms),
-            };
-            return Some(Case {
-                tree,
-                drawn_at,
-                atoms,
-            });
+            return Some(self.with_atoms(tree, drawn_at, atoms));
         }
         None
+    }
+
+    /// Another case in place of `case`, whose precondition was false: of
+    /// its size (or the nearest one with inputs left), with the same kind
+    /// of atoms.
+    pub(crate) fn redraw(&mut self, case: &Case) -> Option<Case> {
+        let (tree, drawn_at) = self.sample_near(case.drawn_at)?;
+        Some(self.with_atoms(tree, drawn_at, case.atoms))
+    }
+
+    /// Rules out, for later draws, the class of a case whose precondition
+    /// was false: every input of its size that agrees with it on the
+    /// positions it read (`reads`, in the order read). False when nothing
+    /// was ruled out (the case's size is outside the phase's, or the
+    /// property read the same input prefix differently before).
+    pub(crate) fn discard(&mut self, tree: &Tree, reads: &[u32]) -> bool {
+        let size = self.grammar.tree_size(tree) as usize;
+        if !(self.first_size..=self.last_size.min(self.leaf_cap)).contains(&size) {
+            return false;
+        }
+        let g = self.grammar;
+        let pruned = self
+            .pruned
+            .entry(size)
+            .or_insert_with(|| Pruned::new(g.clone(), size));
+        pruned.record(tree, reads, false).is_ok()
+    }
+
+    fn with_atoms(&mut self, tree: Tree, drawn_at: usize, atoms: Atoms) -> Case {
+        let tree = match atoms {
+            Atoms::BySize => tree,
+            _ => self.with_moved_atoms(&tree, atoms),
+        };
+        Case {
+            tree,
+            drawn_at,
+            atoms,
+        }
     }
 
     /// A uniform value of size `target`, or of the nearest size in the
@@ -114,8 +161,19 @@ impl<'g> RandomCases<'g> {
         let size = near
             .flatten()
             .filter(|s| (first..=last).contains(s))
-            .find(|&s| !self.grammar.count(s).is_zero())?;
-        sample_tree_in(self.grammar, size, &mut self.rng).map(|t| (t, size))
+            .find(|&s| match self.pruned.get(&s) {
+                Some(p) => !p.alive().is_zero(),
+                None => !self.grammar.count(s).is_zero(),
+            })?;
+        match self.pruned.get_mut(&size) {
+            // Uniform among the inputs left (the first draw of an untouched
+            // size is FEAT's, draw for draw).
+            Some(p) if !p.untouched() => {
+                let index = uniform_below(&p.alive().to_big(), &mut self.rng);
+                Some((p.value_at(Count::from_big(index)).tree, size))
+            }
+            _ => sample_tree_in(self.grammar, size, &mut self.rng).map(|t| (t, size)),
+        }
     }
 
     /// The tree with each leaf moved, with probability one half, to one of

@@ -574,6 +574,30 @@ impl<T: 'static> Searcher<T> {
         self.engine.load(tree);
     }
 
+    /// Runs `pred` once on `tree`, recording every position it reads in the
+    /// order it first reads them (positions numbered breadth first from
+    /// the root, the layout [`Searcher::load`] gives the value). The run is
+    /// counted and a panic caught as in [`Searcher::step`]; no search
+    /// follows it.
+    pub(crate) fn run_recorded<O: Outcome>(
+        &mut self,
+        tree: &Tree,
+        pred: impl FnOnce(Lazy<'_, T>) -> O,
+    ) -> (RunResult, Vec<u32>) {
+        self.load(tree);
+        let (result, reads) = self.engine.trace(|ctx| pred(Lazy::new(ctx, 0)));
+        self.engine.finish();
+        let r = match result {
+            Ok(o) => {
+                self.internal = None;
+                o.into_result()
+            }
+            Err(p) => self.panicked(&*p),
+        };
+        self.count(&r);
+        (r, reads)
+    }
+
     /// Announces every later predicate run of this searcher to a watchdog
     /// slot (one per searcher), so that a run that never returns is
     /// reported with its input.

@@ -6,6 +6,7 @@
 mod check;
 mod collections;
 mod common;
+mod constrained;
 mod custom_spaces;
 mod derive;
 mod enumeration;
