@@ -432,7 +432,9 @@ where
         vec![]
     } else {
         let n = replacements.to_usize().unwrap_or(0);
-        (0..n).map(|j| outputs.value_at(&BigUint::from(j))).collect()
+        (0..n)
+            .map(|j| outputs.value_at(&BigUint::from(j)))
+            .collect()
     };
 
     let mut report = Report {

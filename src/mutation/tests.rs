@@ -51,7 +51,10 @@ fn a_nondeterministic_function_is_an_error() {
         true
     })
     .unwrap_err();
-    assert!(matches!(err, MutationError::Nondeterministic { .. }), "{err}");
+    assert!(
+        matches!(err, MutationError::Nondeterministic { .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -64,10 +67,15 @@ fn a_property_failing_on_the_original_is_an_error_not_a_score() {
             panic: None
         }
     );
-    let err = score(&Config::default(), "id", |x: &u8| *x, |f, x: u8| {
-        assert!(f(&x) < 2, "too big");
-        true
-    })
+    let err = score(
+        &Config::default(),
+        "id",
+        |x: &u8| *x,
+        |f, x: u8| {
+            assert!(f(&x) < 2, "too big");
+            true
+        },
+    )
     .unwrap_err();
     assert!(err.to_string().contains("too big"), "{err}");
 }
@@ -92,12 +100,17 @@ fn a_panic_of_a_mutant_run_kills_it() {
 #[test]
 fn neatcheck_errors_in_a_run_are_raised_not_counted() {
     let raised = catch_unwind(|| {
-        score(&Config::default().input_size(1), "id", |x: &u8| *x, |f, x: u8| {
-            if f(&x) != x {
-                internal::raise("inconsistent".into());
-            }
-            true
-        })
+        score(
+            &Config::default().input_size(1),
+            "id",
+            |x: &u8| *x,
+            |f, x: u8| {
+                if f(&x) != x {
+                    internal::raise("inconsistent".into());
+                }
+                true
+            },
+        )
     });
     let payload = raised.unwrap_err();
     assert_eq!(internal::message_of(payload.as_ref()), Some("inconsistent"));

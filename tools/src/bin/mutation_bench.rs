@@ -1,0 +1,142 @@
+//! Measures black-box mutation testing (`neatcheck::mutation`): mutants
+//! decided per second with the skipping of uncalled points (a mutant runs
+//! only on the test inputs whose recording run called its point) and
+//! without it (every mutant on every test input until one kills it).
+//!
+//! ```text
+//! cargo run --release -p neatcheck-tools --bin mutation_bench -- [--repeat N]
+//! ```
+//!
+//! One row per property and mode: mutants, killed, property runs on
+//! mutants, seconds (best of `N`, default 3, recording runs included) and
+//! mutants per second; the last column is the speed-up of skipping over
+//! the run without it, measured in the same process.
+
+use neatcheck::mutation::{score, Config, Report};
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::time::{Duration, Instant};
+
+fn sort(xs: &Vec<u8>) -> Vec<u8> {
+    let mut out: Vec<u8> = Vec::with_capacity(xs.len());
+    for &x in xs {
+        let at = out.partition_point(|&y| y <= x);
+        out.insert(at, x);
+    }
+    out
+}
+
+fn reference(xs: &[u8]) -> Vec<u8> {
+    let mut ys = xs.to_vec();
+    ys.sort();
+    ys
+}
+
+type Map = BTreeMap<u8, u8>;
+
+fn insert(args: &(Map, u8, u8)) -> Map {
+    let mut out = args.0.clone();
+    out.insert(args.1, args.2);
+    out
+}
+
+/// Best-of-`repeat` time of one scoring, and its report.
+fn timed<A, B>(repeat: usize, run: impl Fn() -> Report<A, B>) -> (Duration, Report<A, B>) {
+    let mut best = Duration::MAX;
+    let mut last = None;
+    for _ in 0..repeat {
+        let start = Instant::now();
+        let r = run();
+        best = best.min(start.elapsed());
+        last = Some(r);
+    }
+    (best, last.expect("at least one repetition"))
+}
+
+fn row<A, B, X>(
+    repeat: usize,
+    name: &str,
+    config: &Config,
+    f: fn(&A) -> B,
+    prop: &dyn Fn(&dyn Fn(&A) -> B, X) -> bool,
+) where
+    A: Clone + Eq + Hash + Debug,
+    B: neatcheck::Enumerable + Clone + PartialEq + Debug,
+    X: neatcheck::Enumerable + Clone + Debug,
+{
+    let mut times = vec![];
+    for skip in [false, true] {
+        let c = config.clone().skip_uncalled(skip);
+        let (t, r) = timed(repeat, || {
+            score(&c, "f", f, prop).expect("the original passes")
+        });
+        let secs = t.as_secs_f64();
+        times.push(secs);
+        let speedup = if skip {
+            format!("{:.2}x", times[0] / secs)
+        } else {
+            "1.00x".to_string()
+        };
+        println!(
+            "{name:<26} {:<8} {:>8} {:>8} {:>9} {:>9.4} {:>12.0} {:>8}",
+            if skip { "skip" } else { "all" },
+            r.mutants,
+            r.killed,
+            r.runs,
+            secs,
+            r.mutants as f64 / secs,
+            speedup
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let repeat = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .and_then(|i| args.get(i + 1))
+        .map_or(3, |n| n.parse().expect("--repeat N"));
+    println!(
+        "{:<26} {:<8} {:>8} {:>8} {:>9} {:>9} {:>12} {:>8}",
+        "property", "mode", "mutants", "killed", "runs", "seconds", "mutants/s", "speedup"
+    );
+    let sorts = Config::default().input_size(6).output_size(6);
+    row(
+        repeat,
+        "sort_vs_reference",
+        &sorts,
+        sort,
+        &|f, xs: Vec<u8>| f(&xs) == reference(&xs),
+    );
+    #[allow(clippy::eq_op)]
+    row(repeat, "sort_vs_itself", &sorts, sort, &|f, xs: Vec<u8>| {
+        f(&xs) == f(&xs)
+    });
+    row(repeat, "sort_preserves_length", &sorts, sort, &|f,
+                                                         xs: Vec<
+        u8,
+    >| {
+        f(&xs).len() == xs.len()
+    });
+    row(
+        repeat,
+        "sort_reverse_invariant",
+        &sorts,
+        sort,
+        &|f, xs: Vec<u8>| {
+            let mut rev = xs.clone();
+            rev.reverse();
+            f(&xs) == f(&rev)
+        },
+    );
+    let maps = Config::default().input_size(5).output_size(5);
+    row(
+        repeat,
+        "map_insert_lookup",
+        &maps,
+        insert,
+        &|f, (m, k, v): (Map, u8, u8)| f(&(m, k, v)).get(&k) == Some(&v),
+    );
+}
