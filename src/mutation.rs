@@ -230,6 +230,15 @@ pub enum MutationError {
         /// The input, as `Debug` prints it.
         point: String,
     },
+    /// [`score_lazy`] only: the original output at a point is not among
+    /// the values up to [`Config::output_size`], so it can not be handed to
+    /// the property as a lazy value.
+    OutputTooLarge {
+        /// The input, as `Debug` prints it.
+        point: String,
+        /// The function's output there, as `Debug` prints it.
+        output: String,
+    },
 }
 
 impl fmt::Display for MutationError {
@@ -249,6 +258,11 @@ impl fmt::Display for MutationError {
                 f,
                 "the function returned different outputs for the same input {point}; \
                  mutation testing needs a deterministic function"
+            ),
+            MutationError::OutputTooLarge { point, output } => write!(
+                f,
+                "the output {output} at {point} is larger than the output size of the \
+                 mutants; raise `Config::output_size`"
             ),
         }
     }
@@ -419,14 +433,7 @@ where
 
     let outputs = Indexer::<B>::new();
     let replacements = outputs.cardinality_up_to(config.output_size);
-    let pairs = BigUint::from(points.len()) * &replacements;
-    let sampled = pairs > BigUint::from(config.max_mutants);
-    let chosen: Vec<BigUint> = if sampled {
-        sample_distinct(&pairs, config.max_mutants, config.seed)
-    } else {
-        let n = pairs.to_usize().unwrap_or(0);
-        (0..n).map(BigUint::from).collect()
-    };
+    let (pairs, sampled, chosen) = mutant_grid(points.len(), &replacements, config);
     // Without sampling every replacement is needed, once per point.
     let all_replacements: Vec<B> = if sampled {
         vec![]
@@ -656,18 +663,43 @@ where
 {
     match catch_unwind(AssertUnwindSafe(|| property(f, x))) {
         Ok(ok) => (ok, None),
-        Err(payload) => {
-            if internal::message_of(payload.as_ref()).is_some() {
-                resume_unwind(payload);
-            }
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".to_string());
-            (false, Some(message))
-        }
+        Err(payload) => (false, panic_message(payload)),
     }
+}
+
+/// The message of a panic of the user's code; neatcheck's own errors are
+/// raised again, never verdicts.
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> Option<String> {
+    if internal::message_of(payload.as_ref()).is_some() {
+        resume_unwind(payload);
+    }
+    Some(
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string()),
+    )
+}
+
+/// The (point, replacement) pairs (`point * replacements + replacement`)
+/// to score, ascending: all of them, or a seeded sample of
+/// [`Config::max_mutants`]. Returns their number, whether they were
+/// sampled, and the chosen ones.
+fn mutant_grid(
+    points: usize,
+    replacements: &BigUint,
+    config: &Config,
+) -> (BigUint, bool, Vec<BigUint>) {
+    let pairs = BigUint::from(points) * replacements;
+    let sampled = pairs > BigUint::from(config.max_mutants);
+    let chosen: Vec<BigUint> = if sampled {
+        sample_distinct(&pairs, config.max_mutants, config.seed)
+    } else {
+        let n = pairs.to_usize().unwrap_or(0);
+        (0..n).map(BigUint::from).collect()
+    };
+    (pairs, sampled, chosen)
 }
 
 /// `k` distinct numbers below `n` (k < n), uniform, ascending (Floyd's
@@ -685,6 +717,9 @@ fn sample_distinct(n: &BigUint, k: usize, seed: u64) -> Vec<BigUint> {
     }
     chosen.into_iter().collect()
 }
+
+mod lazy_output;
+pub use lazy_output::score_lazy;
 
 #[cfg(test)]
 mod tests;

@@ -302,3 +302,122 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// The lazy form: the same verdicts as the plain form, in fewer runs.
+
+fn lazy_is_sorted(out: &neatcheck::Lazy<'_, Vec<u8>>) -> bool {
+    let mut prev = None;
+    for x in out.iter().map(|x| x.get()) {
+        if prev.is_some_and(|p| p > x) {
+            return false;
+        }
+        prev = Some(x);
+    }
+    true
+}
+
+/// `score_lazy` with a lazy spec against `score` with the same spec on
+/// plain values: the same mutants, kills and survivors.
+fn lazy_agrees(
+    config: &Config,
+    lazy: &dyn Fn(&Vec<u8>, neatcheck::Lazy<'_, Vec<u8>>) -> bool,
+    plain: &dyn Fn(&Vec<u8>, &Vec<u8>) -> bool,
+) -> (Report<Vec<u8>, Vec<u8>>, Report<Vec<u8>, Vec<u8>>) {
+    let fast = neatcheck::mutation::score_lazy(config, "f", sort, |xs: &Vec<u8>| xs.clone(), lazy)
+        .unwrap();
+    let slow = score(config, "f", sort, |f, xs: Vec<u8>| plain(&xs, &f(&xs))).unwrap();
+    assert_eq!(
+        (fast.mutants, fast.killed, fast.equivalent, fast.undecided),
+        (slow.mutants, slow.killed, slow.equivalent, slow.undecided)
+    );
+    assert_eq!(fast.survivors, slow.survivors);
+    assert_eq!(fast.runs_without_skipping, slow.runs_without_skipping);
+    (fast, slow)
+}
+
+#[test]
+fn the_lazy_form_gives_the_plain_verdicts() {
+    let config = Config::default().input_size(5).output_size(5);
+    let (fast, slow) = lazy_agrees(&config, &|xs, out| out.len() == xs.len(), &|xs, out| {
+        out.len() == xs.len()
+    });
+    // One run per length (and a trace per failing one), not per mutant.
+    assert!(fast.runs * 3 < slow.runs, "{} vs {}", fast.runs, slow.runs);
+    let (fast, slow) = lazy_agrees(&config, &|_, out| lazy_is_sorted(&out), &|_, out| {
+        is_sorted(out)
+    });
+    assert!(fast.runs < slow.runs);
+    let (fast, _) = lazy_agrees(
+        &config,
+        &|xs, out| {
+            let expected = sort(xs);
+            out.len() == expected.len() && out.iter().zip(&expected).all(|(a, b)| a.get() == *b)
+        },
+        &|xs, out| *out == sort(xs),
+    );
+    assert_eq!(fast.score(), Some(1.0));
+    #[allow(clippy::eq_op)]
+    let (fast, _) = lazy_agrees(&config, &|_, _| true, &|_, _| true);
+    assert_eq!(fast.killed, 0);
+    assert_eq!(fast.runs, fast.points as u64);
+}
+
+#[test]
+fn the_lazy_form_samples_budgets_and_errors_like_the_plain_one() {
+    let length = |xs: &Vec<u8>, out: neatcheck::Lazy<'_, Vec<u8>>| out.len() == xs.len();
+    let plain_length = |xs: &Vec<u8>, out: &Vec<u8>| out.len() == xs.len();
+    let sampled = Config::default()
+        .input_size(5)
+        .output_size(5)
+        .max_mutants(300)
+        .seed(3);
+    let (fast, _) = lazy_agrees(&sampled, &length, &plain_length);
+    assert!(fast.sampled);
+    let config = Config::default().input_size(4).output_size(4);
+    let full =
+        neatcheck::mutation::score_lazy(&config, "f", sort, |xs: &Vec<u8>| xs.clone(), length)
+            .unwrap();
+    for budget in [0, 1, 5, full.runs / 2] {
+        let cut = neatcheck::mutation::score_lazy(
+            &config.clone().max_runs(budget),
+            "f",
+            sort,
+            |xs: &Vec<u8>| xs.clone(),
+            length,
+        )
+        .unwrap();
+        assert!(cut.runs <= budget && cut.budget_exhausted);
+        assert_eq!(
+            cut.killed + cut.survivors.len() + cut.undecided,
+            cut.mutants
+        );
+        assert!(cut.survivors.iter().all(|s| full.survivors.contains(s)));
+    }
+    let too_small = neatcheck::mutation::score_lazy(
+        &Config::default().input_size(4).output_size(2),
+        "f",
+        sort,
+        |xs: &Vec<u8>| xs.clone(),
+        length,
+    )
+    .unwrap_err();
+    assert!(
+        too_small
+            .to_string()
+            .contains("raise `Config::output_size`"),
+        "{too_small}"
+    );
+    let fails = neatcheck::mutation::score_lazy(
+        &config,
+        "f",
+        sort,
+        |xs: &Vec<u8>| xs.clone(),
+        |xs: &Vec<u8>, out: neatcheck::Lazy<'_, Vec<u8>>| out.len() < 2 || xs.is_empty(),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        fails,
+        neatcheck::mutation::MutationError::OriginalFails { .. }
+    ));
+}
