@@ -76,6 +76,15 @@
 //! mean anything; a function that answers the same point differently is
 //! reported as [`MutationError::Nondeterministic`].
 //!
+//! The replacement reaches the property as a plain value, so `score` runs
+//! every mutant that a test input can kill. A property of the form
+//! `spec(x, f(input_of(x)))` can go further with [`score_lazy`]: `spec`
+//! reads the output through a [`Lazy`](crate::Lazy) handle, the
+//! replacements of a point are searched by NEAT, and one run decides every
+//! replacement that agrees on the part of the output the run read (a
+//! property that checks only the length decides all outputs of one length
+//! in one run). Its verdicts are those of `score`.
+//!
 //! # Budget
 //!
 //! Runs of the property on mutants are bounded by [`Config::max_runs`]:
@@ -239,6 +248,12 @@ pub enum MutationError {
         /// The function's output there, as `Debug` prints it.
         output: String,
     },
+    /// [`score_lazy`] only: more output values up to
+    /// [`Config::output_size`] than it builds (it builds each once).
+    TooManyOutputs {
+        /// Their number.
+        outputs: BigUint,
+    },
 }
 
 impl fmt::Display for MutationError {
@@ -263,6 +278,12 @@ impl fmt::Display for MutationError {
                 f,
                 "the output {output} at {point} is larger than the output size of the \
                  mutants; raise `Config::output_size`"
+            ),
+            MutationError::TooManyOutputs { outputs } => write!(
+                f,
+                "{outputs} output values up to the output size, more than the lazy form \
+                 builds ({}); lower `Config::output_size`",
+                lazy_output::MAX_OUTPUTS
             ),
         }
     }
@@ -435,7 +456,7 @@ where
     let replacements = outputs.cardinality_up_to(config.output_size);
     let (pairs, sampled, chosen) = mutant_grid(points.len(), &replacements, config);
     // Without sampling every replacement is needed, once per point.
-    let all_replacements: Vec<B> = if sampled {
+    let all_replacements: Vec<B> = if sampled || points.is_empty() {
         vec![]
     } else {
         let n = replacements.to_usize().unwrap_or(0);

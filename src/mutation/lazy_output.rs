@@ -21,6 +21,9 @@ use std::fmt;
 use std::hash::Hash;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// The most output values [`score_lazy`] builds.
+pub(super) const MAX_OUTPUTS: usize = 1 << 20;
+
 /// [`super::score`] for a property of the form "`spec(x, function(input_of(x)))`"
 /// whose `spec` reads the output lazily: mutants at one point that `spec`
 /// can not tell apart (it read the same part of them) are decided by one
@@ -30,7 +33,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 ///
 /// Every output value up to [`Config::output_size`] is built once, and the
 /// original outputs must be among them (else
-/// [`MutationError::OutputTooLarge`]). A test input only ever calls the
+/// [`MutationError::OutputTooLarge`]; at most 2^20 of them, else
+/// [`MutationError::TooManyOutputs`]). A test input only ever calls the
 /// function at `input_of(x)`, so [`Config::skip_uncalled`] has no effect.
 /// [`Report::runs`] counts the runs of `spec` on mutants' outputs, the
 /// second runs that trace what a failing run read included.
@@ -59,7 +63,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// # Errors
 /// [`MutationError::OriginalFails`] when `spec` fails on an original
 /// output (or `input_of` or the function panics);
-/// [`MutationError::OutputTooLarge`] as said.
+/// [`MutationError::OutputTooLarge`] as said;
+/// [`MutationError::TooManyOutputs`] beyond 2^20 output values.
 pub fn score_lazy<A, B, X, F, I, S>(
     config: &Config,
     name: &str,
@@ -79,7 +84,14 @@ where
     let inputs = test_inputs::<X>(config);
     let outputs = Indexer::<B>::new();
     let replacements = outputs.cardinality_up_to(config.output_size);
-    let count = replacements.to_usize().unwrap_or(usize::MAX);
+    let count = match replacements.to_usize() {
+        Some(n) if n <= MAX_OUTPUTS => n,
+        _ => {
+            return Err(MutationError::TooManyOutputs {
+                outputs: replacements,
+            })
+        }
+    };
     let trees: Vec<Tree> = (0..count)
         .map(|j| outputs.tree_at(&BigUint::from(j)).expect("below the count"))
         .collect();

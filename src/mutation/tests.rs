@@ -115,3 +115,34 @@ fn neatcheck_errors_in_a_run_are_raised_not_counted() {
     let payload = raised.unwrap_err();
     assert_eq!(internal::message_of(payload.as_ref()), Some("inconsistent"));
 }
+
+#[test]
+fn the_lazy_form_refuses_more_outputs_than_it_builds() {
+    // u64 values up to size 30: about 2^30 of them.
+    let err = score_lazy(
+        &Config::default().input_size(0).output_size(30),
+        "id",
+        |x: &u64| *x,
+        |x: &u64| *x,
+        |_, _| true,
+    )
+    .unwrap_err();
+    assert!(matches!(err, MutationError::TooManyOutputs { .. }), "{err}");
+    assert!(err.to_string().contains("lower `Config::output_size`"));
+}
+
+#[test]
+fn no_called_point_means_no_mutant_and_no_work() {
+    // The property never calls the function; u64 outputs up to size 60
+    // (2^60 values) must not be built.
+    let report = score(
+        &Config::default().input_size(2).output_size(60),
+        "id",
+        |x: &u64| *x,
+        |_, _x: u8| true,
+    )
+    .unwrap();
+    assert_eq!((report.points, report.mutants, report.runs), (0, 0, 0));
+    assert_eq!(report.score(), None);
+    assert!(report.line("p").ends_with("score n/a"));
+}

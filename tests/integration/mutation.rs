@@ -342,8 +342,10 @@ fn the_lazy_form_gives_the_plain_verdicts() {
     let (fast, slow) = lazy_agrees(&config, &|xs, out| out.len() == xs.len(), &|xs, out| {
         out.len() == xs.len()
     });
-    // One run per length (and a trace per failing one), not per mutant.
-    assert!(fast.runs * 3 < slow.runs, "{} vs {}", fast.runs, slow.runs);
+    // One run per length (and a trace per failing one), not per mutant:
+    // the gap widens with the output size (lengths grow linearly, outputs
+    // exponentially).
+    assert!(fast.runs * 2 < slow.runs, "{} vs {}", fast.runs, slow.runs);
     let (fast, slow) = lazy_agrees(&config, &|_, out| lazy_is_sorted(&out), &|_, out| {
         is_sorted(out)
     });

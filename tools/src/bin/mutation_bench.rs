@@ -1,7 +1,10 @@
 //! Measures black-box mutation testing (`neatcheck::mutation`): mutants
-//! decided per second with the skipping of uncalled points (a mutant runs
-//! only on the test inputs whose recording run called its point) and
-//! without it (every mutant on every test input until one kills it).
+//! decided per second in three modes: `all` (every mutant run on every
+//! test input until one kills it), `skip` (a mutant runs only on the test
+//! inputs whose recording run called its point: the default of `score`)
+//! and, for the sort properties, `lazy` (`score_lazy`: the output is read
+//! through a `Lazy` handle and one run decides every replacement that
+//! agrees on what it read).
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin mutation_bench -- [--repeat N]
@@ -9,10 +12,11 @@
 //!
 //! One row per property and mode: mutants, killed, property runs on
 //! mutants, seconds (best of `N`, default 3, recording runs included) and
-//! mutants per second; the last column is the speed-up of skipping over
-//! the run without it, measured in the same process.
+//! mutants per second; the last column is the speed-up over `all`,
+//! measured in the same process.
 
-use neatcheck::mutation::{score, Config, Report};
+use neatcheck::mutation::{score, score_lazy, Config, Report};
+use neatcheck::Lazy;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -60,7 +64,8 @@ fn row<A, B, X>(
     config: &Config,
     f: fn(&A) -> B,
     prop: &dyn Fn(&dyn Fn(&A) -> B, X) -> bool,
-) where
+) -> f64
+where
     A: Clone + Eq + Hash + Debug,
     B: neatcheck::Enumerable + Clone + PartialEq + Debug,
     X: neatcheck::Enumerable + Clone + Debug,
@@ -89,6 +94,42 @@ fn row<A, B, X>(
             speedup
         );
     }
+    times[0]
+}
+
+/// The row of `score_lazy` for a sort property with the lazy `spec`.
+fn lazy_row(
+    repeat: usize,
+    name: &str,
+    config: &Config,
+    baseline: f64,
+    spec: &dyn Fn(&Vec<u8>, Lazy<'_, Vec<u8>>) -> bool,
+) {
+    let (t, r) = timed(repeat, || {
+        score_lazy(config, "f", sort, |xs: &Vec<u8>| xs.clone(), spec).expect("the original passes")
+    });
+    let secs = t.as_secs_f64();
+    println!(
+        "{name:<26} {:<8} {:>8} {:>8} {:>9} {:>9.4} {:>12.0} {:>7.2}x",
+        "lazy",
+        r.mutants,
+        r.killed,
+        r.runs,
+        secs,
+        r.mutants as f64 / secs,
+        baseline / secs
+    );
+}
+
+fn lazy_sorted(out: &Lazy<'_, Vec<u8>>) -> bool {
+    let mut prev = None;
+    for x in out.iter().map(|x| x.get()) {
+        if prev.is_some_and(|p| p > x) {
+            return false;
+        }
+        prev = Some(x);
+    }
+    true
 }
 
 fn main() {
@@ -103,24 +144,41 @@ fn main() {
         "property", "mode", "mutants", "killed", "runs", "seconds", "mutants/s", "speedup"
     );
     let sorts = Config::default().input_size(6).output_size(6);
-    row(
+    let all = row(
         repeat,
         "sort_vs_reference",
         &sorts,
         sort,
         &|f, xs: Vec<u8>| f(&xs) == reference(&xs),
     );
+    lazy_row(repeat, "sort_vs_reference", &sorts, all, &|xs, out| {
+        let expected = reference(xs);
+        out.len() == expected.len() && out.iter().zip(&expected).all(|(a, b)| a.get() == *b)
+    });
     #[allow(clippy::eq_op)]
-    row(repeat, "sort_vs_itself", &sorts, sort, &|f, xs: Vec<u8>| {
+    let all = row(repeat, "sort_vs_itself", &sorts, sort, &|f, xs: Vec<u8>| {
         f(&xs) == f(&xs)
     });
-    row(repeat, "sort_preserves_length", &sorts, sort, &|f,
-                                                         xs: Vec<
+    lazy_row(repeat, "sort_vs_itself", &sorts, all, &|_, _| true);
+    let all = row(repeat, "sort_preserves_length", &sorts, sort, &|f,
+                                                                   xs: Vec<
         u8,
     >| {
         f(&xs).len() == xs.len()
     });
-    row(
+    lazy_row(repeat, "sort_preserves_length", &sorts, all, &|xs, out| {
+        out.len() == xs.len()
+    });
+    let all = row(repeat, "sort_output_sorted", &sorts, sort, &|f,
+                                                                xs: Vec<
+        u8,
+    >| {
+        f(&xs).windows(2).all(|w| w[0] <= w[1])
+    });
+    lazy_row(repeat, "sort_output_sorted", &sorts, all, &|_, out| {
+        lazy_sorted(&out)
+    });
+    let _ = row(
         repeat,
         "sort_reverse_invariant",
         &sorts,
