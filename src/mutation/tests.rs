@@ -1,3 +1,6 @@
+//! Unit tests of mutation testing's internals: the seeded sampling, the
+//! printing of calls, errors, panics and neatcheck's own errors in runs.
+
 use super::*;
 use std::cell::Cell;
 
