@@ -12,6 +12,15 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// A property over the function it tests and one test input.
+type Prop<'a, A, B, X> = dyn Fn(&dyn Fn(&A) -> B, X) -> bool + 'a;
+
+/// The report of a sort's mutants.
+type SortReport = Report<Vec<u8>, Vec<u8>>;
+
+/// A lazy spec of a sort's output.
+type SortSpec = dyn Fn(&Vec<u8>, neatcheck::Lazy<'_, Vec<u8>>) -> bool;
+
 /// Every mutant's verdict by brute force: the points are the distinct
 /// inputs the property called the function with (first call first), the
 /// replacements every output value up to `output_size` (reference order)
@@ -21,7 +30,7 @@ fn brute_force<A, B, X>(
     input_size: usize,
     output_size: usize,
     f: &dyn Fn(&A) -> B,
-    prop: &dyn Fn(&dyn Fn(&A) -> B, X) -> bool,
+    prop: &Prop<'_, A, B, X>,
 ) -> (usize, Vec<Mutant<A, B>>)
 where
     A: Clone + PartialEq,
@@ -69,7 +78,7 @@ fn agrees<A, B, X>(
     input_size: usize,
     output_size: usize,
     f: &dyn Fn(&A) -> B,
-    prop: &dyn Fn(&dyn Fn(&A) -> B, X) -> bool,
+    prop: &Prop<'_, A, B, X>,
 ) -> Report<A, B>
 where
     A: Clone + Eq + Hash + Debug,
@@ -100,6 +109,8 @@ where
     report
 }
 
+// A `Vec` argument: the mutation points are the property's inputs.
+#[allow(clippy::ptr_arg)]
 fn sort(xs: &Vec<u8>) -> Vec<u8> {
     let mut ys = xs.clone();
     ys.sort();
@@ -321,9 +332,9 @@ fn lazy_is_sorted(out: &neatcheck::Lazy<'_, Vec<u8>>) -> bool {
 /// plain values: the same mutants, kills and survivors.
 fn lazy_agrees(
     config: &Config,
-    lazy: &dyn Fn(&Vec<u8>, neatcheck::Lazy<'_, Vec<u8>>) -> bool,
+    lazy: &SortSpec,
     plain: &dyn Fn(&Vec<u8>, &Vec<u8>) -> bool,
-) -> (Report<Vec<u8>, Vec<u8>>, Report<Vec<u8>, Vec<u8>>) {
+) -> (SortReport, SortReport) {
     let fast = neatcheck::mutation::score_lazy(config, "f", sort, |xs: &Vec<u8>| xs.clone(), lazy)
         .unwrap();
     let slow = score(config, "f", sort, |f, xs: Vec<u8>| plain(&xs, &f(&xs))).unwrap();

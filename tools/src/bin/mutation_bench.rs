@@ -76,6 +76,21 @@ fn lazy_equals(out: &Lazy<'_, Vec<u8>>, expected: &[u8]) -> bool {
 
 type Map = BTreeMap<u8, u8>;
 
+/// A property over the function it tests and one test input.
+type Prop<'a, A, B, X> = dyn Fn(&dyn Fn(&A) -> B, X) -> bool + 'a;
+
+/// A property of a sort.
+type SortProp = Prop<'static, Vec<u8>, Vec<u8>, Vec<u8>>;
+
+/// A property of a map insertion.
+type MapProp = Prop<'static, (Map, u8, u8), Map, (Map, u8, u8)>;
+
+/// One benchmarked sort property: its name, plain form and lazy form.
+type SortCase<'a> = (&'a str, &'a SortProp, Option<&'a SortSpec>);
+
+/// A lazy spec of a sort's output.
+type SortSpec = dyn Fn(&Vec<u8>, Lazy<'_, Vec<u8>>) -> bool;
+
 fn insert(args: &(Map, u8, u8)) -> Map {
     let mut out = args.0.clone();
     out.insert(args.1, args.2);
@@ -100,7 +115,7 @@ fn row<A, B, X>(
     name: &str,
     config: &Config,
     f: fn(&A) -> B,
-    prop: &dyn Fn(&dyn Fn(&A) -> B, X) -> bool,
+    prop: &Prop<'_, A, B, X>,
 ) -> f64
 where
     A: Clone + Eq + Hash + Debug,
@@ -135,13 +150,7 @@ where
 }
 
 /// The row of `score_lazy` for a sort property with the lazy `spec`.
-fn lazy_row(
-    repeat: usize,
-    name: &str,
-    config: &Config,
-    baseline: f64,
-    spec: &dyn Fn(&Vec<u8>, Lazy<'_, Vec<u8>>) -> bool,
-) {
+fn lazy_row(repeat: usize, name: &str, config: &Config, baseline: f64, spec: &SortSpec) {
     let (t, r) = timed(repeat, || {
         score_lazy(config, "f", sort, |xs: &Vec<u8>| xs.clone(), spec).expect("the original passes")
     });
@@ -180,11 +189,9 @@ fn main() {
         "{:<26} {:<8} {:>8} {:>8} {:>9} {:>9} {:>12} {:>8}",
         "property", "mode", "mutants", "killed", "runs", "seconds", "mutants/s", "speedup"
     );
-    type Prop<'a> = &'a dyn Fn(&dyn Fn(&Vec<u8>) -> Vec<u8>, Vec<u8>) -> bool;
-    type Spec<'a> = &'a dyn Fn(&Vec<u8>, Lazy<'_, Vec<u8>>) -> bool;
     let sorts = Config::default().input_size(6).output_size(6);
     #[allow(clippy::eq_op)]
-    let cases: Vec<(&str, Prop, Option<Spec>)> = vec![
+    let cases: Vec<SortCase> = vec![
         (
             "sort_vs_reference",
             &|f, xs| f(&xs) == reference(&xs),
@@ -232,7 +239,6 @@ fn main() {
         }
     }
     let maps = Config::default().input_size(5).output_size(5);
-    let lookup: &dyn Fn(&dyn Fn(&(Map, u8, u8)) -> Map, (Map, u8, u8)) -> bool =
-        &|f, (m, k, v)| f(&(m, k, v)).get(&k) == Some(&v);
+    let lookup: &MapProp = &|f, (m, k, v)| f(&(m, k, v)).get(&k) == Some(&v);
     row(repeat, "map_insert_lookup", &maps, insert, lookup);
 }
