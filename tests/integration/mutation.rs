@@ -357,10 +357,12 @@ fn the_lazy_form_gives_the_plain_verdicts() {
     // the gap widens with the output size (lengths grow linearly, outputs
     // exponentially).
     assert!(fast.runs * 2 < slow.runs, "{} vs {}", fast.runs, slow.runs);
-    let (fast, slow) = lazy_agrees(&config, &|_, out| lazy_is_sorted(&out), &|_, out| {
+    // Sortedness reads elements up to the first descent: fine classes, and
+    // each failing one traced again, so here the lazy form takes more runs
+    // than one per mutant (`mutation_bench` measures it); verdicts agree.
+    lazy_agrees(&config, &|_, out| lazy_is_sorted(&out), &|_, out| {
         is_sorted(out)
     });
-    assert!(fast.runs < slow.runs);
     let (fast, _) = lazy_agrees(
         &config,
         &|xs, out| {
