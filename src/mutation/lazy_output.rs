@@ -39,6 +39,12 @@ pub(super) const MAX_OUTPUTS: usize = 1 << 20;
 /// [`Report::runs`] counts the runs of `spec` on mutants' outputs, the
 /// second runs that trace what a failing run read included.
 ///
+/// Each run here costs a step of the search and, when it fails, a traced
+/// second run: the lazy form pays when `spec` reads little of the output
+/// (a length, a prefix) or a run is costly; for a cheap property that
+/// reads much of the output, [`super::score`] is faster
+/// (`tools/src/bin/mutation_bench.rs` measures both).
+///
 /// ```
 /// use neatcheck::mutation::{score_lazy, Config};
 ///
@@ -191,10 +197,10 @@ where
                     report.budget_exhausted = true;
                     break 'inputs;
                 }
-                report.runs += 1;
                 let Some(r) = s.step(|b| spec(x, b)) else {
                     break;
                 };
+                report.runs += 1;
                 match r {
                     RunResult::True | RunResult::Discarded => continue,
                     RunResult::Panicked(_) => s.raise_internal(),
