@@ -33,6 +33,7 @@ const LAYERS: &[&[&str]] = &[
     &["constrained"],
     &["watchdog"],
     &["check"],
+    &["mutation"],
     &["dynamic"],
     // The public facades: re-exports only, from any layer.
     &["space", "lazy", "search"],

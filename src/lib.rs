@@ -235,6 +235,7 @@ mod handle;
 pub mod index;
 mod internal;
 pub mod lazy;
+pub mod mutation;
 mod outcome;
 mod replay;
 mod report;

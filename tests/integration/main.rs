@@ -11,6 +11,7 @@ mod custom_spaces;
 mod derive;
 mod enumeration;
 mod index;
+mod mutation;
 mod parallel;
 #[cfg(feature = "proptest")]
 mod proptest_bridge;
