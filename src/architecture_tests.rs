@@ -32,6 +32,7 @@ const LAYERS: &[&[&str]] = &[
     &["shrink"],
     &["watchdog"],
     &["check"],
+    &["explore"],
     &["dynamic"],
     // The public facades: re-exports only, from any layer.
     &["space", "lazy", "search"],
