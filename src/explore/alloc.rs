@@ -41,7 +41,11 @@ pub fn counting_allocator_installed() -> bool {
 #[doc(hidden)]
 #[inline]
 pub fn charge(bytes: usize) {
-    INSTALLED.store(true, Ordering::Relaxed);
+    // A load first: a store on every allocation would bounce the line
+    // between the threads of a parallel test binary.
+    if !INSTALLED.load(Ordering::Relaxed) {
+        INSTALLED.store(true, Ordering::Relaxed);
+    }
     let limit = LIMIT.with(Cell::get);
     if limit == u64::MAX {
         return;

@@ -168,6 +168,7 @@ impl Explorer {
                     format!("{shown}({args})")
                 }
             }),
+            stand_in: |x: Lazy<'_, T>, _| drop(x.force()),
             f: move |x: Lazy<'_, T>| f.call_lazy(x),
         }));
         self
@@ -198,6 +199,7 @@ impl Explorer {
                 step: stepper,
             },
             show: Box::new(move |x: &(C, Vec<Op>)| format!("{ctor}({:?}) then {:?}", x.0, x.1)),
+            stand_in: stand_in_sequence::<C, Op>,
             f: move |x: Lazy<'_, (C, Vec<Op>)>| run_sequence(x, &constructor, &step),
         }));
         self
@@ -319,8 +321,21 @@ fn run_sequence<C: Enumerable, S, Op: Enumerable, R>(
     let c: Lazy<'_, C> = x.field_at(first, 0);
     let ops: Lazy<'_, Vec<Op>> = x.field_at(first, 1);
     let mut value = constructor(c.force());
-    for op in ops.iter() {
-        drop(step(&mut value, op.force()));
+    for (k, op) in (1..).zip(ops.iter()) {
+        let op = op.force();
+        run::at_step(k);
+        drop(step(&mut value, op));
+    }
+}
+
+/// What a sequence stuck in step `k` read: the constructor's arguments and
+/// the operations up to the `k`-th (step 0 is the constructor).
+fn stand_in_sequence<C: Enumerable, Op: Enumerable>(x: Lazy<'_, (C, Vec<Op>)>, k: u64) {
+    let first = x.read_node().first_field();
+    drop(x.field_at::<C>(first, 0).force());
+    let ops: Lazy<'_, Vec<Op>> = x.field_at(first, 1);
+    for op in ops.iter().take(usize::try_from(k).unwrap_or(usize::MAX)) {
+        drop(op.force());
     }
 }
 
@@ -361,10 +376,10 @@ fn replay_at<T: Enumerable + Debug>(key: &str, f: &dyn Fn(Lazy<'_, T>)) {
     let mut s = Searcher::<T>::from_grammar(g, size);
     s.load(&tree);
     if let Some(RunResult::Panicked(message)) = s.step(f) {
-        panic!(
-            "neatcheck: the call on {:?} panicked: {message}",
-            s.value()
-        );
+        // The panic hook has printed the panic where it happened; the test
+        // fails with the same message (so `should_panic(expected)` works),
+        // without a second report from here.
+        std::panic::resume_unwind(Box::new(message));
     }
 }
 

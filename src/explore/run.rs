@@ -6,15 +6,26 @@
 //! worker out of its arena for good, abandons the worker, and starts a
 //! fresh one that resumes the search just after the stuck call: it runs the
 //! stuck call's bound again from its start without reporting what the
-//! abandoned worker already reported, and skips the stuck input (and every
-//! input it stands for) in this bound and the larger ones.
+//! abandoned worker already reported.
+//!
+//! The stuck input is never called again, in this bound or the larger ones:
+//! a stand-in run takes its place in the search (`Target::stand_in`),
+//! reading what the stuck call is known to have read, so that the search
+//! below it goes on. The reads of a call another thread is stuck in can
+//! not be seen, so the stand-in reads the whole input of a function (exact
+//! for plain arguments, which the call forced before anything else; for
+//! lazy arguments, inputs that agree with the stuck one on what it read may
+//! be called and go over budget again), and for a sequence the constructor's
+//! arguments and the operations up to the one that was running (published
+//! by the worker before each step).
 
 use super::target::{CallBudget, Target};
 use super::Settings;
 use crate::describe::{integer_sizes, with_integer_sizes, IntegerSizes};
 use crate::engine::RunResult;
 use crate::run_slot::{take_over, Fired, RunSlot, SlotShared, PHASE, RUNNING};
-use std::collections::HashSet;
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -61,6 +72,8 @@ pub(crate) enum Event {
 pub(crate) struct Overran {
     pub(crate) target: usize,
     pub(crate) size: u64,
+    /// The sequence step it was stuck in.
+    pub(crate) step: u64,
     pub(crate) fired: Fired,
     /// True for the allocation budget, false for time.
     pub(crate) alloc: bool,
@@ -82,6 +95,21 @@ struct Position {
     size: AtomicU64,
 }
 
+thread_local! {
+    /// Where a worker publishes the index of the sequence step it runs
+    /// (read by the supervisor after taking a stuck call over).
+    static STEP: Cell<Option<&'static AtomicU64>> = const { Cell::new(None) };
+}
+
+/// Publishes that the sequence of the current call is at step `k` (0 is
+/// the constructor's).
+pub(crate) fn at_step(k: u64) {
+    if let Some(step) = STEP.with(Cell::get) {
+        step.store(k, Ordering::Relaxed);
+    }
+}
+
+
 /// Where a fresh worker starts.
 #[derive(Clone, Copy, Debug, Default)]
 struct Resume {
@@ -100,6 +128,8 @@ struct Worker {
     position: Arc<Position>,
     /// Raised by the allocator when a call goes over its budget.
     over_alloc: &'static AtomicBool,
+    /// The sequence step the current call is at.
+    step: &'static AtomicU64,
     /// Tells an abandoned worker that returns from its call to stop.
     abandoned: Arc<AtomicBool>,
     events: Receiver<Event>,
@@ -121,8 +151,8 @@ pub(crate) trait Sink {
 /// limits from `settings`.
 pub(crate) fn explore(targets: &Arc<Vec<Box<dyn Target>>>, settings: &Settings, sink: &mut dyn Sink) {
     let integers = integer_sizes();
-    let stuck: Arc<Mutex<Vec<HashSet<String>>>> =
-        Arc::new(Mutex::new(vec![HashSet::new(); targets.len()]));
+    let stuck: Arc<Mutex<Vec<HashMap<String, u64>>>> =
+        Arc::new(Mutex::new(vec![HashMap::new(); targets.len()]));
     let mut resume = Resume::default();
     let mut abandoned = 0usize;
     loop {
@@ -158,7 +188,7 @@ pub(crate) fn explore(targets: &Arc<Vec<Box<dyn Target>>>, settings: &Settings, 
                     );
                     return;
                 };
-                lock(&stuck)[over.target].insert(key);
+                lock(&stuck)[over.target].insert(key, over.step);
                 if abandoned > settings.max_abandoned {
                     sink.problem(format!(
                         "neatcheck: {abandoned} calls went over their budget and their threads \
@@ -183,7 +213,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn spawn(
     targets: &Arc<Vec<Box<dyn Target>>>,
     settings: &Settings,
-    stuck: &Arc<Mutex<Vec<HashSet<String>>>>,
+    stuck: &Arc<Mutex<Vec<HashMap<String, u64>>>>,
     resume: Resume,
     integers: IntegerSizes,
 ) -> Worker {
@@ -192,6 +222,7 @@ fn spawn(
     // One small flag per worker, leaked: the allocator reads it through a
     // thread-local `&'static`, and an abandoned worker may still hold it.
     let over_alloc: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let step: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
     let position = Arc::new(Position::default());
     let abandoned = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
@@ -217,6 +248,7 @@ fn spawn(
             .name("neatcheck-explore".into())
             .spawn(move || {
                 crate::internal::quiet::silence_this_thread();
+                STEP.with(|s| s.set(Some(step)));
                 with_integer_sizes(integers, || work(&targets, &settings, &stuck, resume, link));
             })
             .expect("neatcheck: could not start the exploration's worker thread")
@@ -225,6 +257,7 @@ fn spawn(
         slot: shared,
         position,
         over_alloc,
+        step,
         abandoned,
         events: rx,
         thread,
@@ -275,6 +308,7 @@ fn supervise(w: &Worker, settings: &Settings, sink: &mut dyn Sink) -> Option<Ove
         return Some(Overran {
             target: w.position.target.load(Ordering::Relaxed),
             size: w.position.size.load(Ordering::Relaxed),
+            step: w.step.load(Ordering::Relaxed),
             fired,
             alloc,
         });
@@ -305,7 +339,7 @@ impl Link {
 fn work(
     targets: &[Box<dyn Target>],
     settings: &Settings,
-    stuck: &Mutex<Vec<HashSet<String>>>,
+    stuck: &Mutex<Vec<HashMap<String, u64>>>,
     resume: Resume,
     link: Link,
 ) {
@@ -338,9 +372,11 @@ fn work(
             let mut index = 0u64;
             while search.advance() {
                 index += 1;
-                if !skip.is_empty() && skip.contains(&search.key()) {
-                    search.skip();
-                    continue;
+                if !skip.is_empty() {
+                    if let Some(&step) = skip.get(&search.key()) {
+                        search.stand_in(step);
+                        continue;
+                    }
                 }
                 let size = search.size();
                 let fresh = index > replay && size == bound as u64;
@@ -356,6 +392,7 @@ fn work(
                 position.index.store(index, Ordering::Relaxed);
                 position.runs.store(runs, Ordering::Relaxed);
                 position.size.store(size, Ordering::Relaxed);
+                at_step(0);
                 let r = search.call(*budget);
                 if abandoned.load(Ordering::Relaxed) {
                     return;

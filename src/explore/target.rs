@@ -115,8 +115,9 @@ pub(crate) trait Search {
     fn size(&self) -> u64;
     /// The replay key of the pending (or last) input.
     fn key(&self) -> String;
-    /// Leaves the pending input and every input it stands for uncalled.
-    fn skip(&mut self);
+    /// Runs the stand-in of a stuck call on the pending input instead of
+    /// calling it (see `run`): `step` is the sequence step it was stuck in.
+    fn stand_in(&mut self, step: u64);
     /// Calls the function on the pending input.
     fn call(&mut self, budget: CallBudget) -> RunResult;
     /// The `Debug` text of the input called last.
@@ -129,6 +130,8 @@ pub(crate) struct Typed<T, F> {
     pub(crate) shape: Shape,
     /// Writes an input as the call it is.
     pub(crate) show: Box<dyn Fn(&T) -> String + Send + Sync>,
+    /// Reads what a call stuck in sequence step `k` is known to have read.
+    pub(crate) stand_in: fn(Lazy<'_, T>, u64),
     pub(crate) f: F,
 }
 
@@ -185,8 +188,11 @@ where
         crate::replay::key_of(self.searcher.grammar(), &self.searcher.tree())
     }
 
-    fn skip(&mut self) {
-        self.searcher.skip_subtree();
+    fn stand_in(&mut self, step: u64) {
+        let stand_in = self.target.stand_in;
+        self.searcher
+            .step(|x| stand_in(x, step))
+            .expect("a pending input is run");
     }
 
     fn call(&mut self, budget: CallBudget) -> RunResult {

@@ -9,6 +9,7 @@ mod common;
 mod custom_spaces;
 mod derive;
 mod enumeration;
+mod explore;
 mod index;
 mod parallel;
 #[cfg(feature = "proptest")]
