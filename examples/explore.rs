@@ -12,7 +12,7 @@ use neatcheck::explore::PanicKind;
 /// Small functions with one planted panic each.
 mod planted {
     /// Overflow: `-128 / -1` does not fit an `i8`.
-    pub fn ratio(a: i8, b: i8) -> i8 {
+    pub(crate) fn ratio(a: i8, b: i8) -> i8 {
         if b == 0 {
             return 0;
         }
@@ -20,17 +20,17 @@ mod planted {
     }
 
     /// Index out of bounds.
-    pub fn pick(xs: Vec<u8>, i: u8) -> u8 {
+    pub(crate) fn pick(xs: Vec<u8>, i: u8) -> u8 {
         xs[usize::from(i)]
     }
 
     /// `unwrap` on `None` when no element is even.
-    pub fn first_even(xs: Vec<u8>) -> u8 {
+    pub(crate) fn first_even(xs: Vec<u8>) -> u8 {
         *xs.iter().find(|x| *x % 2 == 0).unwrap()
     }
 
     /// An explicit `panic!` past the documented range.
-    pub fn grade(score: u8) -> char {
+    pub(crate) fn grade(score: u8) -> char {
         match score {
             0..=59 => 'F',
             60..=100 => 'P',
@@ -44,7 +44,7 @@ mod planted {
 /// forgetting to wrap around.
 mod ring {
     #[derive(Debug)]
-    pub struct Ring {
+    pub(crate) struct Ring {
         buf: Vec<u8>,
         head: usize,
         len: usize,
@@ -52,14 +52,14 @@ mod ring {
 
     /// The operations of the API, one variant per method.
     #[derive(neatcheck::Enumerable, Debug, Clone)]
-    pub enum Op {
+    pub(crate) enum Op {
         Push(u8),
         Pop,
         PopBack,
     }
 
     impl Ring {
-        pub fn new(capacity: u8) -> Ring {
+        pub(crate) fn new(capacity: u8) -> Ring {
             Ring {
                 buf: vec![0; usize::from(capacity)],
                 head: 0,
@@ -67,7 +67,7 @@ mod ring {
             }
         }
 
-        pub fn push(&mut self, x: u8) {
+        pub(crate) fn push(&mut self, x: u8) {
             let capacity = self.buf.len();
             let tail = (self.head + self.len) % capacity;
             self.buf[tail] = x;
@@ -78,7 +78,7 @@ mod ring {
             }
         }
 
-        pub fn pop(&mut self) -> Option<u8> {
+        pub(crate) fn pop(&mut self) -> Option<u8> {
             if self.len == 0 {
                 return None;
             }
@@ -88,7 +88,7 @@ mod ring {
             Some(x)
         }
 
-        pub fn pop_back(&mut self) -> Option<u8> {
+        pub(crate) fn pop_back(&mut self) -> Option<u8> {
             if self.len == 0 {
                 return None;
             }
@@ -97,11 +97,15 @@ mod ring {
         }
 
         /// Applies one operation (the step of the exploration).
-        pub fn apply(&mut self, op: Op) {
+        pub(crate) fn apply(&mut self, op: Op) {
             match op {
                 Op::Push(x) => self.push(x),
-                Op::Pop => drop(self.pop()),
-                Op::PopBack => drop(self.pop_back()),
+                Op::Pop => {
+                    let _ = self.pop();
+                }
+                Op::PopBack => {
+                    let _ = self.pop_back();
+                }
             }
         }
     }
@@ -114,7 +118,12 @@ fn main() {
         planted::first_even,
         planted::grade
     )
-    .sequence("ring::Ring::new", ring::Ring::new, "ring::Ring::apply", ring::Ring::apply)
+    .sequence(
+        "ring::Ring::new",
+        ring::Ring::new,
+        "ring::Ring::apply",
+        ring::Ring::apply,
+    )
     .max_size(12)
     .run();
     for site in &report.sites {

@@ -72,7 +72,7 @@ impl PanicKind {
         } else if m.starts_with("range end index")
             || m.starts_with("range start index")
             || m.starts_with("slice index starts at")
-            || (m.starts_with("byte index ")
+            || (m.contains("byte index ")
                 && (m.contains("char boundary") || m.contains("out of bounds")))
             || m.starts_with("begin <= end")
         {
@@ -165,9 +165,11 @@ mod tests {
 
     /// The message of the panic of `f`, as the standard library words it in
     /// this toolchain.
-    fn message_of(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    fn message_of<R>(f: impl FnOnce() -> R + std::panic::UnwindSafe) -> String {
         let _quiet = crate::internal::quiet::Quiet::new();
-        let p = catch_unwind(f).expect_err("it panics");
+        let Err(p) = catch_unwind(f) else {
+            panic!("it does not panic")
+        };
         crate::engine::panic_message(&*p)
     }
 
@@ -180,20 +182,50 @@ mod tests {
         let none: Option<u8> = std::hint::black_box(None);
         let err: Result<u8, u8> = std::hint::black_box(Err(3));
         let cases: Vec<(String, PanicKind)> = vec![
-            (message_of(|| drop(i32::MIN / minus_one)), PanicKind::Overflow),
-            (message_of(|| drop(i32::MIN % minus_one)), PanicKind::Overflow),
-            (message_of(|| drop(1 / zero)), PanicKind::DivisionByZero),
-            (message_of(|| drop(1 % zero)), PanicKind::DivisionByZero),
-            (message_of(|| drop(v[v.len() + 1])), PanicKind::Index),
             (
-                message_of(|| drop(v.clone().remove(5))),
+                message_of(|| std::hint::black_box(i32::MIN / minus_one)),
+                PanicKind::Overflow,
+            ),
+            (
+                message_of(|| std::hint::black_box(i32::MIN % minus_one)),
+                PanicKind::Overflow,
+            ),
+            (
+                message_of(|| std::hint::black_box(1 / zero)),
+                PanicKind::DivisionByZero,
+            ),
+            (
+                message_of(|| std::hint::black_box(1 % zero)),
+                PanicKind::DivisionByZero,
+            ),
+            (
+                message_of(|| std::hint::black_box(v[v.len() + 1])),
                 PanicKind::Index,
             ),
-            (message_of(|| drop(&v[1..9])), PanicKind::Slice),
-            (message_of(|| drop(&v[2..1])), PanicKind::Slice),
-            (message_of(|| drop(&s[0..1])), PanicKind::Slice),
-            (message_of(|| drop(none.unwrap())), PanicKind::UnwrapNone),
-            (message_of(|| drop(err.unwrap())), PanicKind::UnwrapErr),
+            (
+                message_of(|| std::hint::black_box(v.clone()).remove(5)),
+                PanicKind::Index,
+            ),
+            (
+                message_of(|| std::hint::black_box(&v[1..9])),
+                PanicKind::Slice,
+            ),
+            (
+                message_of(|| std::hint::black_box(&v[2..std::hint::black_box(1)])),
+                PanicKind::Slice,
+            ),
+            (
+                message_of(|| std::hint::black_box(&s[0..1])),
+                PanicKind::Slice,
+            ),
+            (
+                message_of(|| std::hint::black_box(none.unwrap())),
+                PanicKind::UnwrapNone,
+            ),
+            (
+                message_of(|| std::hint::black_box(err.unwrap())),
+                PanicKind::UnwrapErr,
+            ),
             (message_of(|| assert!(zero == 1)), PanicKind::Assert),
             (message_of(|| assert_eq!(zero, 1)), PanicKind::Assert),
             (message_of(|| unreachable!()), PanicKind::Unreachable),
@@ -212,7 +244,10 @@ mod tests {
                 PanicKind::Capacity,
             ),
             (message_of(|| panic!("boom")), PanicKind::Explicit),
-            (message_of(|| drop(none.expect("needed"))), PanicKind::Explicit),
+            (
+                message_of(|| std::hint::black_box(none.expect("needed"))),
+                PanicKind::Explicit,
+            ),
         ];
         for (message, kind) in cases {
             assert_eq!(PanicKind::classify(&message), kind, "{message}");

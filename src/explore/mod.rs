@@ -275,6 +275,7 @@ impl Explorer {
                     .to_string(),
             );
             settings.alloc = None;
+            report.out.alloc_budget = None;
         }
         let targets = Arc::new(self.targets);
         run::explore(&targets, &settings, &mut report);
@@ -675,7 +676,10 @@ impl Sink for Collector {
         let (input, key) = match described {
             Some((input, key)) => (input, Some(key)),
             None => (
-                format!("{} on an input that could not be rebuilt", self.names[o.target]),
+                format!(
+                    "{} on an input that could not be rebuilt",
+                    self.names[o.target]
+                ),
                 None,
             ),
         };
@@ -779,4 +783,94 @@ macro_rules! explore {
     ($($f:path),+ $(,)?) => {
         $crate::explore::Explorer::new()$(.function(stringify!($f), $f))+
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A counter whose second step never returns when it is `true`, and
+    /// whose third step panics when it is `false`.
+    fn counter_step(count: &mut u8, op: bool) {
+        if op && *count == 1 {
+            loop {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        if !op && *count == 2 {
+            panic!("third false");
+        }
+        *count += 1;
+    }
+
+    #[test]
+    fn a_sequence_stuck_in_a_step_stands_for_every_continuation() {
+        let report = Explorer::new()
+            .sequence("start", |(): ()| 0u8, "counter_step", counter_step)
+            .max_size(8)
+            .time_budget(Some(Duration::from_millis(300)))
+            .run();
+        assert!(report.problems.is_empty(), "{}", report.details());
+        // Stuck at step 2 after either first step: the stand-in reads the
+        // two operations, so no longer list beginning the same way is
+        // called again.
+        let stuck: Vec<&str> = report.overruns.iter().map(|o| o.input.as_str()).collect();
+        assert_eq!(
+            stuck,
+            [
+                "start(()) then [false, true]",
+                "start(()) then [true, true]"
+            ]
+        );
+        assert_eq!(report.sites.len(), 1, "{}", report.details());
+        let site = &report.sites[0];
+        assert_eq!(site.smallest.input, "start(()) then [false, false, false]");
+        // The third `false` after the two non-stuck beginnings; the list's
+        // rest is never read.
+        assert_eq!(site.runs, 2);
+        assert!(site.smallest.minimal);
+        assert!(report.targets[0].complete);
+    }
+
+    #[test]
+    fn an_allocation_budget_without_the_counting_allocator_is_a_problem() {
+        // This test binary has no counting allocator.
+        let report = Explorer::new()
+            .function("len", |xs: Vec<u8>| xs.len())
+            .max_size(3)
+            .alloc_budget(Some(1024))
+            .run();
+        assert_eq!(report.problems.len(), 1);
+        assert!(report.problems[0].contains("counting_allocator!"));
+        assert_eq!(report.alloc_budget, None);
+        // The exploration itself ran.
+        assert!(report.targets[0].complete);
+    }
+
+    mod api {
+        pub(super) fn first(xs: Vec<u8>) -> u8 {
+            xs[0]
+        }
+    }
+
+    #[test]
+    fn the_macro_names_functions_by_their_path() {
+        let report = crate::explore!(api::first).max_size(2).run();
+        assert_eq!(report.targets[0].name, "api::first");
+        assert_eq!(report.sites[0].smallest.input, "api::first([])");
+        assert_eq!(report.sites[0].kind, PanicKind::Index);
+        assert!(report.sites[0]
+            .test
+            .starts_with("#[test]\nfn api_first_panics_mod_"));
+    }
+
+    #[test]
+    fn identifiers_are_made_of_safe_characters() {
+        assert_eq!(
+            identifier("ring::Ring::new_panics_x_3"),
+            "ring_ring_new_panics_x_3"
+        );
+        assert_eq!(identifier("9lives"), "f_9lives");
+        assert_eq!(identifier("::"), "f_");
+    }
 }

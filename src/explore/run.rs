@@ -109,7 +109,6 @@ pub(crate) fn at_step(k: u64) {
     }
 }
 
-
 /// Where a fresh worker starts.
 #[derive(Clone, Copy, Debug, Default)]
 struct Resume {
@@ -149,7 +148,11 @@ pub(crate) trait Sink {
 
 /// Explores every target in turn, supervising the workers; budgets and
 /// limits from `settings`.
-pub(crate) fn explore(targets: &Arc<Vec<Box<dyn Target>>>, settings: &Settings, sink: &mut dyn Sink) {
+pub(crate) fn explore(
+    targets: &Arc<Vec<Box<dyn Target>>>,
+    settings: &Settings,
+    sink: &mut dyn Sink,
+) {
     let integers = integer_sizes();
     let stuck: Arc<Mutex<Vec<HashMap<String, u64>>>> =
         Arc::new(Mutex::new(vec![HashMap::new(); targets.len()]));

@@ -65,7 +65,9 @@ fn reference<T: Enumerable + Clone>(
 #[test]
 fn sites_match_the_reference_enumeration_for_plain_arguments() {
     let max = 7;
-    let expected = reference::<(Vec<u8>, u8)>(max, |(xs, k)| drop(mixed(xs, k)));
+    let expected = reference::<(Vec<u8>, u8)>(max, |(xs, k)| {
+        let _ = mixed(xs, k);
+    });
     assert_eq!(expected.len(), 4, "{expected:?}");
     let report = neatcheck::explore!(mixed).max_size(max).run();
     assert!(report.problems.is_empty() && report.overruns.is_empty());
@@ -91,7 +93,9 @@ fn sites_match_the_reference_enumeration_for_plain_arguments() {
 #[test]
 fn lazy_arguments_find_the_same_smallest_sizes_in_fewer_calls() {
     let max = 7;
-    let expected = reference::<(Vec<u8>, u8)>(max, |(xs, k)| drop(mixed(xs, k)));
+    let expected = reference::<(Vec<u8>, u8)>(max, |(xs, k)| {
+        let _ = mixed(xs, k);
+    });
     let report = Explorer::new()
         .function("mixed_lazy", mixed_lazy)
         .max_size(max)
@@ -138,7 +142,10 @@ fn failures_are_grouped_by_location_and_kind_across_functions() {
     // Every failing input of both functions, by the reference.
     let one = reference::<u8>(6, through_one);
     let two = reference::<(u8, u8)>(6, |(x, y)| through_two(x, y));
-    assert_eq!(site.runs, one[&PanicKind::Assert].1 + two[&PanicKind::Assert].1);
+    assert_eq!(
+        site.runs,
+        one[&PanicKind::Assert].1 + two[&PanicKind::Assert].1
+    );
     // The smallest of all: 5 (size 3) through the first function; the
     // second's smallest are as large.
     assert_eq!(site.smallest.input, "through_one(5)");
@@ -146,7 +153,9 @@ fn failures_are_grouped_by_location_and_kind_across_functions() {
     assert!(two[&PanicKind::Assert].0 >= 3);
     assert!(site.test.contains("neatcheck::explore::call_at("));
     assert!(site.test.contains(", through_one);"));
-    assert!(site.test.starts_with("#[test]\nfn through_one_panics_explore_"));
+    assert!(site
+        .test
+        .starts_with("#[test]\nfn through_one_panics_explore_"));
     assert_eq!(
         report.to_string().lines().next().unwrap(),
         format!(
@@ -235,7 +244,7 @@ fn apply(s: &mut Stack, op: StackOp) -> Option<u8> {
 fn run_stack(capacity: u8, ops: Vec<StackOp>) {
     let mut s = new_stack(capacity);
     for op in ops {
-        drop(apply(&mut s, op));
+        let _ = apply(&mut s, op);
     }
 }
 

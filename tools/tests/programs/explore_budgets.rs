@@ -70,4 +70,3 @@ fn past_the_abandoned_threads_allowed_the_exploration_stops_and_says_so() {
     assert!(report.problems[0].contains("at most 2 allowed"));
     assert!(!report.is_clean());
 }
-
