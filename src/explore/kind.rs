@@ -178,7 +178,7 @@ mod tests {
         let zero = std::hint::black_box(0i32);
         let minus_one = std::hint::black_box(-1i32);
         let v: Vec<u8> = std::hint::black_box(vec![1, 2]);
-        let s = std::hint::black_box("é");
+        let s = std::hint::black_box("\u{e9}");
         let none: Option<u8> = std::hint::black_box(None);
         let err: Result<u8, u8> = std::hint::black_box(Err(3));
         let cases: Vec<(String, PanicKind)> = vec![

@@ -20,7 +20,7 @@
 //!     a / b
 //! }
 //!
-//! let report = neatcheck::explore!(middle, halve).max_size(9).run();
+//! let report = neatcheck::explore!(middle, halve).max_size(12).run();
 //! let kinds: Vec<PanicKind> = report.sites.iter().map(|s| s.kind).collect();
 //! assert_eq!(
 //!     kinds,
@@ -828,7 +828,8 @@ mod tests {
         // The third `false` after the two non-stuck beginnings; the list's
         // rest is never read.
         assert_eq!(site.runs, 2);
-        assert!(site.smallest.minimal);
+        // The stuck calls are smaller and their outcome unknown.
+        assert!(!site.smallest.minimal);
         assert!(report.targets[0].complete);
     }
 
