@@ -34,6 +34,7 @@ const LAYERS: &[&[&str]] = &[
     &["watchdog"],
     &["check"],
     &["mutation"],
+    &["explore"],
     &["dynamic"],
     // The public facades: re-exports only, from any layer.
     &["space", "lazy", "search"],

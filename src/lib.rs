@@ -229,6 +229,7 @@ mod derive_support;
 mod describe;
 pub mod dynamic;
 mod engine;
+pub mod explore;
 mod feat;
 pub mod grammar;
 mod handle;

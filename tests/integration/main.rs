@@ -10,6 +10,7 @@ mod constrained;
 mod custom_spaces;
 mod derive;
 mod enumeration;
+mod explore;
 mod index;
 mod mutation;
 mod parallel;

@@ -7,11 +7,11 @@
 //! (FEAT samples kept when the predicate holds) as the baseline.
 //!
 //! ```text
-//! cargo run --release -p neatcheck-tools --bin constrained_bench -- [seconds]
+//! cargo run --release -p neatcheck-tools --bin constrained_bench -- [lambda_seconds] [row_seconds]
 //! ```
 //!
-//! `seconds` (default 300) is the budget of each Lambda series and of each
-//! fixed-size row. Every series runs in a child process of its own, so the
+//! `lambda_seconds` (default 300, the paper's) is the budget of each Lambda
+//! series, `row_seconds` (default the same) that of each fixed-size row. Every series runs in a child process of its own, so the
 //! peak memory printed (`VmHWM`) is that series' alone.
 
 use neatcheck::constrained::{Method, Sampler};
@@ -32,6 +32,7 @@ fn main() {
         return;
     }
     let seconds = args.first().map_or("300", String::as_str);
+    let row_seconds = args.get(1).map_or(seconds, String::as_str);
     println!(
         "{:<9} {:<11} {:>4} {:>7} {:>9} {:>9} {:>10} {:>10} {:>10}",
         "workload", "method", "size", "samples", "seconds", "peak MiB", "runs", "rejected", "nodes"
@@ -42,7 +43,7 @@ fn main() {
     for workload in ["increasing", "redblack"] {
         for size in ["20", "40", "80"] {
             for method in ["uniform", "backtrack10k", "backtrack", "filter"] {
-                spawn(workload, method, size, seconds);
+                spawn(workload, method, size, row_seconds);
             }
         }
     }

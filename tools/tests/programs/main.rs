@@ -4,6 +4,7 @@
 //! the interpreter against derived Rust types.
 
 mod benchmarks;
+mod explore_budgets;
 mod interpreter;
 mod parallel;
 mod strategies;

@@ -1,0 +1,211 @@
+//! What an exploration calls: the [`Callable`] forms a function may take
+//! (plain or lazy arguments, one to four of them), and their type-erased
+//! search over one size bound, run on a worker thread.
+
+use super::alloc::Armed;
+use crate::check::{LazyArg, LazyArgs, PlainArg, PlainArgs};
+use crate::engine::{RunResult, Searcher};
+use crate::handle::Lazy;
+use crate::run_slot::RunSlot;
+use crate::types::Enumerable;
+use std::fmt::Debug;
+use std::sync::atomic::AtomicBool;
+
+/// A function an exploration can call on the inputs of `T` (the marker `M`
+/// tells the forms apart): a function or closure of one to four plain
+/// `Enumerable` arguments (`T` is then the argument or the tuple of them),
+/// or of one to four lazy handles (`Lazy<A>`, ...), which reads only the
+/// parts of its arguments it needs so that one call stands for every input
+/// that agrees on them. What it returns is dropped; a panic is a failure.
+#[diagnostic::on_unimplemented(
+    message = "this is not a function neatcheck can explore",
+    label = "not explorable",
+    note = "an explored function takes one to four plain values (`|x: T, y: U|`) or lazy \
+            handles (`|x: Lazy<T>, y: Lazy<U>|`) of `Enumerable` types, returns anything, and \
+            is `Send + Sync + 'static` (it runs on a worker thread)"
+)]
+pub trait Callable<T, M>: Send + Sync + 'static {
+    /// Calls the function on a lazy input.
+    fn call_lazy(&self, x: Lazy<'_, T>)
+    where
+        T: Enumerable;
+}
+
+impl<T: Enumerable, R, F: Fn(T) -> R + Send + Sync + 'static> Callable<T, PlainArg> for F {
+    fn call_lazy(&self, x: Lazy<'_, T>) {
+        drop(self(x.force()));
+    }
+}
+
+impl<T, R, F: Fn(Lazy<'_, T>) -> R + Send + Sync + 'static> Callable<T, LazyArg> for F {
+    fn call_lazy(&self, x: Lazy<'_, T>)
+    where
+        T: Enumerable,
+    {
+        drop(self(x));
+    }
+}
+
+macro_rules! plain_and_lazy_calls {
+    ($($name:ident : $idx:tt),+) => {
+        impl<$($name: Send,)+ R, F: Fn($($name),+) -> R + Send + Sync + 'static>
+            Callable<($($name,)+), PlainArgs> for F
+        {
+            fn call_lazy(&self, x: Lazy<'_, ($($name,)+)>)
+            where
+                ($($name,)+): Enumerable,
+            {
+                let v = x.force();
+                drop(self($(v.$idx),+));
+            }
+        }
+        impl<$($name: Enumerable,)+ R, F: Fn($(Lazy<'_, $name>),+) -> R + Send + Sync + 'static>
+            Callable<($($name,)+), LazyArgs> for F
+        {
+            fn call_lazy(&self, x: Lazy<'_, ($($name,)+)>) {
+                let first = x.read_node().first_field();
+                drop(self($(x.field_at::<$name>(first, $idx)),+));
+            }
+        }
+    };
+}
+plain_and_lazy_calls!(A: 0, B: 1);
+plain_and_lazy_calls!(A: 0, B: 1, C: 2);
+plain_and_lazy_calls!(A: 0, B: 1, C: 2, D: 3);
+
+/// How a target's inputs and reproducing tests are written.
+#[derive(Clone, Debug)]
+pub(crate) enum Shape {
+    /// A function, called by its name.
+    Function,
+    /// A constructor then a step applied to each element of a list of
+    /// operations, called by their names.
+    Sequence { constructor: String, step: String },
+}
+
+/// One explored function, its input type erased (shared by the supervisor
+/// and every worker thread).
+pub(crate) trait Target: Send + Sync {
+    /// The name given at registration (a path for the macro form).
+    fn name(&self) -> &str;
+    /// How inputs and tests are written.
+    fn shape(&self) -> &Shape;
+    /// A search of the inputs up to `bound`, on this thread, announcing its
+    /// calls to `slot`.
+    fn search(&self, bound: usize, slot: RunSlot) -> Box<dyn Search + '_>;
+    /// The input under a copied arena (a call that overran its budget),
+    /// rebuilt on the calling thread: the call's text and its replay key.
+    fn describe_copy(&self, nodes: &[crate::arena::Choice]) -> Option<(String, String)>;
+}
+
+/// The budget of one call, armed around it on the worker thread.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CallBudget {
+    /// The bytes a call may hold, if limited.
+    pub(crate) alloc: Option<u64>,
+    /// Raised by the allocator when the call goes over.
+    pub(crate) flag: &'static AtomicBool,
+}
+
+/// A search over one bound, its input type erased.
+pub(crate) trait Search {
+    /// Moves to the next call; false when the bound is done.
+    fn advance(&mut self) -> bool;
+    /// The size of the pending (or last) input.
+    fn size(&self) -> u64;
+    /// The replay key of the pending (or last) input.
+    fn key(&self) -> String;
+    /// Runs the stand-in of a stuck call on the pending input instead of
+    /// calling it (see `run`): `step` is the sequence step it was stuck in.
+    fn stand_in(&mut self, step: u64);
+    /// Calls the function on the pending input.
+    fn call(&mut self, budget: CallBudget) -> RunResult;
+    /// The `Debug` text of the input called last.
+    fn input(&self) -> String;
+}
+
+/// A [`Target`] over inputs of `T`.
+pub(crate) struct Typed<T, F> {
+    pub(crate) name: String,
+    pub(crate) shape: Shape,
+    /// Writes an input as the call it is.
+    pub(crate) show: Box<dyn Fn(&T) -> String + Send + Sync>,
+    /// Reads what a call stuck in sequence step `k` is known to have read.
+    pub(crate) stand_in: fn(Lazy<'_, T>, u64),
+    pub(crate) f: F,
+}
+
+impl<T, F> Target for Typed<T, F>
+where
+    T: Enumerable + Debug,
+    F: Fn(Lazy<'_, T>) + Send + Sync,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn search(&self, bound: usize, slot: RunSlot) -> Box<dyn Search + '_> {
+        let mut searcher = Searcher::<T>::new(bound);
+        searcher.watch(slot);
+        Box::new(TypedSearch {
+            searcher,
+            target: self,
+        })
+    }
+
+    fn describe_copy(&self, nodes: &[crate::arena::Choice]) -> Option<(String, String)> {
+        let g = crate::types::grammar_of::<T>();
+        let tree = crate::watchdog::tree_of_copy(&g, nodes)?;
+        let key = crate::replay::key_of(&g, &tree);
+        let value: T = crate::grammar::downcast(g.build_root(&tree), "an exploration");
+        Some(((self.show)(&value), key))
+    }
+}
+
+struct TypedSearch<'a, T, F> {
+    searcher: Searcher<T>,
+    target: &'a Typed<T, F>,
+}
+
+impl<T, F> Search for TypedSearch<'_, T, F>
+where
+    T: Enumerable + Debug,
+    F: Fn(Lazy<'_, T>),
+{
+    fn advance(&mut self) -> bool {
+        self.searcher.advance()
+    }
+
+    fn size(&self) -> u64 {
+        self.searcher.size()
+    }
+
+    fn key(&self) -> String {
+        crate::replay::key_of(self.searcher.grammar(), &self.searcher.tree())
+    }
+
+    fn stand_in(&mut self, step: u64) {
+        let stand_in = self.target.stand_in;
+        self.searcher
+            .step(|x| stand_in(x, step))
+            .expect("a pending input is run");
+    }
+
+    fn call(&mut self, budget: CallBudget) -> RunResult {
+        let f = &self.target.f;
+        self.searcher
+            .step(|x| {
+                let _armed = budget.alloc.map(|limit| Armed::new(limit, budget.flag));
+                f(x);
+            })
+            .expect("a pending input is called")
+    }
+
+    fn input(&self) -> String {
+        (self.target.show)(&self.searcher.value())
+    }
+}

@@ -1,0 +1,302 @@
+//! Exploration with no property (`neatcheck::explore`): sites grouped by
+//! location and kind, smallest inputs and run counts against the reference
+//! enumeration, calls past their time or allocation budget reported while
+//! the search goes on, stateful sequences, and the reproducing tests. The
+//! allocation budget is tested in `tools/tests/programs/explore_budgets.rs`
+//! (this binary has a global allocator of its own).
+
+use neatcheck::explore::{call_at, BudgetKind, Explorer, PanicKind};
+use neatcheck::values::values_of;
+use neatcheck::{Enumerable, Lazy};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+/// Four implicit tests, each failing on its own inputs.
+fn mixed(xs: Vec<u8>, k: u8) -> u8 {
+    if k > 6 {
+        panic!("k too large");
+    }
+    let x = xs[usize::from(k)];
+    let y = xs.iter().copied().find(|&y| y > x).unwrap();
+    x / (y - x - 1)
+}
+
+/// `mixed`, reading its arguments lazily.
+fn mixed_lazy(xs: Lazy<Vec<u8>>, k: Lazy<u8>) -> u8 {
+    let k = k.get();
+    if k > 6 {
+        panic!("k too large");
+    }
+    let x = xs.nth(usize::from(k)).expect("no such element").get();
+    let y = xs.iter().map(|y| y.get()).find(|&y| y > x).unwrap();
+    x / (y - x - 1)
+}
+
+/// The kind of the panic of `f`, if it panics (brute force).
+fn kind_of(f: impl FnOnce()) -> Option<PanicKind> {
+    let p = catch_unwind(AssertUnwindSafe(f)).err()?;
+    let m = p
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    Some(PanicKind::classify(&m))
+}
+
+/// Per kind, the smallest size that panics with it and the number of
+/// inputs up to `max` that do, by the reference enumeration.
+fn reference<T: Enumerable + Clone>(
+    max: usize,
+    call: impl Fn(T),
+) -> BTreeMap<PanicKind, (u64, u64)> {
+    let mut out: BTreeMap<PanicKind, (u64, u64)> = BTreeMap::new();
+    for size in 0..=max {
+        for v in values_of::<T>(size) {
+            if let Some(kind) = kind_of(|| call(v.clone())) {
+                let e = out.entry(kind).or_insert((size as u64, 0));
+                e.1 += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn sites_match_the_reference_enumeration_for_plain_arguments() {
+    let max = 7;
+    let expected = reference::<(Vec<u8>, u8)>(max, |(xs, k)| {
+        let _ = mixed(xs, k);
+    });
+    assert_eq!(expected.len(), 4, "{expected:?}");
+    let report = neatcheck::explore!(mixed).max_size(max).run();
+    assert!(report.problems.is_empty() && report.overruns.is_empty());
+    let mut found = BTreeMap::new();
+    for s in &report.sites {
+        assert!(
+            found.insert(s.kind, (s.smallest.size, s.runs)).is_none(),
+            "one site per kind here: {report}"
+        );
+        assert!(s.smallest.minimal);
+        assert!(s.location.file.ends_with("explore.rs"), "{}", s.location);
+        // The smallest input panics again, with the same kind.
+        let key = s.smallest.key.clone();
+        assert_eq!(kind_of(|| call_at(&key, mixed)), Some(s.kind));
+    }
+    // Plain arguments are read whole: one call per input, so the run
+    // counts are the reference's counts.
+    assert_eq!(found, expected);
+    let t = &report.targets[0];
+    assert_eq!((t.sizes_done, t.complete), (Some(max), true));
+}
+
+#[test]
+fn lazy_arguments_find_the_same_smallest_sizes_in_fewer_calls() {
+    let max = 7;
+    let expected = reference::<(Vec<u8>, u8)>(max, |(xs, k)| {
+        let _ = mixed(xs, k);
+    });
+    let report = Explorer::new()
+        .function("mixed_lazy", mixed_lazy)
+        .max_size(max)
+        .run();
+    let plain = neatcheck::explore!(mixed).max_size(max).run();
+    // `expect` on the lazy index is an explicit panic where the plain
+    // function has an index panic.
+    assert_eq!(report.sites.len(), 4, "{report}");
+    for site in &report.sites {
+        let kind = if site.message == "no such element" {
+            PanicKind::Index
+        } else {
+            site.kind
+        };
+        let (size, count) = expected[&kind];
+        assert_eq!(site.smallest.size, size, "{kind}");
+        assert!(site.runs <= count, "{kind}");
+        assert!(site.smallest.minimal);
+    }
+    assert!(report.targets[0].runs < plain.targets[0].runs);
+}
+
+/// A helper whose assertion two functions reach.
+fn helper(x: u8) {
+    assert!(x < 5);
+}
+
+fn through_one(x: u8) {
+    helper(x);
+}
+
+fn through_two(x: u8, y: u8) {
+    helper(x.wrapping_add(y));
+}
+
+#[test]
+fn failures_are_grouped_by_location_and_kind_across_functions() {
+    let report = neatcheck::explore!(through_one, through_two)
+        .max_size(6)
+        .run();
+    assert_eq!(report.sites.len(), 1, "{}", report.details());
+    let site = &report.sites[0];
+    assert_eq!(site.kind, PanicKind::Assert);
+    // Every failing input of both functions, by the reference.
+    let one = reference::<u8>(6, through_one);
+    let two = reference::<(u8, u8)>(6, |(x, y)| through_two(x, y));
+    assert_eq!(
+        site.runs,
+        one[&PanicKind::Assert].1 + two[&PanicKind::Assert].1
+    );
+    // The smallest of all: 5 (size 3) through the first function; the
+    // second's smallest are as large.
+    assert_eq!(site.smallest.input, "through_one(5)");
+    assert_eq!(site.smallest.size, 3);
+    assert!(two[&PanicKind::Assert].0 >= 3);
+    assert!(site.test.contains("neatcheck::explore::call_at("));
+    assert!(site.test.contains(", through_one);"));
+    assert!(site
+        .test
+        .starts_with("#[test]\nfn through_one_panics_explore_"));
+    assert_eq!(
+        report.to_string().lines().next().unwrap(),
+        format!(
+            "site {}:{} kind assert runs {} smallest through_one(5)",
+            site.location.file, site.location.line, site.runs
+        )
+    );
+}
+
+fn sleepy(x: u8) {
+    if x == 3 {
+        // Never returns (sleeping, so it does not spin on a shared core).
+        loop {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    if x == 9 {
+        panic!("nine");
+    }
+}
+
+fn after(x: u8) {
+    if x == 1 {
+        panic!("one");
+    }
+}
+
+#[test]
+fn a_looping_call_is_reported_and_the_search_goes_on() {
+    let report = neatcheck::explore!(sleepy, after)
+        .max_size(8)
+        .time_budget(Some(Duration::from_millis(500)))
+        .run();
+    assert!(report.problems.is_empty(), "{}", report.details());
+    assert_eq!(report.overruns.len(), 1, "{}", report.details());
+    let o = &report.overruns[0];
+    assert_eq!(o.input, "sleepy(3)");
+    assert_eq!(o.budget, BudgetKind::Time(Duration::from_millis(500)));
+    assert!(o.to_string().contains("per-call time budget"));
+    // The rest of its sizes and the next function were explored.
+    let kinds: Vec<&str> = report
+        .sites
+        .iter()
+        .map(|s| s.smallest.input.as_str())
+        .collect();
+    assert_eq!(kinds, ["sleepy(9)", "after(1)"]);
+    for t in &report.targets {
+        assert_eq!((t.runs, t.complete), (256, true), "{}", t.name);
+    }
+    // Every input of sleepy but the stuck one was called once.
+    assert_eq!(report.sites[0].runs, 1);
+    assert!(report.details().contains("budgets per call: time 500ms"));
+}
+
+/// A bounded stack with the operations as an enum.
+#[derive(Debug)]
+struct Stack {
+    items: Vec<u8>,
+    capacity: usize,
+}
+
+#[derive(Enumerable, Debug, Clone)]
+enum StackOp {
+    Push(u8),
+    Pop,
+}
+
+fn new_stack(capacity: u8) -> Stack {
+    Stack {
+        items: vec![],
+        capacity: usize::from(capacity),
+    }
+}
+
+fn apply(s: &mut Stack, op: StackOp) -> Option<u8> {
+    match op {
+        StackOp::Push(x) => {
+            assert!(s.items.len() < s.capacity, "stack full");
+            s.items.push(x);
+            None
+        }
+        StackOp::Pop => Some(s.items.pop().unwrap()),
+    }
+}
+
+fn run_stack(capacity: u8, ops: Vec<StackOp>) {
+    let mut s = new_stack(capacity);
+    for op in ops {
+        let _ = apply(&mut s, op);
+    }
+}
+
+#[test]
+fn sequences_of_calls_find_the_smallest_failing_sequence_lazily() {
+    let max = 7;
+    let expected = reference::<(u8, Vec<StackOp>)>(max, |(c, ops)| run_stack(c, ops));
+    let report = Explorer::new()
+        .sequence("new_stack", new_stack, "apply", apply)
+        .max_size(max)
+        .run();
+    assert_eq!(report.sites.len(), 2, "{}", report.details());
+    for s in &report.sites {
+        let (size, count) = expected[&s.kind];
+        assert_eq!(s.smallest.size, size, "{}", s.kind);
+        // A sequence that fails stands for all its continuations.
+        assert!(s.runs < count, "{}: {} of {count}", s.kind, s.runs);
+        let key = s.smallest.key.clone();
+        assert_eq!(
+            kind_of(|| neatcheck::explore::call_sequence_at(&key, new_stack, apply)),
+            Some(s.kind)
+        );
+    }
+    let pop = report
+        .sites
+        .iter()
+        .find(|s| s.kind == PanicKind::UnwrapNone)
+        .unwrap();
+    assert_eq!(pop.smallest.input, "new_stack(0) then [Pop]");
+    assert!(pop
+        .test
+        .contains("neatcheck::explore::call_sequence_at(\"v1."));
+}
+
+#[test]
+fn a_clean_api_passes_the_check() {
+    fn total(xs: Vec<u8>) -> u32 {
+        xs.iter().map(|&x| u32::from(x)).sum()
+    }
+    let report = neatcheck::explore!(total).max_size(6).check();
+    assert!(report.is_clean());
+    assert!(report.targets[0].runs > 0);
+    let failing = catch_unwind(|| neatcheck::explore!(through_one).max_size(4).check());
+    let message = failing.unwrap_err();
+    let message = message.downcast_ref::<String>().unwrap();
+    assert!(message.contains("kind assert"), "{message}");
+    assert!(message.contains("reproduce with:"), "{message}");
+}
+
+#[test]
+fn a_bad_replay_key_is_a_clear_error() {
+    let e = catch_unwind(|| call_at("v9.nonsense", through_one)).unwrap_err();
+    let m = e.downcast_ref::<String>().unwrap();
+    assert!(m.contains("names no input of `u8`"), "{m}");
+}
