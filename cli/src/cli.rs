@@ -134,6 +134,8 @@ struct FileResult {
     code: i32,
     summary: String,
     bound: Option<usize>,
+    runs: u64,
+    aborted: u64,
 }
 
 fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileResult {
@@ -146,6 +148,8 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
                 code: EXIT_ERROR,
                 summary: format!("unreadable: {e}"),
                 bound: None,
+                runs: 0,
+                aborted: 0,
             };
         }
     };
@@ -157,6 +161,8 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
                 code: EXIT_ERROR,
                 summary: format!("error at {e}"),
                 bound: None,
+                runs: 0,
+                aborted: 0,
             };
         }
     };
@@ -164,11 +170,20 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
         code: EXIT_PASSED,
         summary: String::new(),
         bound: None,
+        runs: 0,
+        aborted: 0,
     };
     for (k, goal) in prog.goals.iter().enumerate() {
         let verdict = search_goal(&prog, goal, options);
         let text = crate::tip::search::report(&prog, goal, options, &verdict);
         let _ = write!(out, "{shown}:{}: {text}", goal.pos);
+        if let Verdict::Passed {
+            summary, aborted, ..
+        } = &verdict
+        {
+            result.runs += summary.runs + summary.depth_runs;
+            result.aborted += aborted.iter().map(|(_, n)| n).sum::<u64>();
+        }
         let (code, summary, bound) = match &verdict {
             Verdict::Passed { bound, summary, .. } => (
                 EXIT_PASSED,
@@ -230,14 +245,19 @@ fn tip(paths: &[String], options: &SearchOptions, out: &mut dyn Write, err: &mut
         code = code.max(r.code);
         rows.push((f.display().to_string(), r, start.elapsed()));
     }
-    let _ = writeln!(out, "| file | result | size bound reached | time |");
-    let _ = writeln!(out, "|---|---|---|---|");
+    let _ = writeln!(
+        out,
+        "| file | result | size bound reached | runs | runs without verdict | time |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
     for (f, r, t) in &rows {
         let _ = writeln!(
             out,
-            "| {f} | {} | {} | {:.2}s |",
+            "| {f} | {} | {} | {} | {} | {:.2}s |",
             r.summary,
             r.bound.map_or("-".to_string(), |b| b.to_string()),
+            r.runs,
+            r.aborted,
             t.as_secs_f64()
         );
     }

@@ -13,7 +13,9 @@ use neatcheck::dynamic::DynValue;
 use neatcheck::Lazy;
 use std::collections::HashMap;
 use std::fmt;
+use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// What a constructor of a searched datatype stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +85,17 @@ pub enum Value<'a> {
     Int(i64),
     /// A function value.
     Closure(Rc<Closure<'a>>),
+    /// A `let` binding not evaluated yet (evaluated once, when needed).
+    Thunk(Rc<Thunk<'a>>),
+}
+
+/// A delayed `let` binding: its expression, the frame it was bound in and
+/// its value once evaluated.
+#[derive(Debug)]
+pub struct Thunk<'a> {
+    expr: Arc<Expr>,
+    env: Vec<Value<'a>>,
+    value: RefCell<Option<Value<'a>>>,
 }
 
 impl fmt::Debug for Value<'_> {
@@ -93,6 +106,7 @@ impl fmt::Debug for Value<'_> {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(i) => write!(f, "{i}"),
             Value::Closure(_) => f.write_str("<function>"),
+            Value::Thunk(_) => f.write_str("<let>"),
         }
     }
 }
@@ -121,7 +135,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             fuel: 2_000_000,
-            depth: 4_000,
+            depth: 100_000,
             quantifier_size: 5,
         }
     }
@@ -174,26 +188,38 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// The value with its outermost constructor known.
-    pub fn whnf<'a>(&self, v: Value<'a>) -> Result<Value<'a>, Abort> {
-        match v {
-            Value::Input(l) => self.read(l),
-            v => Ok(v),
+    /// The value with its outermost constructor known (a searched
+    /// function stays a handle).
+    pub fn whnf<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort> {
+        loop {
+            v = match v {
+                Value::Input(l) => return self.read(l),
+                Value::Thunk(t) => {
+                    let known = t.value.borrow().clone();
+                    match known {
+                        Some(x) => x,
+                        None => {
+                            let mut env = t.env.clone();
+                            let x = self.eval(&t.expr, &mut env)?;
+                            *t.value.borrow_mut() = Some(x.clone());
+                            x
+                        }
+                    }
+                }
+                v => return Ok(v),
+            }
         }
     }
 
-    fn boolean(&mut self, e: &'p Expr, env: &mut Vec<Value<'_>>) -> Result<bool, Abort> {
-        match self.eval(e, env)? {
+    fn boolean(&mut self, e: &Expr, env: &mut Vec<Value<'_>>) -> Result<bool, Abort> {
+        let v = self.eval(e, env)?;
+        match self.whnf(v)? {
             Value::Bool(b) => Ok(b),
-            Value::Input(l) => match self.read(l)? {
-                Value::Bool(b) => Ok(b),
-                _ => Err(Abort::Unsupported("a non-boolean condition")),
-            },
             _ => Err(Abort::Unsupported("a non-boolean condition")),
         }
     }
 
-    fn int(&mut self, e: &'p Expr, env: &mut Vec<Value<'_>>) -> Result<i64, Abort> {
+    fn int(&mut self, e: &Expr, env: &mut Vec<Value<'_>>) -> Result<i64, Abort> {
         let v = self.eval(e, env)?;
         match self.whnf(v)? {
             Value::Int(i) => Ok(i),
@@ -203,7 +229,7 @@ impl<'p> Machine<'p> {
 
     /// Structural equality, reading both sides left to right and stopping
     /// at the first difference; iterative (values may be deep).
-    pub fn equal<'a>(&self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort> {
+    pub fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort> {
         let mut pairs = vec![(x, y)];
         while let Some((x, y)) = pairs.pop() {
             match (self.whnf(x)?, self.whnf(y)?) {
@@ -240,7 +266,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates a goal's body with its variables bound to the inputs.
-    pub fn goal<'a>(&mut self, body: &'p Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort> {
+    pub fn goal<'a>(&mut self, body: &Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort> {
         let mut env = inputs;
         self.boolean(body, &mut env)
     }
@@ -304,7 +330,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates an expression in a frame.
-    pub fn eval<'a>(&mut self, e: &'p Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort> {
+    pub fn eval<'a>(&mut self, e: &Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort> {
         self.tick()?;
         Ok(match e {
             Expr::Local(s) => env
@@ -429,11 +455,18 @@ impl<'p> Machine<'p> {
                 Value::Bool(true)
             }
             Expr::Let(binds, body) => {
-                let mut vs = Vec::with_capacity(binds.len());
-                for (_, x) in binds {
-                    vs.push(self.eval(x, env)?);
-                }
-                for ((s, _), v) in binds.iter().zip(vs) {
+                // Parallel: every binding sees the frame before the `let`.
+                let thunks: Vec<Value<'a>> = binds
+                    .iter()
+                    .map(|(_, x)| {
+                        Value::Thunk(Rc::new(Thunk {
+                            expr: x.clone(),
+                            env: env.clone(),
+                            value: RefCell::new(None),
+                        }))
+                    })
+                    .collect();
+                for ((s, _), v) in binds.iter().zip(thunks) {
                     set(env, *s, v);
                 }
                 return self.eval(body, env);
@@ -441,6 +474,7 @@ impl<'p> Machine<'p> {
             Expr::Lambda(id) => Value::Closure(Rc::new(Closure::Lambda(*id, env.clone()))),
             Expr::Apply(f, args) => {
                 let fv = self.eval(f, env)?;
+                let fv = self.whnf(fv)?;
                 let mut xs = Vec::with_capacity(args.len());
                 for a in args {
                     xs.push(self.eval(a, env)?);

@@ -10,6 +10,7 @@
 
 use crate::sexp::{Pos, Sexp, SyntaxError};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A type of the TIP dialect.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -163,8 +164,10 @@ pub enum Expr {
     Eq(Vec<Expr>),
     /// `distinct` (pairwise).
     Distinct(Vec<Expr>),
-    /// `let` (parallel bindings).
-    Let(Vec<(usize, Expr)>, Box<Expr>),
+    /// `let` (parallel bindings, evaluated when first needed: TIP's
+    /// `let fail = ... in match ...` would not terminate if evaluated
+    /// before the `match`).
+    Let(Vec<(usize, Arc<Expr>)>, Box<Expr>),
     /// `lambda`, by index in [`Program::lambdas`].
     Lambda(usize),
     /// `@`: application of a function value.
@@ -852,7 +855,7 @@ impl Elaborator {
                         let binds = names
                             .iter()
                             .zip(binds)
-                            .map(|(n, e)| (scope.bind(n), e))
+                            .map(|(n, e)| (scope.bind(n), Arc::new(e)))
                             .collect();
                         let body = sub(self, &args[1], scope)?;
                         scope.vars.truncate(mark);
