@@ -33,6 +33,20 @@ options:
 exit codes: 0 no counterexample within the bound, 1 counterexample found,
             2 parse, type, usage or protocol error";
 
+/// Runs `f` on a thread with a large stack: the interpreter recurses over
+/// the calls of the program it runs (bounded by its depth limit), and the
+/// large stack keeps that bound well below an overflow. `None` if the
+/// thread could not start or `f` panicked.
+pub fn with_large_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> Option<R> {
+    const STACK: usize = 1 << 30;
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .ok()?
+        .join()
+        .ok()
+}
+
 /// Runs the command on its arguments (without the program name), writing
 /// to `out` and `err`; returns the exit code.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {

@@ -310,12 +310,23 @@ pub enum ExternalVerdict {
     },
 }
 
-/// Runs the whole protocol with a program; returns the verdict and the
-/// runs made, or a protocol error.
+/// What an external search found.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ExternalOutcome {
+    /// The verdict.
+    pub verdict: ExternalVerdict,
+    /// Runs of the predicate (each one exchange with the program).
+    pub runs: u64,
+    /// A line on the search's coverage.
+    pub note: String,
+}
+
+/// Runs the whole protocol with a program; returns what it found, or a
+/// protocol error.
 pub fn search_external(
     program: &[String],
     options: &SearchOptions,
-) -> Result<(ExternalVerdict, String), String> {
+) -> Result<ExternalOutcome, String> {
     let mut session = Session::start(program)?;
     let decl = match session.receive().and_then(|m| parse_declaration(&m)) {
         Ok(d) => d,
@@ -359,6 +370,7 @@ pub fn search_external(
         Err(e) => panic!("neatcheck: a universe that built once fails to build: {e}"),
     };
     let result = run_check_in(&config, spaces, prop);
+    let runs = counter.load(std::sync::atomic::Ordering::Relaxed);
     let session = session.into_inner().map_err(|_| "the session was poisoned")?;
     if let Some(e) = session.error.clone() {
         session.finish();
@@ -386,20 +398,22 @@ pub fn search_external(
                 Stop::AllValues => note.push_str("; every input searched"),
                 _ => {}
             }
-            Ok((
-                ExternalVerdict::Passed(summary.exhausted.map(|b| b.saturating_sub(1))),
+            Ok(ExternalOutcome {
+                verdict: ExternalVerdict::Passed(summary.exhausted.map(|b| b.saturating_sub(1))),
+                runs,
                 note,
-            ))
+            })
         }
-        Err(c) => Ok((
-            ExternalVerdict::Failed {
+        Err(c) => Ok(ExternalOutcome {
+            verdict: ExternalVerdict::Failed {
                 json: c.value.fields().iter().map(value_json).collect(),
                 shown: c.value.fields().iter().map(|v| format!("{v:?}")).collect(),
                 size: c.size.saturating_sub(1),
                 reason: c.reason.clone(),
             },
-            format!("{} runs", c.summary.runs),
-        )),
+            runs,
+            note: format!("{runs} runs"),
+        }),
     }
 }
 
@@ -412,7 +426,11 @@ pub fn run_command(
     err: &mut dyn Write,
 ) -> i32 {
     match search_external(program, options) {
-        Ok((ExternalVerdict::Passed(bound), note)) => {
+        Ok(ExternalOutcome {
+            verdict: ExternalVerdict::Passed(bound),
+            note,
+            ..
+        }) => {
             match bound {
                 Some(b) => {
                     let _ = writeln!(out, "no counterexample up to size {b} ({note})");
@@ -423,15 +441,17 @@ pub fn run_command(
             }
             crate::cli::EXIT_PASSED
         }
-        Ok((
-            ExternalVerdict::Failed {
-                json,
-                shown,
-                size,
-                reason,
-            },
+        Ok(ExternalOutcome {
+            verdict:
+                ExternalVerdict::Failed {
+                    json,
+                    shown,
+                    size,
+                    reason,
+                },
             note,
-        )) => {
+            ..
+        }) => {
             let _ = writeln!(out, "counterexample of size {size} ({note}):");
             for (i, s) in shown.iter().enumerate() {
                 let _ = writeln!(out, "  argument {i}: {s}");

@@ -12,3 +12,5 @@ pub mod tip;
 pub mod cli;
 pub mod external;
 pub mod json;
+#[cfg(test)]
+mod tests;

@@ -15,7 +15,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
 
 /// What a constructor of a searched datatype stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,7 +92,7 @@ pub enum Value<'a> {
 /// its value once evaluated.
 #[derive(Debug)]
 pub struct Thunk<'a> {
-    expr: Arc<Expr>,
+    expr: &'a Expr,
     env: Vec<Value<'a>>,
     value: RefCell<Option<Value<'a>>>,
 }
@@ -190,7 +189,10 @@ impl<'p> Machine<'p> {
 
     /// The value with its outermost constructor known (a searched
     /// function stays a handle).
-    pub fn whnf<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort> {
+    pub fn whnf<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
         loop {
             v = match v {
                 Value::Input(l) => return self.read(l),
@@ -199,8 +201,16 @@ impl<'p> Machine<'p> {
                     match known {
                         Some(x) => x,
                         None => {
+                            // Forcing nests like a call: counted against
+                            // the depth bound.
+                            if self.depth >= self.limits.depth {
+                                return Err(Abort::Depth);
+                            }
+                            self.depth += 1;
                             let mut env = t.env.clone();
-                            let x = self.eval(&t.expr, &mut env)?;
+                            let x = self.eval(t.expr, &mut env);
+                            self.depth -= 1;
+                            let x = x?;
                             *t.value.borrow_mut() = Some(x.clone());
                             x
                         }
@@ -211,7 +221,10 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn boolean(&mut self, e: &Expr, env: &mut Vec<Value<'_>>) -> Result<bool, Abort> {
+    fn boolean<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<bool, Abort>
+    where
+        'p: 'a,
+    {
         let v = self.eval(e, env)?;
         match self.whnf(v)? {
             Value::Bool(b) => Ok(b),
@@ -219,7 +232,10 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn int(&mut self, e: &Expr, env: &mut Vec<Value<'_>>) -> Result<i64, Abort> {
+    fn int<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<i64, Abort>
+    where
+        'p: 'a,
+    {
         let v = self.eval(e, env)?;
         match self.whnf(v)? {
             Value::Int(i) => Ok(i),
@@ -229,7 +245,10 @@ impl<'p> Machine<'p> {
 
     /// Structural equality, reading both sides left to right and stopping
     /// at the first difference; iterative (values may be deep).
-    pub fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort> {
+    pub fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort>
+    where
+        'p: 'a,
+    {
         let mut pairs = vec![(x, y)];
         while let Some((x, y)) = pairs.pop() {
             match (self.whnf(x)?, self.whnf(y)?) {
@@ -266,13 +285,19 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates a goal's body with its variables bound to the inputs.
-    pub fn goal<'a>(&mut self, body: &Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort> {
+    pub fn goal<'a>(&mut self, body: &'a Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort>
+    where
+        'p: 'a,
+    {
         let mut env = inputs;
         self.boolean(body, &mut env)
     }
 
     /// Calls a function on values.
-    pub fn call<'a>(&mut self, f: usize, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort> {
+    pub fn call<'a>(&mut self, f: usize, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
         if self.depth >= self.limits.depth {
             return Err(Abort::Depth);
         }
@@ -284,7 +309,10 @@ impl<'p> Machine<'p> {
         r
     }
 
-    fn apply<'a>(&mut self, f: Value<'a>, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort> {
+    fn apply<'a>(&mut self, f: Value<'a>, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
         match f {
             Value::Closure(c) => match &*c {
                 Closure::Fun(f) => {
@@ -330,7 +358,10 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates an expression in a frame.
-    pub fn eval<'a>(&mut self, e: &Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort> {
+    pub fn eval<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
         self.tick()?;
         Ok(match e {
             Expr::Local(s) => env
@@ -339,19 +370,10 @@ impl<'p> Machine<'p> {
                 .ok_or(Abort::Unsupported("an unbound variable"))?,
             Expr::FunRef(f) => Value::Closure(Rc::new(Closure::Fun(*f))),
             Expr::Call(f, args) => {
-                let mut xs = Vec::with_capacity(args.len());
-                for a in args {
-                    xs.push(self.eval(a, env)?);
-                }
+                let xs = args.iter().map(|a| delay(a, env)).collect();
                 return self.call(*f, xs);
             }
-            Expr::Con(c, args) => {
-                let mut xs = Vec::with_capacity(args.len());
-                for a in args {
-                    xs.push(self.eval(a, env)?);
-                }
-                Value::Con(*c, xs.into())
-            }
+            Expr::Con(c, args) => Value::Con(*c, args.iter().map(|a| delay(a, env)).collect()),
             Expr::Select(c, k, x) => {
                 let v = self.eval(x, env)?;
                 match self.whnf(v)? {
@@ -456,16 +478,7 @@ impl<'p> Machine<'p> {
             }
             Expr::Let(binds, body) => {
                 // Parallel: every binding sees the frame before the `let`.
-                let thunks: Vec<Value<'a>> = binds
-                    .iter()
-                    .map(|(_, x)| {
-                        Value::Thunk(Rc::new(Thunk {
-                            expr: x.clone(),
-                            env: env.clone(),
-                            value: RefCell::new(None),
-                        }))
-                    })
-                    .collect();
+                let thunks: Vec<Value<'a>> = binds.iter().map(|(_, x)| delay(x, env)).collect();
                 for ((s, _), v) in binds.iter().zip(thunks) {
                     set(env, *s, v);
                 }
@@ -475,10 +488,7 @@ impl<'p> Machine<'p> {
             Expr::Apply(f, args) => {
                 let fv = self.eval(f, env)?;
                 let fv = self.whnf(fv)?;
-                let mut xs = Vec::with_capacity(args.len());
-                for a in args {
-                    xs.push(self.eval(a, env)?);
-                }
+                let xs = args.iter().map(|a| delay(a, env)).collect();
                 return self.apply(fv, xs);
             }
             Expr::Int(i) => Value::Int(*i),
@@ -635,6 +645,24 @@ impl<'p> Machine<'p> {
         };
         memo.insert((ty, size), out.clone());
         Ok(out)
+    }
+}
+
+/// An argument, a field or a `let` binding, evaluated when first needed
+/// (call by need, as in the Haskell programs TIP comes from): an input
+/// position passed along is not read until a definition matches on it.
+/// Variables and constants need no delay.
+fn delay<'a>(e: &'a Expr, env: &[Value<'a>]) -> Value<'a> {
+    match e {
+        Expr::Local(s) if *s < env.len() => env[*s].clone(),
+        Expr::Int(i) => Value::Int(*i),
+        Expr::Bool(b) => Value::Bool(*b),
+        Expr::Con(c, xs) if xs.is_empty() => Value::Con(*c, Rc::from(vec![])),
+        _ => Value::Thunk(Rc::new(Thunk {
+            expr: e,
+            env: env.to_vec(),
+            value: RefCell::new(None),
+        })),
     }
 }
 

@@ -10,7 +10,6 @@
 
 use crate::sexp::{Pos, Sexp, SyntaxError};
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// A type of the TIP dialect.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -164,10 +163,10 @@ pub enum Expr {
     Eq(Vec<Expr>),
     /// `distinct` (pairwise).
     Distinct(Vec<Expr>),
-    /// `let` (parallel bindings, evaluated when first needed: TIP's
-    /// `let fail = ... in match ...` would not terminate if evaluated
-    /// before the `match`).
-    Let(Vec<(usize, Arc<Expr>)>, Box<Expr>),
+    /// `let` (parallel bindings, evaluated when first needed, like
+    /// arguments: TIP's `let fail = ... in match ...` would not terminate
+    /// if evaluated before the `match`).
+    Let(Vec<(usize, Expr)>, Box<Expr>),
     /// `lambda`, by index in [`Program::lambdas`].
     Lambda(usize),
     /// `@`: application of a function value.
@@ -213,6 +212,18 @@ pub struct Program {
     pub lemmas: Vec<Goal>,
     /// The datatype type variables and sorts are instantiated at.
     pub elem: usize,
+}
+
+impl Program {
+    /// A function by name.
+    pub fn function(&self, name: &str) -> Option<usize> {
+        self.functions.iter().position(|f| f.name == name)
+    }
+
+    /// A constructor by name.
+    pub fn ctor(&self, name: &str) -> Option<usize> {
+        self.ctors.iter().position(|c| c.name == name)
+    }
 }
 
 /// How deeply expressions and types may nest: deeper input is an error,
@@ -855,7 +866,7 @@ impl Elaborator {
                         let binds = names
                             .iter()
                             .zip(binds)
-                            .map(|(n, e)| (scope.bind(n), Arc::new(e)))
+                            .map(|(n, e)| (scope.bind(n), e))
                             .collect();
                         let body = sub(self, &args[1], scope)?;
                         scope.vars.truncate(mark);

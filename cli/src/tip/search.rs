@@ -88,6 +88,8 @@ pub enum Verdict {
         minimal: bool,
         /// Runs before it.
         runs: u64,
+        /// The variables' values as searched (type variables at `Elem`).
+        values: Vec<DynValue>,
     },
     /// The search could not start or neatcheck itself failed.
     Error(String),
@@ -436,8 +438,15 @@ fn failed(instance: &Instance, goal: &Goal, c: &Counterexample<DynValue>) -> Ver
     Verdict::Failed {
         assignment,
         size: c.size.saturating_sub(1),
-        minimal: matches!(c.found, Found::Exhaustive),
+        minimal: match &c.found {
+            Found::Exhaustive => true,
+            Found::Random { passed_up_to, .. } | Found::Depth { passed_up_to, .. } => {
+                passed_up_to.map(|p| p as u64 + 1) >= Some(c.size)
+            }
+            Found::Replay { .. } => false,
+        },
         runs: c.summary.runs,
+        values: c.value.fields().to_vec(),
     }
 }
 
@@ -493,6 +502,7 @@ pub fn report(prog: &Program, goal: &Goal, options: &SearchOptions, verdict: &Ve
             size,
             minimal,
             runs,
+            ..
         } => {
             let _ = writeln!(
                 s,
