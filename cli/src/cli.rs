@@ -29,7 +29,7 @@ options:
   --time T     wall-clock limit per conjecture (`500ms`, `2s`); the report
                says when it cut the search
   --runs N     budget of runs per conjecture (default 1000000)
-  --fuel N     evaluation steps per run of a TIP conjecture (default 2000000)
+  --fuel N     evaluation steps per run of a TIP conjecture (default 1000000)
 exit codes: 0 no counterexample within the bound, 1 counterexample found,
             2 parse, type, usage or protocol error";
 

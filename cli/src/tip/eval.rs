@@ -133,7 +133,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            fuel: 2_000_000,
+            fuel: 1_000_000,
             depth: 100_000,
             quantifier_size: 5,
         }
