@@ -468,3 +468,157 @@ pub fn run_command(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use neatcheck::check::run_check_in;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    fn python_present() -> bool {
+        Command::new("python3")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    fn example(args: &[&str]) -> Vec<String> {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/clients/python/example.py");
+        let mut v = vec!["python3".to_string(), script.to_string()];
+        v.extend(args.iter().map(|s| s.to_string()));
+        v
+    }
+
+    fn options(max_size: usize) -> SearchOptions {
+        SearchOptions {
+            max_size,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// The same search in process, with a Rust predicate.
+    fn in_process(
+        max_size: usize,
+        decl: &str,
+        prop: impl Fn(Lazy<'_, DynValue>) -> bool + Sync,
+    ) -> (Result<(), DynValue>, u64) {
+        let d = parse_declaration(&Json::parse(decl).unwrap()).unwrap();
+        let types = Arc::new(d.types);
+        let runs = AtomicU64::new(0);
+        let config = Config::default()
+            .max_size(max_size + 1)
+            .samples(0, 0)
+            .run_timeout(None)
+            .regressions(false);
+        let r = run_check_in(
+            &config,
+            move || types.build().unwrap().space(ARGS).unwrap(),
+            |x: Lazy<'_, DynValue>| {
+                runs.fetch_add(1, Ordering::Relaxed);
+                prop(x)
+            },
+        );
+        (r.map(|_| ()).map_err(|c| c.value), runs.into_inner())
+    }
+
+    const LIST: &str = r#"{"types":[{"name":"List","ctors":[{"name":"Nil","fields":[]},
+        {"name":"Cons","fields":["Int","List"]}]}],"args":["List"]}"#;
+
+    #[test]
+    fn python_client_round_trip() {
+        if !python_present() {
+            eprintln!(
+                "SKIPPED python_client_round_trip: `python3` is not installed, so the \
+                 JSON-lines round trip with the Python client is not tested"
+            );
+            return;
+        }
+        // Lazy: the Python predicate reads the head only; the search makes
+        // exactly the runs of the same lazy predicate in Rust and finds the
+        // same smallest counterexample.
+        let lazy = search_external(&example(&["head-nonneg"]), &options(6)).unwrap();
+        let (reference, reference_runs) = in_process(6, LIST, |x| {
+            let xs = x.view().field(0).view();
+            xs.name == "Nil" || xs.field(0).get_int() >= 0
+        });
+        let want = reference.unwrap_err();
+        let ExternalVerdict::Failed { json, size, .. } = &lazy.verdict else {
+            panic!("{lazy:?}")
+        };
+        assert_eq!(json, &[value_json(&want.fields()[0])]);
+        assert_eq!(*size, 3);
+        assert_eq!(lazy.runs, reference_runs);
+        // Eager: the same counterexample.
+        let eager = search_external(&example(&["head-nonneg", "--eager"]), &options(6)).unwrap();
+        assert_eq!(eager.verdict, lazy.verdict);
+
+        // A property that reads everything: same as forcing in Rust.
+        let rev = search_external(&example(&["reverse"]), &options(6)).unwrap();
+        let (reference, _) = in_process(6, LIST, |x| {
+            let mut xs = vec![];
+            let mut at = x.view().field(0);
+            while at.view().name == "Cons" {
+                xs.push(at.view().field(0).get_int());
+                at = at.view().field(1);
+            }
+            xs.iter().rev().eq(xs.iter())
+        });
+        let ExternalVerdict::Failed { json, .. } = &rev.verdict else {
+            panic!("{rev:?}")
+        };
+        assert_eq!(json, &[value_json(&reference.unwrap_err().fields()[0])]);
+
+        // A true property with a precondition: laziness crosses the process
+        // boundary (fewer runs than with whole values).
+        let lazy = search_external(&example(&["sorted-insert"]), &options(6)).unwrap();
+        let eager = search_external(&example(&["sorted-insert", "--eager"]), &options(6)).unwrap();
+        assert_eq!(lazy.verdict, ExternalVerdict::Passed(Some(6)));
+        assert_eq!(eager.verdict, ExternalVerdict::Passed(Some(6)));
+        assert!(lazy.runs < eager.runs, "{} vs {}", lazy.runs, eager.runs);
+
+        // An exception in the predicate is the run's failure, with its text.
+        let div = search_external(&example(&["div"]), &options(6)).unwrap();
+        let ExternalVerdict::Failed { json, reason, .. } = &div.verdict else {
+            panic!("{div:?}")
+        };
+        assert_eq!(json, &["3".to_string()]);
+        assert!(reason.as_deref().unwrap_or("").contains("ZeroDivisionError"), "{reason:?}");
+    }
+
+    #[test]
+    fn protocol_errors_are_reported() {
+        let missing = search_external(&["/no/such/program".into()], &options(3)).unwrap_err();
+        assert!(missing.contains("can not run"), "{missing}");
+        if !python_present() {
+            eprintln!("SKIPPED part of protocol_errors_are_reported: no `python3`");
+            return;
+        }
+        let script = |body: &str| vec!["python3".to_string(), "-c".to_string(), body.to_string()];
+        for (body, want) in [
+            ("print('not json')", "in the declaration"),
+            ("print('{\"types\": []}')", "no `args` array"),
+            (
+                "print('{\"types\":[],\"args\":[\"Lst\"]}')",
+                "unknown type `Lst`",
+            ),
+            (
+                "import sys\nprint('{\"types\":[],\"args\":[\"Int\"]}', flush=True)\n\
+                 sys.stdin.readline()\nprint('{\"ask\":[0,1]}', flush=True)\nsys.stdin.readline()",
+                "goes below an atom",
+            ),
+            (
+                "import sys\nprint('{\"types\":[],\"args\":[\"Int\"]}', flush=True)\n\
+                 sys.stdin.readline()",
+                "ended its output",
+            ),
+            (
+                "import sys\nprint('{\"types\":[],\"args\":[\"Int\"]}', flush=True)\n\
+                 sys.stdin.readline()\nprint('{\"result\": 3}', flush=True)\nsys.stdin.readline()",
+                "a result is true, false",
+            ),
+        ] {
+            let e = search_external(&script(body), &options(3)).unwrap_err();
+            assert!(e.contains(want), "{body}: {e}");
+        }
+    }
+}
