@@ -211,11 +211,9 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
                 ),
                 *bound,
             ),
-            Verdict::Failed { size, .. } => (
-                EXIT_FAILED,
-                format!("COUNTEREXAMPLE (size {size})"),
-                None,
-            ),
+            Verdict::Failed { size, .. } => {
+                (EXIT_FAILED, format!("COUNTEREXAMPLE (size {size})"), None)
+            }
             Verdict::Error(e) => (EXIT_ERROR, format!("error: {e}"), None),
         };
         result.code = result.code.max(code);

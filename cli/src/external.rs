@@ -80,7 +80,9 @@ pub fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
                     .iter()
                     .map(|t| t.as_str().map(str::to_string))
                     .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| format!("constructor `{cname}`: a field type is not a string"))?,
+                    .ok_or_else(|| {
+                        format!("constructor `{cname}`: a field type is not a string")
+                    })?,
             };
             parsed.push((cname.to_string(), fields));
         }
@@ -143,7 +145,9 @@ pub fn value_json(v: &DynValue) -> String {
 
 /// The position at a path (argument index, then field indices).
 fn at_path<'a>(root: Lazy<'a, DynValue>, path: &Json) -> Result<Lazy<'a, DynValue>, String> {
-    let steps = path.as_array().ok_or("a path is an array of field indices")?;
+    let steps = path
+        .as_array()
+        .ok_or("a path is an array of field indices")?;
     if steps.is_empty() {
         return Err("a path starts with an argument's index".into());
     }
@@ -235,9 +239,11 @@ impl Session {
                 .read_line(&mut line)
                 .map_err(|e| format!("can not read the program's output: {e}"))?;
             if n == 0 {
-                return Err("the program ended its output (exited?) in the middle of the \
+                return Err(
+                    "the program ended its output (exited?) in the middle of the \
                             protocol"
-                    .into());
+                        .into(),
+                );
             }
             if !line.trim().is_empty() {
                 break;
@@ -371,7 +377,9 @@ pub fn search_external(
     };
     let result = run_check_in(&config, spaces, prop);
     let runs = counter.load(std::sync::atomic::Ordering::Relaxed);
-    let session = session.into_inner().map_err(|_| "the session was poisoned")?;
+    let session = session
+        .into_inner()
+        .map_err(|_| "the session was poisoned")?;
     if let Some(e) = session.error.clone() {
         session.finish();
         return Err(e);
@@ -436,7 +444,10 @@ pub fn run_command(
                     let _ = writeln!(out, "no counterexample up to size {b} ({note})");
                 }
                 None => {
-                    let _ = writeln!(out, "no counterexample found; no size searched completely ({note})");
+                    let _ = writeln!(
+                        out,
+                        "no counterexample found; no size searched completely ({note})"
+                    );
                 }
             }
             crate::cli::EXIT_PASSED
@@ -582,7 +593,13 @@ mod tests {
             panic!("{div:?}")
         };
         assert_eq!(json, &["3".to_string()]);
-        assert!(reason.as_deref().unwrap_or("").contains("ZeroDivisionError"), "{reason:?}");
+        assert!(
+            reason
+                .as_deref()
+                .unwrap_or("")
+                .contains("ZeroDivisionError"),
+            "{reason:?}"
+        );
     }
 
     #[test]

@@ -304,7 +304,15 @@ mod tests {
     #[test]
     fn errors_are_reported_not_panics() {
         for bad in [
-            "", "{", "[1,", "{\"a\" 1}", "tru", "1.5", "\"\\x\"", "\"\\u12\"", "[1] 2",
+            "",
+            "{",
+            "[1,",
+            "{\"a\" 1}",
+            "tru",
+            "1.5",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "[1] 2",
             "99999999999999999999",
         ] {
             assert!(Json::parse(bad).is_err(), "{bad}");

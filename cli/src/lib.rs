@@ -7,10 +7,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod sexp;
-pub mod tip;
 pub mod cli;
 pub mod external;
 pub mod json;
+pub mod sexp;
 #[cfg(test)]
 mod tests;
+pub mod tip;

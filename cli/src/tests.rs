@@ -158,7 +158,9 @@ fn interpreter_agrees_with_rust_on_small_inputs() {
             let r = m.call(f("count"), vec![nat(&p, n), list(&p, &xs)]).unwrap();
             let c = xs.iter().filter(|&&x| x == n).count();
             assert_eq!(to_nat(&mut m, &p, r) as usize, c);
-            let r = m.call(f("insert"), vec![nat(&p, n), list(&p, &xs)]).unwrap();
+            let r = m
+                .call(f("insert"), vec![nat(&p, n), list(&p, &xs)])
+                .unwrap();
             assert_eq!(to_list(&mut m, &p, r), rust_insert(n, &xs));
             // A `lambda` capturing `n`, applied by `filter` with `@`.
             let r = m.call(f("below"), vec![nat(&p, n), list(&p, &xs)]).unwrap();
@@ -296,8 +298,14 @@ fn planted_function_variable_prints_a_lambda() {
         text.contains("(define-fun f () (=> Elem (list Elem)) (lambda ((x0 Elem)) (cons a0 nil)))"),
         "{text}"
     );
-    assert!(text.contains("(define-fun xs () (list Elem) (cons a0 nil))"), "{text}");
-    assert!(text.starts_with("counterexample of size 7 (smallest)"), "{text}");
+    assert!(
+        text.contains("(define-fun xs () (list Elem) (cons a0 nil))"),
+        "{text}"
+    );
+    assert!(
+        text.starts_with("counterexample of size 7 (smallest)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -410,7 +418,10 @@ fn exit_codes() {
     assert!(out.contains("(define-fun n () Nat (S Z))"), "{out}");
     let (code, out, _) = command(&["tip", &path("errors.smt2")]);
     assert_eq!(code, EXIT_ERROR);
-    assert!(out.contains("errors.smt2:6:14: unknown function `g`"), "{out}");
+    assert!(
+        out.contains("errors.smt2:6:14: unknown function `g`"),
+        "{out}"
+    );
     let (code, _, err) = command(&["tip", "--size", "x", &path("errors.smt2")]);
     assert_eq!(code, EXIT_ERROR);
     assert!(err.contains("--size takes a number"), "{err}");

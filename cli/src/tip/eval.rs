@@ -11,9 +11,9 @@
 use super::program::{Arith, Cmp, Expr, Pat, Program, Type};
 use neatcheck::dynamic::DynValue;
 use neatcheck::Lazy;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// What a constructor of a searched datatype stands for.
@@ -179,7 +179,10 @@ impl<'p> Machine<'p> {
             other => match self.meanings.get(other) {
                 Some(DynMeaning::Data(ctors)) => {
                     let view = l.view();
-                    Ok(Value::Con(ctors[view.index], view.fields().map(Value::Input).collect()))
+                    Ok(Value::Con(
+                        ctors[view.index],
+                        view.fields().map(Value::Input).collect(),
+                    ))
                 }
                 Some(DynMeaning::Fun(_)) => Ok(Value::Input(l)),
                 None => Err(Abort::Unsupported("an input of an unknown type")),
@@ -342,7 +345,9 @@ impl<'p> Machine<'p> {
             },
             Value::Input(l) => {
                 let Some(DynMeaning::Fun(ctors)) = self.meanings.get(&*l.type_name()) else {
-                    return Err(Abort::Unsupported("applying a value that is not a function"));
+                    return Err(Abort::Unsupported(
+                        "applying a value that is not a function",
+                    ));
                 };
                 let view = l.view();
                 match ctors[view.index] {
@@ -353,7 +358,9 @@ impl<'p> Machine<'p> {
                         .ok_or(Abort::Unsupported("a partial application")),
                 }
             }
-            _ => Err(Abort::Unsupported("applying a value that is not a function")),
+            _ => Err(Abort::Unsupported(
+                "applying a value that is not a function",
+            )),
         }
     }
 

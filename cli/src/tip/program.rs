@@ -396,8 +396,7 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
                     None => return err(form, "`declare-const` takes a name and a type"),
                 };
                 e.check_fresh(&items[1], name)?;
-                e.const_names
-                    .insert(name.to_string(), e.prog.consts.len());
+                e.const_names.insert(name.to_string(), e.prog.consts.len());
                 e.prog.consts.push(name.to_string());
             }
             "define-fun" | "define-fun-rec" => {
@@ -767,9 +766,8 @@ impl Elaborator {
                         )
                     }
                 };
-                let sub = |e: &mut Self, x: &Sexp, scope: &mut Scope| {
-                    e.expr(x, tparams, scope, depth)
-                };
+                let sub =
+                    |e: &mut Self, x: &Sexp, scope: &mut Scope| e.expr(x, tparams, scope, depth);
                 let n = args.len();
                 let need = |k: usize, what: &str| -> Result<(), SyntaxError> {
                     if n == k {
@@ -910,21 +908,31 @@ impl Elaborator {
                     }
                     "+" | "*" if !is_local => {
                         at_least(2, head_name)?;
-                        let op = if head_name == "+" { Arith::Add } else { Arith::Mul };
+                        let op = if head_name == "+" {
+                            Arith::Add
+                        } else {
+                            Arith::Mul
+                        };
                         Ok(Expr::Arith(op, all(self, scope)?))
                     }
                     "-" if !is_local => {
                         at_least(1, "-")?;
                         let xs = all(self, scope)?;
                         if xs.len() == 1 {
-                            Ok(Expr::Neg(Box::new(xs.into_iter().next().unwrap_or(Expr::Int(0)))))
+                            Ok(Expr::Neg(Box::new(
+                                xs.into_iter().next().unwrap_or(Expr::Int(0)),
+                            )))
                         } else {
                             Ok(Expr::Arith(Arith::Sub, xs))
                         }
                     }
                     "div" | "mod" if !is_local => {
                         need(2, head_name)?;
-                        let op = if head_name == "div" { Arith::Div } else { Arith::Mod };
+                        let op = if head_name == "div" {
+                            Arith::Div
+                        } else {
+                            Arith::Mod
+                        };
                         Ok(Expr::Arith(op, all(self, scope)?))
                     }
                     "<" | "<=" | ">" | ">=" if !is_local => {
@@ -994,13 +1002,19 @@ impl Elaborator {
         if a.starts_with(|c: char| c.is_ascii_digit()) {
             return match a.parse::<i64>() {
                 Ok(n) => Ok(Expr::Int(n)),
-                Err(_) => err(at, format!("`{a}` is not an integer literal that fits 64 bits")),
+                Err(_) => err(
+                    at,
+                    format!("`{a}` is not an integer literal that fits 64 bits"),
+                ),
             };
         }
         if let Some(&c) = self.ctor_names.get(a) {
             let want = self.prog.ctors[c].fields.len();
             if want != 0 {
-                return err(at, format!("constructor `{a}` takes {want} argument(s), 0 given"));
+                return err(
+                    at,
+                    format!("constructor `{a}` takes {want} argument(s), 0 given"),
+                );
             }
             return Ok(Expr::Con(c, vec![]));
         }

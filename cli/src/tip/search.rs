@@ -72,7 +72,7 @@ pub enum Verdict {
     /// No counterexample within the bound.
     Passed {
         /// The driver's summary.
-        summary: Summary,
+        summary: Box<Summary>,
         /// The largest total size of the variables searched completely.
         bound: Option<usize>,
         /// Runs without a verdict, by reason.
@@ -152,7 +152,8 @@ impl Builder<'_> {
                         .map(|(_, ft)| self.name(&super::eval::substitute(ft, args)))
                         .collect();
                     let cname = format!("{}{suffix}", ctor.name);
-                    self.shown.insert(cname.clone(), Shown::Ctor(ctor.name.clone()));
+                    self.shown
+                        .insert(cname.clone(), Shown::Ctor(ctor.name.clone()));
                     ctors.push((cname, fields));
                 }
                 let mut b = self.types.data(name);
@@ -286,43 +287,41 @@ impl Instance {
                 Task::Value(DynValue::Nat(n)) => {
                     let _ = write!(out, "{n}");
                 }
-                Task::Value(DynValue::Data { name, fields, .. }) => {
-                    match self.shown.get(&**name) {
-                        Some(Shown::Fun { args, ctor }) => {
-                            let params: Vec<String> = args
-                                .iter()
-                                .enumerate()
-                                .map(|(i, a)| format!("(x{i} {a})"))
-                                .collect();
-                            let _ = write!(out, "(lambda ({}) ", params.join(" "));
-                            tasks.push(Task::Text(")".into()));
-                            match ctor {
-                                FunCtor::Const => {
-                                    if let Some(f) = fields.first() {
-                                        tasks.push(Task::Value(f));
-                                    }
-                                }
-                                FunCtor::Proj(i) => tasks.push(Task::Text(format!("x{i}"))),
-                            }
-                        }
-                        shown => {
-                            let text = match shown {
-                                Some(Shown::Ctor(c)) => c.clone(),
-                                _ => name.to_string(),
-                            };
-                            if fields.is_empty() {
-                                out.push_str(&text);
-                            } else {
-                                let _ = write!(out, "({text}");
-                                tasks.push(Task::Text(")".into()));
-                                for f in fields.iter().rev() {
+                Task::Value(DynValue::Data { name, fields, .. }) => match self.shown.get(&**name) {
+                    Some(Shown::Fun { args, ctor }) => {
+                        let params: Vec<String> = args
+                            .iter()
+                            .enumerate()
+                            .map(|(i, a)| format!("(x{i} {a})"))
+                            .collect();
+                        let _ = write!(out, "(lambda ({}) ", params.join(" "));
+                        tasks.push(Task::Text(")".into()));
+                        match ctor {
+                            FunCtor::Const => {
+                                if let Some(f) = fields.first() {
                                     tasks.push(Task::Value(f));
-                                    tasks.push(Task::Text(" ".into()));
                                 }
+                            }
+                            FunCtor::Proj(i) => tasks.push(Task::Text(format!("x{i}"))),
+                        }
+                    }
+                    shown => {
+                        let text = match shown {
+                            Some(Shown::Ctor(c)) => c.clone(),
+                            _ => name.to_string(),
+                        };
+                        if fields.is_empty() {
+                            out.push_str(&text);
+                        } else {
+                            let _ = write!(out, "({text}");
+                            tasks.push(Task::Text(")".into()));
+                            for f in fields.iter().rev() {
+                                tasks.push(Task::Value(f));
+                                tasks.push(Task::Text(" ".into()));
                             }
                         }
                     }
-                }
+                },
             }
         }
         out
@@ -418,7 +417,7 @@ pub fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verd
                 }
             }
             Verdict::Passed {
-                summary,
+                summary: Box::new(summary),
                 bound,
                 aborted,
             }
