@@ -452,6 +452,30 @@ fn bad_input_is_located_never_a_panic() {
         ("(prove (forall ((f (list))) true))", "1:21: unknown type `list`"),
         ("(prove \"s\")", "1:8: string literals"),
         ("(prove (x))", "1:9: unknown function `x`"),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(prove (forall ((x N)) (= x true)))",
+            "2:29: type error: `true` has type `Bool`, `N` is expected",
+        ),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(define-fun f ((x N)) Bool (S x))\n\
+             (prove (forall ((x N)) (f x)))",
+            "2:28: type error: `(S x)` has type `N`, `Bool` is expected",
+        ),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(declare-datatype B ((T) (F)))\n\
+             (prove (forall ((x N)) (match x ((T true) (_ false)))))",
+            "3:35: type error: the pattern `T` is a `B`, the value matched is a `N`",
+        ),
+        (
+            "(prove (forall ((x Int)) (@ x 1)))",
+            "1:29: type error: `x` has type `Int`, `(=> Int _)` is expected",
+        ),
+        (
+            "(declare-datatype list (par (a) ((nil) (cons (head a) (tail (list a))))))\n\
+             (prove (par (a) (forall ((x a) (xs (list a))) (= (cons xs xs) xs))))",
+            "type error",
+        ),
+        ("(prove (forall ((x Int)) (+ x true)))", "1:31: type error"),
         ("(prove ())", "1:8: empty expression"),
     ];
     for (src, want) in cases {

@@ -595,7 +595,7 @@ impl<'p> Machine<'p> {
     ) -> Result<Vec<Value<'a>>, Abort> {
         const CAP: usize = 2_000;
         let ty = match ty {
-            Type::Param(_) | Type::Sort(_) => Type::Data(self.prog.elem, vec![]),
+            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => Type::Data(self.prog.elem, vec![]),
             t => t.clone(),
         };
         if let Some(v) = memo.get(&(ty.clone(), size)) {
@@ -648,7 +648,7 @@ impl<'p> Machine<'p> {
                 out
             }
             Type::Fun(..) => return Err(Abort::Unsupported("a quantifier over functions")),
-            Type::Param(_) | Type::Sort(_) => vec![],
+            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => vec![],
         };
         memo.insert((ty, size), out.clone());
         Ok(out)
@@ -673,15 +673,4 @@ fn delay<'a>(e: &'a Expr, env: &[Value<'a>]) -> Value<'a> {
     }
 }
 
-/// A field type with the datatype's parameters replaced by its arguments.
-pub fn substitute(t: &Type, args: &[Type]) -> Type {
-    match t {
-        Type::Param(i) => args.get(*i).cloned().unwrap_or(Type::Param(*i)),
-        Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| substitute(x, args)).collect()),
-        Type::Fun(xs, r) => Type::Fun(
-            xs.iter().map(|x| substitute(x, args)).collect(),
-            Box::new(substitute(r, args)),
-        ),
-        other => other.clone(),
-    }
-}
+pub use super::program::substitute;

@@ -26,6 +26,9 @@ pub enum Type {
     Int,
     /// A function type: arguments and result.
     Fun(Vec<Type>, Box<Type>),
+    /// A unification variable of the type checker (never left in a
+    /// [`Program`]).
+    Meta(usize),
 }
 
 /// A declared datatype.
@@ -214,6 +217,19 @@ pub struct Program {
     pub elem: usize,
 }
 
+/// A type with the parameters of its declaration replaced by `args`.
+pub fn substitute(t: &Type, args: &[Type]) -> Type {
+    match t {
+        Type::Param(i) => args.get(*i).cloned().unwrap_or(Type::Param(*i)),
+        Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| substitute(x, args)).collect()),
+        Type::Fun(xs, r) => Type::Fun(
+            xs.iter().map(|x| substitute(x, args)).collect(),
+            Box::new(substitute(r, args)),
+        ),
+        other => other.clone(),
+    }
+}
+
 impl Program {
     /// A function by name.
     pub fn function(&self, name: &str) -> Option<usize> {
@@ -240,23 +256,26 @@ enum Name {
 
 #[derive(Default)]
 struct Scope {
-    vars: Vec<(String, usize)>,
+    vars: Vec<(String, usize, Type)>,
     next: usize,
 }
 
 impl Scope {
-    fn bind(&mut self, name: &str) -> usize {
+    fn bind(&mut self, name: &str, ty: Type) -> usize {
         let slot = self.next;
         self.next += 1;
-        self.vars.push((name.to_string(), slot));
+        self.vars.push((name.to_string(), slot, ty));
         slot
     }
-    fn lookup(&self, name: &str) -> Option<usize> {
+    fn lookup_typed(&self, name: &str) -> Option<(usize, Type)> {
         self.vars
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
-            .map(|&(_, s)| s)
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, t)| (*s, t.clone()))
+    }
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.lookup_typed(name).map(|(s, _)| s)
     }
 }
 
@@ -314,6 +333,8 @@ struct Elaborator {
     const_names: HashMap<String, usize>,
     /// Per function, its parameters' names.
     param_names: Vec<Vec<String>>,
+    /// The type checker's unification variables.
+    metas: Vec<Option<Type>>,
 }
 
 /// Parses and resolves a TIP file.
@@ -327,6 +348,7 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
         fun_names: HashMap::new(),
         const_names: HashMap::new(),
         param_names: vec![],
+        metas: vec![],
     };
     // Pass 1: datatypes, sorts, constants and function signatures, so that
     // definitions may refer to later ones.
@@ -465,11 +487,14 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
         let mut scope = Scope::default();
         let params = e.prog.functions[f].params.len();
         let names = e.param_names[f].clone();
-        for n in names.iter().take(params) {
-            scope.bind(n);
+        let tys = e.prog.functions[f].params.clone();
+        for (n, t) in names.iter().zip(tys).take(params) {
+            scope.bind(n, t);
         }
-        let body = e.expr(body, &tparams, &mut scope, 0)?;
-        e.prog.functions[f].body = body;
+        let (ex, t) = e.expr(body, &tparams, &mut scope, 0)?;
+        let result = e.prog.functions[f].result.clone();
+        e.expect(body, &t, &result, &tparams)?;
+        e.prog.functions[f].body = ex;
     }
     for form in &forms {
         let items = form.list().unwrap_or(&[]);
@@ -718,12 +743,14 @@ impl Elaborator {
                 }
                 let name = atom(&b[0], "a variable name")?;
                 let ty = self.ty(&b[1], &tparams, 0)?;
-                scope.bind(name);
+                scope.bind(name, ty.clone());
                 vars.push((name.to_string(), ty));
             }
             body = &items[2];
         }
-        let body = self.expr(body, &tparams, &mut scope, 0)?;
+        let (ex, t) = self.expr(body, &tparams, &mut scope, 0)?;
+        self.expect(body, &t, &Type::Bool, &tparams)?;
+        let body = ex;
         Ok(Goal {
             tparams,
             vars,
@@ -732,19 +759,153 @@ impl Elaborator {
         })
     }
 
+    /// A fresh unification variable.
+    fn fresh(&mut self) -> Type {
+        self.metas.push(None);
+        Type::Meta(self.metas.len() - 1)
+    }
+
+    fn fresh_args(&mut self, n: usize) -> Vec<Type> {
+        (0..n).map(|_| self.fresh()).collect()
+    }
+
+    /// A type with solved unification variables replaced (iteratively
+    /// along variable chains, recursively over the type's structure).
+    fn zonk(&self, t: &Type) -> Type {
+        match t {
+            Type::Meta(m) => match &self.metas[*m] {
+                Some(u) => self.zonk(u),
+                None => t.clone(),
+            },
+            Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| self.zonk(x)).collect()),
+            Type::Fun(xs, r) => Type::Fun(
+                xs.iter().map(|x| self.zonk(x)).collect(),
+                Box::new(self.zonk(r)),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    fn occurs(&self, m: usize, t: &Type) -> bool {
+        match self.zonk(t) {
+            Type::Meta(n) => n == m,
+            Type::Data(_, xs) => xs.iter().any(|x| self.occurs(m, x)),
+            Type::Fun(xs, r) => xs.iter().any(|x| self.occurs(m, x)) || self.occurs(m, &r),
+            _ => false,
+        }
+    }
+
+    fn unify(&mut self, a: &Type, b: &Type) -> bool {
+        let (a, b) = (self.zonk(a), self.zonk(b));
+        match (&a, &b) {
+            (Type::Meta(m), Type::Meta(n)) if m == n => true,
+            (Type::Meta(m), t) | (t, Type::Meta(m)) => {
+                if self.occurs(*m, t) {
+                    return false;
+                }
+                self.metas[*m] = Some(t.clone());
+                true
+            }
+            (Type::Data(d, xs), Type::Data(e, ys)) => {
+                d == e && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.unify(x, y))
+            }
+            (Type::Fun(xs, r), Type::Fun(ys, s)) => {
+                xs.len() == ys.len()
+                    && xs.iter().zip(ys).all(|(x, y)| self.unify(x, y))
+                    && self.unify(r, s)
+            }
+            (x, y) => x == y,
+        }
+    }
+
+    /// A type in TIP syntax, for messages.
+    fn show(&self, t: &Type, tparams: &[String]) -> String {
+        match self.zonk(t) {
+            Type::Bool => "Bool".into(),
+            Type::Int => "Int".into(),
+            Type::Meta(_) => "_".into(),
+            Type::Param(i) => tparams.get(i).cloned().unwrap_or_else(|| "?".into()),
+            Type::Sort(k) => self.prog.sorts[k].clone(),
+            Type::Data(d, xs) if xs.is_empty() => self.prog.datatypes[d].name.clone(),
+            Type::Data(d, xs) => {
+                let xs: Vec<String> = xs.iter().map(|x| self.show(x, tparams)).collect();
+                format!("({} {})", self.prog.datatypes[d].name, xs.join(" "))
+            }
+            Type::Fun(xs, r) => {
+                let mut xs: Vec<String> = xs.iter().map(|x| self.show(x, tparams)).collect();
+                xs.push(self.show(&r, tparams));
+                format!("(=> {})", xs.join(" "))
+            }
+        }
+    }
+
+    /// Checks that the expression at `at`, of type `found`, has type `want`.
+    fn expect(
+        &mut self,
+        at: &Sexp,
+        found: &Type,
+        want: &Type,
+        tparams: &[String],
+    ) -> Result<(), SyntaxError> {
+        if self.unify(found, want) {
+            return Ok(());
+        }
+        err(
+            at,
+            format!(
+                "type error: `{}` has type `{}`, `{}` is expected",
+                short(at),
+                self.show(found, tparams),
+                self.show(want, tparams)
+            ),
+        )
+    }
+
+    /// A constructor's result type and field types, at fresh type
+    /// arguments (or at `given` ones).
+    fn ctor_type(&mut self, c: usize, given: Option<Vec<Type>>) -> (Type, Vec<Type>) {
+        let d = self.prog.ctors[c].datatype;
+        let n = self.prog.datatypes[d].params.len();
+        let args = match given {
+            Some(g) if g.len() == n => g,
+            _ => self.fresh_args(n),
+        };
+        let fields = self.prog.ctors[c]
+            .fields
+            .iter()
+            .map(|(_, t)| substitute(t, &args))
+            .collect();
+        (Type::Data(d, args), fields)
+    }
+
+    /// A function's parameter and result types at fresh type arguments (or
+    /// at `given` ones).
+    fn fun_type(&mut self, f: usize, given: Option<Vec<Type>>) -> (Vec<Type>, Type) {
+        let n = self.prog.functions[f].tparams.len();
+        let args = match given {
+            Some(g) if g.len() == n => g,
+            _ => self.fresh_args(n),
+        };
+        let fun = &self.prog.functions[f];
+        (
+            fun.params.iter().map(|t| substitute(t, &args)).collect(),
+            substitute(&fun.result, &args),
+        )
+    }
+
     fn expr(
         &mut self,
         s: &Sexp,
         tparams: &[String],
         scope: &mut Scope,
         depth: usize,
-    ) -> Result<Expr, SyntaxError> {
+    ) -> Result<(Expr, Type), SyntaxError> {
         if depth > MAX_NESTING {
             return err(s, format!("expressions nest deeper than {MAX_NESTING}"));
         }
         let depth = depth + 1;
         match s {
-            Sexp::Atom(a, _) => self.name(s, a, tparams, scope),
+            Sexp::Atom(a, _) => self.name(s, a, None, scope),
             Sexp::List(items, _) => {
                 let Some(head) = items.first() else {
                     return err(s, "empty expression `()`");
@@ -768,6 +929,12 @@ impl Elaborator {
                 };
                 let sub =
                     |e: &mut Self, x: &Sexp, scope: &mut Scope| e.expr(x, tparams, scope, depth);
+                // An argument of a known type.
+                let typed = |e: &mut Self, x: &Sexp, want: &Type, scope: &mut Scope| {
+                    let (ex, t) = e.expr(x, tparams, scope, depth)?;
+                    e.expect(x, &t, want, tparams)?;
+                    Ok::<Expr, SyntaxError>(ex)
+                };
                 let n = args.len();
                 let need = |k: usize, what: &str| -> Result<(), SyntaxError> {
                     if n == k {
@@ -786,8 +953,12 @@ impl Elaborator {
                         )
                     }
                 };
-                let all = |e: &mut Self, scope: &mut Scope| -> Result<Vec<Expr>, SyntaxError> {
-                    args.iter().map(|x| sub(e, x, scope)).collect()
+                // Every argument at one type.
+                let all = |e: &mut Self,
+                           want: &Type,
+                           scope: &mut Scope|
+                 -> Result<Vec<Expr>, SyntaxError> {
+                    args.iter().map(|x| typed(e, x, want, scope)).collect()
                 };
                 // Local variables shadow everything but the syntax.
                 let is_local = scope.lookup(head_name).is_some();
@@ -797,14 +968,16 @@ impl Elaborator {
                             return err(s, "expected `(_ name type...)`");
                         };
                         let name = atom(name, "a name")?;
+                        let mut given = vec![];
                         for t in &args[1..] {
-                            self.ty(t, tparams, 0)?;
+                            given.push(self.ty(t, tparams, 0)?);
                         }
-                        self.name(&items[1], name, tparams, scope)
+                        self.name(&items[1], name, Some(given), scope)
                     }
                     "match" => {
                         need(2, "match")?;
-                        let scrutinee = sub(self, &args[0], scope)?;
+                        let (scrutinee, st) = sub(self, &args[0], scope)?;
+                        let result = self.fresh();
                         let mut cases = vec![];
                         for case in list(&args[1], "a list of cases")? {
                             let c = list(case, "a case `(pattern body)`")?;
@@ -812,41 +985,48 @@ impl Elaborator {
                                 return err(case, "a case is `(pattern body)`");
                             }
                             let mark = scope.vars.len();
-                            let pat = self.pattern(&c[0], scope)?;
-                            let body = sub(self, &c[1], scope)?;
+                            let pat = self.pattern(&c[0], &st, tparams, scope)?;
+                            let body = typed(self, &c[1], &result, scope)?;
                             scope.vars.truncate(mark);
                             cases.push((pat, body));
                         }
                         if cases.is_empty() {
                             return err(s, "`match` without cases");
                         }
-                        Ok(Expr::Match(Box::new(scrutinee), cases))
+                        Ok((Expr::Match(Box::new(scrutinee), cases), result))
                     }
                     "ite" => {
                         need(3, "ite")?;
-                        let c = sub(self, &args[0], scope)?;
-                        let t = sub(self, &args[1], scope)?;
-                        let f = sub(self, &args[2], scope)?;
-                        Ok(Expr::Ite(Box::new([c, t, f])))
+                        let c = typed(self, &args[0], &Type::Bool, scope)?;
+                        let result = self.fresh();
+                        let t = typed(self, &args[1], &result, scope)?;
+                        let f = typed(self, &args[2], &result, scope)?;
+                        Ok((Expr::Ite(Box::new([c, t, f])), result))
                     }
-                    "and" => Ok(Expr::And(all(self, scope)?)),
-                    "or" => Ok(Expr::Or(all(self, scope)?)),
-                    "xor" => Ok(Expr::Xor(all(self, scope)?)),
+                    "and" => Ok((Expr::And(all(self, &Type::Bool, scope)?), Type::Bool)),
+                    "or" => Ok((Expr::Or(all(self, &Type::Bool, scope)?), Type::Bool)),
+                    "xor" => Ok((Expr::Xor(all(self, &Type::Bool, scope)?), Type::Bool)),
                     "not" => {
                         need(1, "not")?;
-                        Ok(Expr::Not(Box::new(sub(self, &args[0], scope)?)))
+                        let x = typed(self, &args[0], &Type::Bool, scope)?;
+                        Ok((Expr::Not(Box::new(x)), Type::Bool))
                     }
                     "=>" if !is_local => {
                         at_least(2, "=>")?;
-                        Ok(Expr::Implies(all(self, scope)?))
+                        Ok((Expr::Implies(all(self, &Type::Bool, scope)?), Type::Bool))
                     }
-                    "=" if !is_local => {
-                        at_least(2, "=")?;
-                        Ok(Expr::Eq(all(self, scope)?))
-                    }
-                    "distinct" if !is_local => {
-                        at_least(2, "distinct")?;
-                        Ok(Expr::Distinct(all(self, scope)?))
+                    "=" | "distinct" if !is_local => {
+                        at_least(2, head_name)?;
+                        let t = self.fresh();
+                        let xs = all(self, &t, scope)?;
+                        Ok((
+                            if head_name == "=" {
+                                Expr::Eq(xs)
+                            } else {
+                                Expr::Distinct(xs)
+                            },
+                            Type::Bool,
+                        ))
                     }
                     "let" => {
                         need(2, "let")?;
@@ -864,11 +1044,11 @@ impl Elaborator {
                         let binds = names
                             .iter()
                             .zip(binds)
-                            .map(|(n, e)| (scope.bind(n), e))
+                            .map(|(n, (e, t))| (scope.bind(n, t), e))
                             .collect();
-                        let body = sub(self, &args[1], scope)?;
+                        let (body, t) = sub(self, &args[1], scope)?;
                         scope.vars.truncate(mark);
-                        Ok(Expr::Let(binds, Box::new(body)))
+                        Ok((Expr::Let(binds, Box::new(body)), t))
                     }
                     "lambda" | "exists" | "forall" => {
                         need(2, head_name)?;
@@ -881,59 +1061,65 @@ impl Elaborator {
                             }
                             let name = atom(&b[0], "a variable name")?;
                             let ty = self.ty(&b[1], tparams, 0)?;
-                            slots.push((scope.bind(name), ty));
+                            slots.push((scope.bind(name, ty.clone()), ty));
                         }
-                        let body = sub(self, &args[1], scope)?;
+                        let (body, bt) = sub(self, &args[1], scope)?;
                         scope.vars.truncate(mark);
                         Ok(match head_name {
                             "lambda" => {
+                                let ty = Type::Fun(
+                                    slots.iter().map(|(_, t)| t.clone()).collect(),
+                                    Box::new(bt),
+                                );
                                 self.prog.lambdas.push(Lambda {
                                     params: slots.into_iter().map(|(s, _)| s).collect(),
                                     body,
                                 });
-                                Expr::Lambda(self.prog.lambdas.len() - 1)
+                                (Expr::Lambda(self.prog.lambdas.len() - 1), ty)
                             }
-                            "exists" => Expr::Exists(slots, Box::new(body)),
-                            _ => Expr::Forall(slots, Box::new(body)),
+                            _ => {
+                                self.expect(&args[1], &bt, &Type::Bool, tparams)?;
+                                if head_name == "exists" {
+                                    (Expr::Exists(slots, Box::new(body)), Type::Bool)
+                                } else {
+                                    (Expr::Forall(slots, Box::new(body)), Type::Bool)
+                                }
+                            }
                         })
                     }
                     "@" => {
                         at_least(1, "@")?;
-                        let f = sub(self, &args[0], scope)?;
-                        let xs = args[1..]
-                            .iter()
-                            .map(|x| sub(self, x, scope))
-                            .collect::<Result<_, _>>()?;
-                        Ok(Expr::Apply(Box::new(f), xs))
-                    }
-                    "+" | "*" if !is_local => {
-                        at_least(2, head_name)?;
-                        let op = if head_name == "+" {
-                            Arith::Add
-                        } else {
-                            Arith::Mul
-                        };
-                        Ok(Expr::Arith(op, all(self, scope)?))
-                    }
-                    "-" if !is_local => {
-                        at_least(1, "-")?;
-                        let xs = all(self, scope)?;
-                        if xs.len() == 1 {
-                            Ok(Expr::Neg(Box::new(
-                                xs.into_iter().next().unwrap_or(Expr::Int(0)),
-                            )))
-                        } else {
-                            Ok(Expr::Arith(Arith::Sub, xs))
+                        let (f, ft) = sub(self, &args[0], scope)?;
+                        let mut xs = vec![];
+                        let mut tys = vec![];
+                        for x in &args[1..] {
+                            let (e, t) = sub(self, x, scope)?;
+                            xs.push(e);
+                            tys.push(t);
                         }
+                        let result = self.fresh();
+                        let want = Type::Fun(tys, Box::new(result.clone()));
+                        self.expect(&args[0], &ft, &want, tparams)?;
+                        Ok((Expr::Apply(Box::new(f), xs), result))
                     }
-                    "div" | "mod" if !is_local => {
-                        need(2, head_name)?;
-                        let op = if head_name == "div" {
-                            Arith::Div
+                    "+" | "*" | "-" | "div" | "mod" if !is_local => {
+                        if matches!(head_name, "div" | "mod") {
+                            need(2, head_name)?;
+                        } else if head_name == "-" {
+                            at_least(1, "-")?;
                         } else {
-                            Arith::Mod
+                            at_least(2, head_name)?;
+                        }
+                        let mut xs = all(self, &Type::Int, scope)?;
+                        let e = match head_name {
+                            "-" if xs.len() == 1 => Expr::Neg(Box::new(xs.remove(0))),
+                            "-" => Expr::Arith(Arith::Sub, xs),
+                            "+" => Expr::Arith(Arith::Add, xs),
+                            "*" => Expr::Arith(Arith::Mul, xs),
+                            "div" => Expr::Arith(Arith::Div, xs),
+                            _ => Expr::Arith(Arith::Mod, xs),
                         };
-                        Ok(Expr::Arith(op, all(self, scope)?))
+                        Ok((e, Type::Int))
                     }
                     "<" | "<=" | ">" | ">=" if !is_local => {
                         at_least(2, head_name)?;
@@ -943,7 +1129,7 @@ impl Elaborator {
                             ">" => Cmp::Gt,
                             _ => Cmp::Ge,
                         };
-                        Ok(Expr::Cmp(op, all(self, scope)?))
+                        Ok((Expr::Cmp(op, all(self, &Type::Int, scope)?), Type::Bool))
                     }
                     name => {
                         if is_local {
@@ -955,26 +1141,50 @@ impl Elaborator {
                                 ),
                             );
                         }
+                        let given = match head {
+                            Sexp::List(inner, _) => Some(
+                                inner[2..]
+                                    .iter()
+                                    .map(|t| self.ty(t, tparams, 0))
+                                    .collect::<Result<Vec<_>, _>>()?,
+                            ),
+                            _ => None,
+                        };
+                        let args_at = |e: &mut Self,
+                                       tys: &[Type],
+                                       scope: &mut Scope|
+                         -> Result<Vec<Expr>, SyntaxError> {
+                            args.iter()
+                                .zip(tys)
+                                .map(|(x, t)| typed(e, x, t, scope))
+                                .collect()
+                        };
                         if let Some(&c) = self.ctor_names.get(name) {
                             let want = self.prog.ctors[c].fields.len();
                             need(want, name)?;
-                            return Ok(Expr::Con(c, all(self, scope)?));
+                            let (result, fields) = self.ctor_type(c, given);
+                            let xs = args_at(self, &fields, scope)?;
+                            return Ok((Expr::Con(c, xs), result));
                         }
                         if let Some(&f) = self.fun_names.get(name) {
                             let want = self.prog.functions[f].params.len();
                             need(want, name)?;
-                            return Ok(Expr::Call(f, all(self, scope)?));
+                            let (params, result) = self.fun_type(f, given);
+                            let xs = args_at(self, &params, scope)?;
+                            return Ok((Expr::Call(f, xs), result));
                         }
                         if let Some(&(c, k)) = self.selectors.get(name) {
                             need(1, name)?;
-                            let x = sub(self, &args[0], scope)?;
-                            return Ok(Expr::Select(c, k, Box::new(x)));
+                            let (whole, fields) = self.ctor_type(c, None);
+                            let x = typed(self, &args[0], &whole, scope)?;
+                            return Ok((Expr::Select(c, k, Box::new(x)), fields[k].clone()));
                         }
                         if let Some(cname) = name.strip_prefix("is-") {
                             if let Some(&c) = self.ctor_names.get(cname) {
                                 need(1, name)?;
-                                let x = sub(self, &args[0], scope)?;
-                                return Ok(Expr::Is(c, Box::new(x)));
+                                let (whole, _) = self.ctor_type(c, None);
+                                let x = typed(self, &args[0], &whole, scope)?;
+                                return Ok((Expr::Is(c, Box::new(x)), Type::Bool));
                             }
                         }
                         err(head, format!("unknown function `{name}`"))
@@ -988,20 +1198,20 @@ impl Elaborator {
         &mut self,
         at: &Sexp,
         a: &str,
-        _tparams: &[String],
+        given: Option<Vec<Type>>,
         scope: &mut Scope,
-    ) -> Result<Expr, SyntaxError> {
-        if let Some(slot) = scope.lookup(a) {
-            return Ok(Expr::Local(slot));
+    ) -> Result<(Expr, Type), SyntaxError> {
+        if let Some((slot, t)) = scope.lookup_typed(a) {
+            return Ok((Expr::Local(slot), t));
         }
         match a {
-            "true" => return Ok(Expr::Bool(true)),
-            "false" => return Ok(Expr::Bool(false)),
+            "true" => return Ok((Expr::Bool(true), Type::Bool)),
+            "false" => return Ok((Expr::Bool(false), Type::Bool)),
             _ => {}
         }
         if a.starts_with(|c: char| c.is_ascii_digit()) {
             return match a.parse::<i64>() {
-                Ok(n) => Ok(Expr::Int(n)),
+                Ok(n) => Ok((Expr::Int(n), Type::Int)),
                 Err(_) => err(
                     at,
                     format!("`{a}` is not an integer literal that fits 64 bits"),
@@ -1016,21 +1226,31 @@ impl Elaborator {
                     format!("constructor `{a}` takes {want} argument(s), 0 given"),
                 );
             }
-            return Ok(Expr::Con(c, vec![]));
+            let (t, _) = self.ctor_type(c, given);
+            return Ok((Expr::Con(c, vec![]), t));
         }
         if let Some(&f) = self.fun_names.get(a) {
-            if self.prog.functions[f].params.is_empty() {
-                return Ok(Expr::Call(f, vec![]));
+            let (params, result) = self.fun_type(f, given);
+            if params.is_empty() {
+                return Ok((Expr::Call(f, vec![]), result));
             }
-            return Ok(Expr::FunRef(f));
+            return Ok((Expr::FunRef(f), Type::Fun(params, Box::new(result))));
         }
         if let Some(&k) = self.const_names.get(a) {
-            return Ok(Expr::Undefined(k));
+            // TIP's `undefined` has every type.
+            let t = self.fresh();
+            return Ok((Expr::Undefined(k), t));
         }
         err(at, format!("unknown name `{a}`"))
     }
 
-    fn pattern(&mut self, s: &Sexp, scope: &mut Scope) -> Result<Pat, SyntaxError> {
+    fn pattern(
+        &mut self,
+        s: &Sexp,
+        scrutinee: &Type,
+        tparams: &[String],
+        scope: &mut Scope,
+    ) -> Result<Pat, SyntaxError> {
         let (name, vars) = match s {
             Sexp::Atom(a, _) => (a.as_str(), &[][..]),
             Sexp::List(items, _) => match items.first() {
@@ -1040,8 +1260,10 @@ impl Elaborator {
         };
         match name {
             "_" if vars.is_empty() => return Ok(Pat::Wild),
-            "true" if vars.is_empty() => return Ok(Pat::Bool(true)),
-            "false" if vars.is_empty() => return Ok(Pat::Bool(false)),
+            "true" | "false" if vars.is_empty() => {
+                self.expect(s, &Type::Bool, scrutinee, tparams)?;
+                return Ok(Pat::Bool(name == "true"));
+            }
             _ => {}
         }
         let Some(&c) = self.ctor_names.get(name) else {
@@ -1057,10 +1279,22 @@ impl Elaborator {
                 ),
             );
         }
+        let (whole, fields) = self.ctor_type(c, None);
+        if !self.unify(&whole, scrutinee) {
+            return err(
+                s,
+                format!(
+                    "type error: the pattern `{}` is a `{}`, the value matched is a `{}`",
+                    short(s),
+                    self.show(&whole, tparams),
+                    self.show(scrutinee, tparams)
+                ),
+            );
+        }
         let mut slots = vec![];
-        for v in vars {
+        for (v, t) in vars.iter().zip(fields) {
             let v = atom(v, "a variable in a pattern")?;
-            slots.push(scope.bind(v));
+            slots.push(scope.bind(v, t));
         }
         Ok(Pat::Ctor(c, slots))
     }

@@ -110,7 +110,9 @@ impl Builder<'_> {
         match t {
             Type::Bool => "Bool".into(),
             Type::Int => "Int".into(),
-            Type::Param(_) | Type::Sort(_) => self.name(&Type::Data(self.prog.elem, vec![])),
+            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => {
+                self.name(&Type::Data(self.prog.elem, vec![]))
+            }
             Type::Data(d, args) => {
                 let base = &self.prog.datatypes[*d].name;
                 let name = if args.is_empty() {
@@ -200,7 +202,7 @@ impl Builder<'_> {
 /// A type with type variables and sorts at the element type.
 fn concrete(prog: &Program, t: &Type) -> Type {
     match t {
-        Type::Param(_) | Type::Sort(_) => Type::Data(prog.elem, vec![]),
+        Type::Param(_) | Type::Sort(_) | Type::Meta(_) => Type::Data(prog.elem, vec![]),
         Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| concrete(prog, x)).collect()),
         Type::Fun(xs, r) => Type::Fun(
             xs.iter().map(|x| concrete(prog, x)).collect(),
@@ -215,7 +217,7 @@ pub fn tip_type(prog: &Program, t: &Type) -> String {
     match t {
         Type::Bool => "Bool".into(),
         Type::Int => "Int".into(),
-        Type::Param(_) | Type::Sort(_) => prog.datatypes[prog.elem].name.clone(),
+        Type::Param(_) | Type::Sort(_) | Type::Meta(_) => prog.datatypes[prog.elem].name.clone(),
         Type::Data(d, xs) if xs.is_empty() => prog.datatypes[*d].name.clone(),
         Type::Data(d, xs) => {
             let xs: Vec<String> = xs.iter().map(|x| tip_type(prog, x)).collect();
