@@ -56,6 +56,8 @@ pub enum Abort {
     Unknown,
     /// Something the interpreter does not do (equality of functions).
     Unsupported(&'static str),
+    /// The wall-clock limit the user asked for passed during the run.
+    Time,
 }
 
 impl fmt::Display for Abort {
@@ -67,6 +69,7 @@ impl fmt::Display for Abort {
             Abort::Overflow => f.write_str("integer overflow"),
             Abort::Unknown => f.write_str("quantifier undecided"),
             Abort::Unsupported(what) => write!(f, "unsupported: {what}"),
+            Abort::Time => f.write_str("cut by the time limit"),
         }
     }
 }
@@ -128,6 +131,10 @@ pub struct Limits {
     pub depth: usize,
     /// The largest size of the values tried for a nested quantifier.
     pub quantifier_size: usize,
+    /// When to give up a run (only with a time limit the user asked for:
+    /// otherwise runs are bounded by fuel alone, and verdicts do not
+    /// depend on the machine).
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for Limits {
@@ -136,6 +143,7 @@ impl Default for Limits {
             fuel: 1_000_000,
             depth: 100_000,
             quantifier_size: 5,
+            deadline: None,
         }
     }
 }
@@ -284,6 +292,13 @@ impl<'p> Machine<'p> {
             return Err(Abort::Fuel);
         }
         self.fuel -= 1;
+        if self.fuel % 4096 == 0 {
+            if let Some(d) = self.limits.deadline {
+                if std::time::Instant::now() >= d {
+                    return Err(Abort::Time);
+                }
+            }
+        }
         Ok(())
     }
 

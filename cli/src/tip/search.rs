@@ -331,13 +331,14 @@ impl Instance {
 }
 
 /// Names of the reasons a run is aborted, in report order.
-const ABORTS: [&str; 6] = [
+const ABORTS: [&str; 7] = [
     "step budget exhausted",
     "calls nested too deeply",
     "undefined (a partial function)",
     "integer overflow",
     "quantifier undecided",
     "unsupported",
+    "cut by the time limit",
 ];
 
 fn abort_index(a: &Abort) -> usize {
@@ -348,6 +349,7 @@ fn abort_index(a: &Abort) -> usize {
         Abort::Overflow => 3,
         Abort::Unknown => 4,
         Abort::Unsupported(_) => 5,
+        Abort::Time => 6,
     }
 }
 
@@ -374,7 +376,8 @@ pub fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verd
     }
     let aborted: Vec<AtomicU64> = (0..ABORTS.len()).map(|_| AtomicU64::new(0)).collect();
     let unsupported = std::sync::Mutex::new(None::<&'static str>);
-    let limits = options.limits;
+    let mut limits = options.limits;
+    limits.deadline = options.time.map(|t| std::time::Instant::now() + t);
     let meanings = &instance.meanings;
     let prop = |x: Lazy<'_, DynValue>| -> RunResult {
         let inputs: Vec<Value<'_>> = x.view().fields().map(Value::Input).collect();
