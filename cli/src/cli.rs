@@ -199,13 +199,22 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
             result.aborted += aborted.iter().map(|(_, n)| n).sum::<u64>();
         }
         let (code, summary, bound) = match &verdict {
-            Verdict::Passed { bound, summary, .. } => (
+            Verdict::Passed {
+                bound,
+                summary,
+                aborted,
+            } => (
                 EXIT_PASSED,
                 format!(
                     "passed{}",
                     match summary.stopped {
                         neatcheck::check::Stop::Time(_) => " (time limit)",
                         neatcheck::check::Stop::Runs(_) => " (run budget)",
+                        // Runs the limit cut have no verdict: the bound is
+                        // not complete either.
+                        _ if aborted.iter().any(|(n, _)| n.contains("time limit")) => {
+                            " (time limit)"
+                        }
                         _ => "",
                     }
                 ),
