@@ -550,6 +550,7 @@ impl<'p> Machine<'p> {
                 Value::Bool(true)
             }
             Expr::Undefined(_) => return Err(Abort::Undefined),
+            Expr::Delay(inner, _) => return self.eval(inner, env),
             Expr::Exists(vars, body) | Expr::Forall(vars, body) => {
                 let exists = matches!(e, Expr::Exists(..));
                 let mut domains = vec![];
@@ -680,6 +681,11 @@ fn delay<'a>(e: &'a Expr, env: &[Value<'a>]) -> Value<'a> {
         Expr::Int(i) => Value::Int(*i),
         Expr::Bool(b) => Value::Bool(*b),
         Expr::Con(c, xs) if xs.is_empty() => Value::Con(*c, Rc::from(vec![])),
+        Expr::Delay(inner, need) => Value::Thunk(Rc::new(Thunk {
+            expr: inner,
+            env: env[..(*need).min(env.len())].to_vec(),
+            value: RefCell::new(None),
+        })),
         _ => Value::Thunk(Rc::new(Thunk {
             expr: e,
             env: env.to_vec(),

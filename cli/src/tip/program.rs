@@ -191,6 +191,72 @@ pub enum Expr {
     Exists(Vec<(usize, Type)>, Box<Expr>),
     /// `forall` below the top of a goal: variables and body.
     Forall(Vec<(usize, Type)>, Box<Expr>),
+    /// An argument, a constructor field or a `let` binding, evaluated when
+    /// first needed; it reads only the slots below the number given, so a
+    /// delayed evaluation keeps that prefix of the frame, not all of it.
+    Delay(Box<Expr>, usize),
+}
+
+/// One more than the largest slot an expression reads (lambdas included),
+/// walked with an explicit stack.
+fn frame_need(e: &Expr, lambdas: &[Lambda]) -> usize {
+    let mut need = 0;
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Local(s) => need = need.max(s + 1),
+            Expr::FunRef(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined(_) => {}
+            Expr::Call(_, xs)
+            | Expr::Con(_, xs)
+            | Expr::And(xs)
+            | Expr::Or(xs)
+            | Expr::Implies(xs)
+            | Expr::Xor(xs)
+            | Expr::Eq(xs)
+            | Expr::Distinct(xs)
+            | Expr::Arith(_, xs)
+            | Expr::Cmp(_, xs) => stack.extend(xs.iter()),
+            Expr::Select(_, _, x)
+            | Expr::Is(_, x)
+            | Expr::Not(x)
+            | Expr::Neg(x)
+            | Expr::Exists(_, x)
+            | Expr::Forall(_, x)
+            | Expr::Delay(x, _) => stack.push(x),
+            Expr::Match(x, cases) => {
+                stack.push(x);
+                stack.extend(cases.iter().map(|(_, b)| b));
+            }
+            Expr::Ite(parts) => stack.extend(parts.iter()),
+            Expr::Let(binds, body) => {
+                stack.extend(binds.iter().map(|(_, b)| b));
+                stack.push(body);
+            }
+            Expr::Lambda(id) => {
+                if let Some(l) = lambdas.get(*id) {
+                    stack.push(&l.body);
+                }
+            }
+            Expr::Apply(f, xs) => {
+                stack.push(f);
+                stack.extend(xs.iter());
+            }
+        }
+    }
+    need
+}
+
+/// Wraps an expression evaluated by need: variables and constants need no
+/// delay.
+fn delayed(e: Expr, lambdas: &[Lambda]) -> Expr {
+    match &e {
+        Expr::Local(_) | Expr::Int(_) | Expr::Bool(_) | Expr::FunRef(_) | Expr::Lambda(_) => e,
+        Expr::Con(_, xs) if xs.is_empty() => e,
+        _ => {
+            let need = frame_need(&e, lambdas);
+            Expr::Delay(Box::new(e), need)
+        }
+    }
 }
 
 /// A TIP problem with every name resolved.
@@ -1038,7 +1104,8 @@ impl Elaborator {
                                 return err(&args[0], "a binding is `(x e)`");
                             }
                             names.push(atom(&b[0], "a variable name")?.to_string());
-                            binds.push(sub(self, &b[1], scope)?);
+                            let (e, t) = sub(self, &b[1], scope)?;
+                            binds.push((delayed(e, &self.prog.lambdas), t));
                         }
                         let mark = scope.vars.len();
                         let binds = names
@@ -1094,7 +1161,7 @@ impl Elaborator {
                         let mut tys = vec![];
                         for x in &args[1..] {
                             let (e, t) = sub(self, x, scope)?;
-                            xs.push(e);
+                            xs.push(delayed(e, &self.prog.lambdas));
                             tys.push(t);
                         }
                         let result = self.fresh();
@@ -1164,6 +1231,10 @@ impl Elaborator {
                             need(want, name)?;
                             let (result, fields) = self.ctor_type(c, given);
                             let xs = args_at(self, &fields, scope)?;
+                            let xs = xs
+                                .into_iter()
+                                .map(|x| delayed(x, &self.prog.lambdas))
+                                .collect();
                             return Ok((Expr::Con(c, xs), result));
                         }
                         if let Some(&f) = self.fun_names.get(name) {
@@ -1171,6 +1242,10 @@ impl Elaborator {
                             need(want, name)?;
                             let (params, result) = self.fun_type(f, given);
                             let xs = args_at(self, &params, scope)?;
+                            let xs = xs
+                                .into_iter()
+                                .map(|x| delayed(x, &self.prog.lambdas))
+                                .collect();
                             return Ok((Expr::Call(f, xs), result));
                         }
                         if let Some(&(c, k)) = self.selectors.get(name) {
