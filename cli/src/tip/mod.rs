@@ -1,6 +1,7 @@
 //! The TIP front end: TIP problems (SMT-LIB's `declare-datatype`,
 //! `define-fun(-rec)`, `define-funs-rec`, `match`, `ite`, `lambda`/`@`,
-//! integers and booleans, `prove`) parsed and resolved (`program`),
+//! integers and booleans, `prove`) parsed, resolved and type-checked
+//! (`program`),
 //! interpreted over lazy inputs (`eval`) and searched for counterexamples
 //! (`search`).
 

@@ -3,10 +3,11 @@
 //! elaboration from S-expressions that builds it and reports the first
 //! error at its line and column.
 //!
-//! The interpreter (`eval`) is untyped: types are kept for the search
-//! (the spaces of a goal's variables) and for the checks made here
-//! (declared names, arities of types, constructors, selectors and
-//! functions, patterns against the constructors of their datatype).
+//! Elaboration type-checks as it resolves: declared names, arities, and
+//! the types of every expression by unification (polymorphic datatypes and
+//! functions instantiated at fresh variables per use, a declaration's own
+//! type parameters rigid). The interpreter (`eval`) is untyped: types are
+//! kept for the search (the spaces of a goal's variables).
 
 use crate::sexp::{Pos, Sexp, SyntaxError};
 use std::collections::HashMap;
