@@ -488,3 +488,24 @@ fn bad_input_is_located_never_a_panic() {
     let e = with_large_stack(move || parse_program(&src).unwrap_err().to_string()).unwrap();
     assert!(e.contains("nest deeper"), "{e}");
 }
+
+#[test]
+fn mutually_recursive_datatypes_and_testers() {
+    let src = "(declare-datatypes ((Tree 1) (Forest 1))
+          ((par (a) ((Node (lab a) (kids (Forest a)))))
+           (par (a) ((Nil) (Cons (hd (Tree a)) (tl (Forest a)))))))
+        (prove (par (a) (forall ((f (Forest a))) (or (is-Nil f) (is-Nil (tl f))))))";
+    let (p, verdict) = with_large_stack(move || {
+        let p = parse_program(src).unwrap();
+        let v = search_goal(&p, &p.goals[0], &SearchOptions::default());
+        (p, v)
+    })
+    .unwrap();
+    let text = crate::tip::search::report(&p, &p.goals[0], &SearchOptions::default(), &verdict);
+    // Two trees, each a node of an element and an empty forest.
+    assert!(
+        text.contains("(Cons (Node a0 Nil) (Cons (Node a0 Nil) Nil))"),
+        "{text}"
+    );
+    assert!(text.contains("(smallest)"), "{text}");
+}
