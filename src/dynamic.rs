@@ -880,7 +880,7 @@ impl<'a> Lazy<'a, DynValue> {
     /// view of a derived type) and returns it with handles to its fields.
     ///
     /// # Panics
-    /// If the position holds a `Nat` or a range (read those with
+    /// If the position holds a `Nat`, an `Int` or a range (read those with
     /// [`Lazy::get_nat`], [`Lazy::get_int`] or [`Lazy::force_dyn`]).
     #[inline]
     pub fn view(self) -> DynView<'a> {
