@@ -867,12 +867,15 @@ fn int_fields_follow_the_integer_sizes() {
     // Read lazily as an `Int`, and checked by `Universe::value`.
     let mut s = Searcher::with_space(&u.space("Box").unwrap(), 2);
     let mut seen = vec![];
-    while let Some(_) = s.step(|b: Lazy<'_, DynValue>| {
-        let x = b.field(0);
-        assert_eq!(x.type_name(), "Int");
-        seen.push(x.get_int());
-        true
-    }) {}
+    while s
+        .step(|b: Lazy<'_, DynValue>| {
+            let x = b.field(0);
+            assert_eq!(x.type_name(), "Int");
+            seen.push(x.get_int());
+            true
+        })
+        .is_some()
+    {}
     assert_eq!(seen, [0, 1, -1]);
     assert!(u.value("B", vec![DynValue::Int(-7)]).is_ok());
     assert!(u.value("B", vec![DynValue::Nat(7)]).is_err());
