@@ -86,7 +86,8 @@ pub enum DynValue {
     Bool(bool),
     /// A value of the builtin `Nat` (a natural by bit length).
     Nat(u64),
-    /// A value of a builtin integer range (`lo..=hi`).
+    /// A value of a builtin integer range (`lo..=hi`) or of the builtin
+    /// `Int`.
     Int(i64),
 }
 
@@ -218,6 +219,11 @@ pub enum FieldType {
     Nat,
     /// The integers `lo..=hi`, each of size 1 (like `space::range`).
     Range(i64, i64),
+    /// All the integers (Rust's `i64`), sized like Rust's `i64` under the
+    /// search's integer sizes ([`crate::Config::integer_sizes`]: by bit
+    /// length by default, `|n|` linearly). Read with [`Lazy::get_int`];
+    /// its values are [`DynValue::Int`].
+    Int,
 }
 
 impl fmt::Display for FieldType {
@@ -227,6 +233,7 @@ impl fmt::Display for FieldType {
             FieldType::Bool => f.write_str("Bool"),
             FieldType::Nat => f.write_str("Nat"),
             FieldType::Range(lo, hi) => write!(f, "{lo}..={hi}"),
+            FieldType::Int => f.write_str("Int"),
         }
     }
 }
@@ -370,8 +377,8 @@ impl fmt::Display for DynError {
             } => write!(
                 f,
                 "unknown type `{name}` in field {field} of constructor `{constructor}` of \
-                 datatype `{datatype}` (a field type is a declared datatype, `Bool`, `Nat` \
-                 or a range `lo..=hi`)"
+                 datatype `{datatype}` (a field type is a declared datatype, `Bool`, `Nat`, \
+                 `Int` or a range `lo..=hi`)"
             ),
             DynError::EmptyRange {
                 text,
@@ -406,8 +413,9 @@ struct PendingData {
 /// recursive if need be), then [`DataTypes::build`] a [`Universe`].
 ///
 /// Field types are written as text: the name of a datatype declared in the
-/// same builder, or a builtin: `Bool`, `Nat` (naturals by bit length) or
-/// an integer range `lo..=hi` (also `lo..hi`). A declared datatype shadows
+/// same builder, or a builtin: `Bool`, `Nat` (naturals by bit length),
+/// `Int` (all the integers, sized like `i64`) or an integer range `lo..=hi`
+/// (also `lo..hi`). A declared datatype shadows
 /// a builtin of the same name (so `data Nat = Z | S Nat` is the Peano
 /// naturals). A recursive datatype without a base case is simply empty.
 ///
@@ -542,6 +550,8 @@ impl DataTypes {
                         (FieldType::Bool, Ty::Bool)
                     } else if text == "Nat" {
                         (FieldType::Nat, Ty::Nat)
+                    } else if text == "Int" {
+                        (FieldType::Int, Ty::Int)
                     } else if let Some((lo, hi)) = parse_range(text) {
                         if hi < lo {
                             return Err(DynError::EmptyRange {
@@ -595,6 +605,7 @@ enum Ty {
     Bool,
     Nat,
     Range(i64, i64),
+    Int,
 }
 
 struct Inner {
@@ -691,6 +702,7 @@ impl Universe {
                 }
                 (Ty::Bool, DynValue::Bool(_)) | (Ty::Nat, DynValue::Nat(_)) => true,
                 (Ty::Range(lo, hi), DynValue::Int(x)) => lo <= x && x <= hi,
+                (Ty::Int, DynValue::Int(_)) => true,
                 _ => false,
             };
             if !ok {
@@ -751,6 +763,7 @@ fn field_space(inner: &Rc<Inner>, ty: Ty) -> RawSpace {
         Ty::Data(j) => space_of(inner, j).erase(),
         Ty::Bool => map(of::<bool>(), DynValue::Bool).erase(),
         Ty::Nat => map(of::<u64>(), DynValue::Nat).erase(),
+        Ty::Int => map(of::<i64>(), DynValue::Int).erase(),
         Ty::Range(lo, hi) => {
             let leaf = inner
                 .ranges
@@ -844,7 +857,8 @@ impl<'a> Lazy<'a, DynValue> {
     }
 
     /// The type at this position, written as in declarations: a declared
-    /// datatype's name, `Bool`, `Nat` or a range `lo..=hi`. Reads nothing.
+    /// datatype's name, `Bool`, `Nat`, `Int` or a range `lo..=hi`. Reads
+    /// nothing.
     pub fn type_name(self) -> Cow<'a, str> {
         let g = self.ctx.grammar;
         let prod = &g.prods[self.peek().prod().index()];
@@ -853,6 +867,8 @@ impl<'a> Lazy<'a, DynValue> {
             Cow::Borrowed("Bool")
         } else if sort.origin == Some(TypeId::of::<u64>()) {
             Cow::Borrowed("Nat")
+        } else if sort.origin == Some(TypeId::of::<i64>()) {
+            Cow::Borrowed("Int")
         } else if prod.leaf {
             Cow::Owned(g.leaf_family(prod.sort).name())
         } else {
@@ -864,7 +880,7 @@ impl<'a> Lazy<'a, DynValue> {
     /// view of a derived type) and returns it with handles to its fields.
     ///
     /// # Panics
-    /// If the position holds a `Nat` or a range (read those with
+    /// If the position holds a `Nat`, an `Int` or a range (read those with
     /// [`Lazy::get_nat`], [`Lazy::get_int`] or [`Lazy::force_dyn`]).
     #[inline]
     pub fn view(self) -> DynView<'a> {
@@ -927,7 +943,7 @@ impl<'a> Lazy<'a, DynValue> {
         }
     }
 
-    /// Reads a builtin range value at this position.
+    /// Reads a builtin range value or `Int` at this position.
     ///
     /// # Panics
     /// If the position holds another type.
@@ -953,5 +969,39 @@ impl<'a> Lazy<'a, DynValue> {
     /// derived type.
     pub fn force_dyn(self) -> DynValue {
         DynValue::from_built(materialize(self.ctx, self.node))
+    }
+}
+
+/// `DynValue` has no space of its own (which values a position holds
+/// depends on its universe): its `describe` is the empty space. Search a
+/// universe's values through the spaces it hands out ([`Universe::space`]),
+/// for instance with the check driver's [`crate::check::run_check_in`]:
+///
+/// ```
+/// use neatcheck::dynamic::{DataTypes, DynValue};
+/// use neatcheck::{Config, Lazy};
+///
+/// let mut types = DataTypes::new();
+/// types.data("List").ctor("Nil", &[]).ctor("Cons", &["Int", "List"]);
+/// let types = std::sync::Arc::new(types);
+/// // No list has a negative head.
+/// let failure = neatcheck::check::run_check_in(
+///     &Config::default().max_size(6).samples(0, 0),
+///     move || types.build().unwrap().space("List").unwrap(),
+///     |xs: Lazy<DynValue>| {
+///         let cell = xs.view();
+///         cell.name == "Nil" || cell.field(0).get_int() >= 0
+///     },
+/// )
+/// .unwrap_err();
+/// assert_eq!(failure.value.to_string(), "Cons(-1, Nil)");
+/// ```
+impl crate::Enumerable for DynValue {
+    fn describe() -> Space<Self> {
+        crate::describe::empty()
+    }
+
+    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
+        lazy.force_dyn()
     }
 }

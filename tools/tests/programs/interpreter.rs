@@ -411,7 +411,7 @@ fn declaration_errors() {
             t.data("Nat").ctor("Z", &[]).ctor("S", &["Nta"]);
         }),
         "unknown type `Nta` in field 0 of constructor `S` of datatype `Nat` (a field \
-         type is a declared datatype, `Bool`, `Nat` or a range `lo..=hi`)"
+         type is a declared datatype, `Bool`, `Nat`, `Int` or a range `lo..=hi`)"
     );
     assert_eq!(
         build_err(|t| {
@@ -459,7 +459,7 @@ fn declaration_errors() {
     assert_eq!(
         err("data T = A | B Nope"),
         "unknown type `Nope` in field 0 of constructor `B` of datatype `T` (a field type \
-         is a declared datatype, `Bool`, `Nat` or a range `lo..=hi`)"
+         is a declared datatype, `Bool`, `Nat`, `Int` or a range `lo..=hi`)"
     );
     assert_eq!(
         err("data T = A | A"),
@@ -840,4 +840,43 @@ fn deep_values_print_without_recursion() {
     );
     // Dropping is recursive (like derived Rust values): not tested deep.
     std::mem::forget(v);
+}
+
+#[test]
+fn int_fields_follow_the_integer_sizes() {
+    use neatcheck::space::{with_integer_sizes, IntegerSizes};
+    let mut types = DataTypes::new();
+    types.data("Box").ctor("B", &["Int"]);
+    let u = types.build().unwrap();
+    assert_eq!(
+        u.datatype("Box").unwrap().constructors[0].fields,
+        [FieldType::Int]
+    );
+    // Per size, the values of `B n`: 1 + the size of `n`, like `i64`.
+    let counts = |sizes| {
+        with_integer_sizes(sizes, || {
+            let g = u.grammar("Box").unwrap();
+            (1..=4).map(|k| g.count(k)).collect::<Vec<_>>()
+        })
+    };
+    let n = |x: u32| num_bigint::BigUint::from(x);
+    // Linear: 0; then n and -n at each size.
+    assert_eq!(counts(IntegerSizes::Linear), [n(1), n(2), n(2), n(2)]);
+    // By bit length: 0; +-1; +-2..3; +-4..7.
+    assert_eq!(counts(IntegerSizes::BitLength), [n(1), n(2), n(4), n(8)]);
+    // Read lazily as an `Int`, and checked by `Universe::value`.
+    let mut s = Searcher::with_space(&u.space("Box").unwrap(), 2);
+    let mut seen = vec![];
+    while s
+        .step(|b: Lazy<'_, DynValue>| {
+            let x = b.field(0);
+            assert_eq!(x.type_name(), "Int");
+            seen.push(x.get_int());
+            true
+        })
+        .is_some()
+    {}
+    assert_eq!(seen, [0, 1, -1]);
+    assert!(u.value("B", vec![DynValue::Int(-7)]).is_ok());
+    assert!(u.value("B", vec![DynValue::Nat(7)]).is_err());
 }

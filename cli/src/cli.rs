@@ -1,0 +1,295 @@
+//! The command line of `neatcheck`: argument parsing, the `tip` command
+//! (one file, or a table over many files and directories) and the
+//! `external` command, with their exit codes.
+
+use crate::external;
+use crate::tip::{parse_program, search_goal, SearchOptions, Verdict};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Exit code: no counterexample within the bound.
+pub const EXIT_PASSED: i32 = 0;
+/// Exit code: a counterexample was found.
+pub const EXIT_FAILED: i32 = 1;
+/// Exit code: an input or usage error (parse or type error, unreadable
+/// file, bad option, a protocol error of an external program).
+pub const EXIT_ERROR: i32 = 2;
+
+/// The usage text.
+pub const USAGE: &str = "\
+usage:
+  neatcheck tip [OPTIONS] FILE.smt2          search a TIP problem's conjectures
+  neatcheck tip [OPTIONS] FILE|DIR...        a table over many problems
+  neatcheck external [OPTIONS] -- PROGRAM ARGS...
+                                             search a predicate written in any
+                                             language (JSON lines on stdin/stdout)
+options:
+  --size N     largest total size of a conjecture's variables (default 10)
+  --time T     wall-clock limit per conjecture (`500ms`, `2s`); the report
+               says when it cut the search
+  --runs N     budget of runs per conjecture (default 1000000)
+  --fuel N     evaluation steps per run of a TIP conjecture (default 1000000)
+exit codes: 0 no counterexample within the bound, 1 counterexample found,
+            2 parse, type, usage or protocol error";
+
+/// Runs `f` on a thread with a large stack: the interpreter recurses over
+/// the calls of the program it runs (bounded by its depth limit), and the
+/// large stack keeps that bound well below an overflow. `None` if the
+/// thread could not start or `f` panicked.
+pub fn with_large_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> Option<R> {
+    const STACK: usize = 1 << 30;
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .ok()?
+        .join()
+        .ok()
+}
+
+/// Runs the command on its arguments (without the program name), writing
+/// to `out` and `err`; returns the exit code.
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let Some(cmd) = args.first() else {
+        let _ = writeln!(err, "{USAGE}");
+        return EXIT_ERROR;
+    };
+    let mut options = SearchOptions::default();
+    let mut rest = vec![];
+    let mut i = 1;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "--" {
+            rest.extend(args[i..].iter().cloned());
+            break;
+        }
+        let value = |i: usize| args.get(i + 1).cloned();
+        let parsed: Result<(), String> = match a.as_str() {
+            "--size" | "--runs" | "--fuel" => match value(i).map(|v| v.parse::<u64>()) {
+                Some(Ok(n)) => {
+                    match a.as_str() {
+                        "--size" => options.max_size = n as usize,
+                        "--runs" => options.runs = n,
+                        _ => options.limits.fuel = n,
+                    }
+                    i += 1;
+                    Ok(())
+                }
+                _ => Err(format!("{a} takes a number")),
+            },
+            "--time" => match value(i).map(|v| neatcheck::check::parse_duration(&v)) {
+                Some(Ok(t)) => {
+                    options.time = Some(t);
+                    i += 1;
+                    Ok(())
+                }
+                Some(Err(e)) => Err(format!("--time: {e}")),
+                None => Err("--time takes a duration".into()),
+            },
+            "-h" | "--help" => {
+                let _ = writeln!(out, "{USAGE}");
+                return EXIT_PASSED;
+            }
+            s if s.starts_with("--") => Err(format!("unknown option {s}")),
+            _ => {
+                rest.push(a.clone());
+                Ok(())
+            }
+        };
+        if let Err(e) = parsed {
+            let _ = writeln!(err, "neatcheck: {e}\n{USAGE}");
+            return EXIT_ERROR;
+        }
+        i += 1;
+    }
+    match cmd.as_str() {
+        "tip" => tip(&rest, &options, out, err),
+        "external" => {
+            let program: Vec<String> = match rest.first().map(String::as_str) {
+                Some("--") => rest[1..].to_vec(),
+                _ => rest,
+            };
+            if program.is_empty() {
+                let _ = writeln!(err, "neatcheck: external needs `-- PROGRAM ARGS...`");
+                return EXIT_ERROR;
+            }
+            external::run_command(&program, &options, out, err)
+        }
+        "-h" | "--help" | "help" => {
+            let _ = writeln!(out, "{USAGE}");
+            EXIT_PASSED
+        }
+        other => {
+            let _ = writeln!(err, "neatcheck: unknown command `{other}`\n{USAGE}");
+            EXIT_ERROR
+        }
+    }
+}
+
+fn collect_files(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for e in entries {
+            if e.is_dir() || e.extension().is_some_and(|x| x == "smt2") {
+                collect_files(&e, files)?;
+            }
+        }
+    } else {
+        files.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+/// The outcome of one file.
+struct FileResult {
+    code: i32,
+    summary: String,
+    bound: Option<usize>,
+    runs: u64,
+    aborted: u64,
+}
+
+fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileResult {
+    let shown = path.display();
+    let src = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(out, "{shown}: error: {e}");
+            return FileResult {
+                code: EXIT_ERROR,
+                summary: format!("unreadable: {e}"),
+                bound: None,
+                runs: 0,
+                aborted: 0,
+            };
+        }
+    };
+    let prog = match parse_program(&src) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(out, "{shown}:{e}");
+            return FileResult {
+                code: EXIT_ERROR,
+                summary: format!("error at {e}"),
+                bound: None,
+                runs: 0,
+                aborted: 0,
+            };
+        }
+    };
+    let mut result = FileResult {
+        code: EXIT_PASSED,
+        summary: String::new(),
+        bound: None,
+        runs: 0,
+        aborted: 0,
+    };
+    for (k, goal) in prog.goals.iter().enumerate() {
+        let verdict = search_goal(&prog, goal, options);
+        let text = crate::tip::search::report(&prog, goal, options, &verdict);
+        let _ = write!(out, "{shown}:{}: {text}", goal.pos);
+        if let Verdict::Passed {
+            summary, aborted, ..
+        } = &verdict
+        {
+            result.runs += summary.runs + summary.depth_runs;
+            result.aborted += aborted.iter().map(|(_, n)| n).sum::<u64>();
+        }
+        let (code, summary, bound) = match &verdict {
+            Verdict::Passed {
+                bound,
+                summary,
+                aborted,
+            } => (
+                EXIT_PASSED,
+                format!(
+                    "passed{}",
+                    match summary.stopped {
+                        neatcheck::check::Stop::Time(_) => " (time limit)",
+                        neatcheck::check::Stop::Runs(_) => " (run budget)",
+                        // Runs the limit cut have no verdict: the bound is
+                        // not complete either.
+                        _ if aborted.iter().any(|(n, _)| n.contains("time limit")) => {
+                            " (time limit)"
+                        }
+                        _ => "",
+                    }
+                ),
+                *bound,
+            ),
+            Verdict::Failed { size, .. } => {
+                (EXIT_FAILED, format!("COUNTEREXAMPLE (size {size})"), None)
+            }
+            Verdict::Error(e) => (EXIT_ERROR, format!("error: {e}"), None),
+        };
+        result.code = result.code.max(code);
+        if k == 0 || code != EXIT_PASSED {
+            result.summary = summary;
+            result.bound = bound;
+        } else {
+            result.bound = result.bound.min(bound);
+        }
+    }
+    result
+}
+
+fn tip(paths: &[String], options: &SearchOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    if paths.is_empty() {
+        let _ = writeln!(err, "neatcheck: tip needs a file\n{USAGE}");
+        return EXIT_ERROR;
+    }
+    let mut files = vec![];
+    for p in paths {
+        if let Err(e) = collect_files(Path::new(p), &mut files) {
+            let _ = writeln!(err, "neatcheck: {p}: {e}");
+            return EXIT_ERROR;
+        }
+    }
+    if files.len() == 1 && !Path::new(&paths[0]).is_dir() {
+        return tip_file(&files[0], options, out).code;
+    }
+    // A table: one row per file.
+    let mut code = EXIT_PASSED;
+    let mut rows = vec![];
+    let mut sink = Vec::new();
+    let total = Instant::now();
+    for f in &files {
+        let start = Instant::now();
+        sink.clear();
+        let r = tip_file(f, options, &mut sink);
+        if r.code != EXIT_PASSED {
+            let _ = out.write_all(&sink);
+        }
+        code = code.max(r.code);
+        rows.push((f.display().to_string(), r, start.elapsed()));
+    }
+    let _ = writeln!(
+        out,
+        "| file | result | size bound reached | runs | runs without verdict | time |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    for (f, r, t) in &rows {
+        let _ = writeln!(
+            out,
+            "| {f} | {} | {} | {} | {} | {:.2}s |",
+            r.summary,
+            r.bound.map_or("-".to_string(), |b| b.to_string()),
+            r.runs,
+            r.aborted,
+            t.as_secs_f64()
+        );
+    }
+    let passed = rows.iter().filter(|r| r.1.code == EXIT_PASSED).count();
+    let _ = writeln!(
+        out,
+        "\n{} files: {passed} without counterexample, {} with, {} errors; {:.1}s in all",
+        rows.len(),
+        rows.iter().filter(|r| r.1.code == EXIT_FAILED).count(),
+        rows.iter().filter(|r| r.1.code == EXIT_ERROR).count(),
+        total.elapsed().as_secs_f64()
+    );
+    code
+}

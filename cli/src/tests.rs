@@ -1,0 +1,511 @@
+//! Tests of the TIP front end against hand-written Rust: the interpreter on
+//! every small input, planted false conjectures against brute force, a
+//! sample of the TIP corpus, laziness, and the command's errors.
+
+use crate::cli::{run, with_large_stack, EXIT_ERROR, EXIT_FAILED, EXIT_PASSED};
+use crate::tip::eval::{Abort, Limits, Machine, Meanings, Value};
+use crate::tip::{parse_program, search_goal, Program, SearchOptions, Verdict};
+use neatcheck::dynamic::DynValue;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+fn fixture_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(fixture_path(name)).expect("fixture")
+}
+
+// -- values between Rust and the interpreter ------------------------------
+
+fn nat<'a>(p: &Program, n: u32) -> Value<'a> {
+    let (z, s) = (p.ctor("Z").unwrap(), p.ctor("S").unwrap());
+    let mut v = Value::Con(z, Rc::from(vec![]));
+    for _ in 0..n {
+        v = Value::Con(s, Rc::from(vec![v]));
+    }
+    v
+}
+
+fn list<'a>(p: &Program, xs: &[u32]) -> Value<'a> {
+    let (nil, cons) = (p.ctor("nil").unwrap(), p.ctor("cons").unwrap());
+    let mut v = Value::Con(nil, Rc::from(vec![]));
+    for &x in xs.iter().rev() {
+        v = Value::Con(cons, Rc::from(vec![nat(p, x), v]));
+    }
+    v
+}
+
+fn to_nat<'a>(m: &mut Machine<'a>, p: &Program, v: Value<'a>) -> u32 {
+    let mut v = v;
+    let mut n = 0;
+    loop {
+        match m.whnf(v).unwrap() {
+            Value::Con(c, fs) if c == p.ctor("S").unwrap() => {
+                n += 1;
+                v = fs[0].clone();
+            }
+            Value::Con(c, _) if c == p.ctor("Z").unwrap() => return n,
+            other => panic!("not a Nat: {other:?}"),
+        }
+    }
+}
+
+fn to_list<'a>(m: &mut Machine<'a>, p: &Program, v: Value<'a>) -> Vec<u32> {
+    let mut v = v;
+    let mut out = vec![];
+    loop {
+        match m.whnf(v).unwrap() {
+            Value::Con(c, fs) if c == p.ctor("cons").unwrap() => {
+                out.push(to_nat(m, p, fs[0].clone()));
+                v = fs[1].clone();
+            }
+            Value::Con(c, _) if c == p.ctor("nil").unwrap() => return out,
+            other => panic!("not a list: {other:?}"),
+        }
+    }
+}
+
+fn to_bool<'a>(m: &mut Machine<'a>, v: Value<'a>) -> bool {
+    match m.whnf(v).unwrap() {
+        Value::Bool(b) => b,
+        other => panic!("not a Bool: {other:?}"),
+    }
+}
+
+/// Every list of length <= `len` over `0..=max`.
+fn lists(len: usize, max: u32) -> Vec<Vec<u32>> {
+    let mut out = vec![vec![]];
+    let mut layer = vec![vec![]];
+    for _ in 0..len {
+        let mut next = vec![];
+        for xs in &layer {
+            for x in 0..=max {
+                let mut ys: Vec<u32> = xs.clone();
+                ys.push(x);
+                next.push(ys);
+            }
+        }
+        out.extend(next.iter().cloned());
+        layer = next;
+    }
+    out
+}
+
+fn rust_insert(x: u32, xs: &[u32]) -> Vec<u32> {
+    let i = xs.iter().position(|&z| x <= z).unwrap_or(xs.len());
+    let mut out = xs.to_vec();
+    out.insert(i, x);
+    out
+}
+
+#[test]
+fn interpreter_agrees_with_rust_on_small_inputs() {
+    let p = parse_program(&fixture("functions.smt2")).unwrap();
+    let meanings = Meanings::new();
+    let machine = || Machine::new(&p, &meanings, Limits::default());
+    let f = |name: &str| p.function(name).unwrap();
+    let nats = 0..=5u32;
+    let small = lists(3, 2);
+    let mut checked = 0;
+    for a in nats.clone() {
+        for b in nats.clone() {
+            let mut m = machine();
+            let args = || vec![nat(&p, a), nat(&p, b)];
+            let r = m.call(f("plus"), args()).unwrap();
+            assert_eq!(to_nat(&mut m, &p, r), a + b);
+            let r = m.call(f("minus"), args()).unwrap();
+            assert_eq!(to_nat(&mut m, &p, r), a.saturating_sub(b));
+            let r = m.call(f("times"), args()).unwrap();
+            assert_eq!(to_nat(&mut m, &p, r), a * b);
+            let r = m.call(f("leq"), args()).unwrap();
+            assert_eq!(to_bool(&mut m, r), a <= b);
+            let r = m.call(f("max2"), args()).unwrap();
+            assert_eq!(to_nat(&mut m, &p, r), a.max(b));
+            checked += 5;
+        }
+    }
+    for xs in lists(4, 2) {
+        let mut m = machine();
+        let r = m.call(f("rev"), vec![list(&p, &xs)]).unwrap();
+        let mut want = xs.clone();
+        want.reverse();
+        assert_eq!(to_list(&mut m, &p, r), want);
+        let r = m.call(f("len"), vec![list(&p, &xs)]).unwrap();
+        assert_eq!(to_nat(&mut m, &p, r) as usize, xs.len());
+        let r = m.call(f("isort"), vec![list(&p, &xs)]).unwrap();
+        let mut sorted = xs.clone();
+        sorted.sort();
+        assert_eq!(to_list(&mut m, &p, r), sorted);
+        let r = m.call(f("ordered"), vec![list(&p, &xs)]).unwrap();
+        assert_eq!(to_bool(&mut m, r), xs.windows(2).all(|w| w[0] <= w[1]));
+        // `second` uses `tail`, a selector: undefined on `nil`.
+        let r = m.call(f("second"), vec![list(&p, &xs)]);
+        match xs.len() {
+            0 => assert_eq!(r.unwrap_err(), Abort::Undefined),
+            1 => assert_eq!(to_nat(&mut m, &p, r.unwrap()), 0),
+            _ => assert_eq!(to_nat(&mut m, &p, r.unwrap()), xs[1]),
+        }
+        for n in 0..=4u32 {
+            let r = m.call(f("take"), vec![nat(&p, n), list(&p, &xs)]).unwrap();
+            let k = (n as usize).min(xs.len());
+            assert_eq!(to_list(&mut m, &p, r), xs[..k].to_vec());
+            let r = m.call(f("drop"), vec![nat(&p, n), list(&p, &xs)]).unwrap();
+            assert_eq!(to_list(&mut m, &p, r), xs[k..].to_vec());
+            let r = m.call(f("count"), vec![nat(&p, n), list(&p, &xs)]).unwrap();
+            let c = xs.iter().filter(|&&x| x == n).count();
+            assert_eq!(to_nat(&mut m, &p, r) as usize, c);
+            let r = m
+                .call(f("insert"), vec![nat(&p, n), list(&p, &xs)])
+                .unwrap();
+            assert_eq!(to_list(&mut m, &p, r), rust_insert(n, &xs));
+            // A `lambda` capturing `n`, applied by `filter` with `@`.
+            let r = m.call(f("below"), vec![nat(&p, n), list(&p, &xs)]).unwrap();
+            let below: Vec<u32> = xs.iter().copied().filter(|&y| y < n).collect();
+            assert_eq!(to_list(&mut m, &p, r), below);
+            checked += 5;
+        }
+        checked += 5;
+    }
+    for xs in &small {
+        for ys in &small {
+            let mut m = machine();
+            let r = m.call(f("++"), vec![list(&p, xs), list(&p, ys)]).unwrap();
+            let want: Vec<u32> = xs.iter().chain(ys).copied().collect();
+            assert_eq!(to_list(&mut m, &p, r), want);
+            checked += 1;
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
+}
+
+// -- searches --------------------------------------------------------------
+
+fn search_fixture(name: &str, max_size: usize) -> (Program, Verdict) {
+    let src = fixture(name);
+    with_large_stack(move || {
+        let p = parse_program(&src).unwrap();
+        let options = SearchOptions {
+            max_size,
+            ..SearchOptions::default()
+        };
+        let v = search_goal(&p, &p.goals[0], &options);
+        (p, v)
+    })
+    .unwrap()
+}
+
+fn peano(v: &DynValue) -> u32 {
+    let mut n = 0;
+    let mut v = v;
+    while let Some(f) = v.fields().first() {
+        n += 1;
+        v = f;
+    }
+    n
+}
+
+fn elems(v: &DynValue) -> Vec<String> {
+    let mut out = vec![];
+    let mut v = v;
+    while v.fields().len() == 2 {
+        out.push(v.fields()[0].constructor().unwrap().1.to_string());
+        v = &v.fields()[1];
+    }
+    out
+}
+
+#[test]
+fn planted_take_drop_gets_the_smallest_counterexample() {
+    let (_, verdict) = search_fixture("planted_take_drop.smt2", 9);
+    let Verdict::Failed {
+        values,
+        size,
+        minimal,
+        ..
+    } = verdict
+    else {
+        panic!("no counterexample: {verdict:?}")
+    };
+    let prop = |n: usize, xs: &[u8]| {
+        let k = n.min(xs.len());
+        [&xs[k..], &xs[..k]].concat() == xs
+    };
+    let (n, xs) = (peano(&values[0]) as usize, elems(&values[1]));
+    let xs: Vec<u8> = xs.iter().map(|e| (e == "a1") as u8).collect();
+    assert!(!prop(n, &xs), "not a counterexample: {n} {xs:?}");
+    // Brute force: sizes are n + 1 for the Peano number, 2 * len + 1 for a
+    // list of two-valued elements.
+    let mut smallest = None;
+    for n in 0..6usize {
+        for len in 0..5u32 {
+            for bits in 0..(1u32 << len) {
+                let xs: Vec<u8> = (0..len).map(|i| (bits >> i & 1) as u8).collect();
+                let s = n + 1 + 2 * len as usize + 1;
+                if !prop(n, &xs) && smallest.is_none_or(|m| s < m) {
+                    smallest = Some(s);
+                }
+            }
+        }
+    }
+    assert_eq!(Some(size as usize), smallest);
+    assert!(minimal);
+}
+
+#[test]
+fn planted_integer_distributivity_gets_the_smallest_counterexample() {
+    let (_, verdict) = search_fixture("planted_int_distrib.smt2", 8);
+    let Verdict::Failed { values, size, .. } = verdict else {
+        panic!("no counterexample: {verdict:?}")
+    };
+    // Integer: (P n) is n, (N m) is -(m + 1); its size is 1 + (n + 1).
+    let int = |v: &DynValue| {
+        let n = i64::from(peano(&v.fields()[0]));
+        if v.constructor().unwrap().1 == "P" {
+            n
+        } else {
+            -(n + 1)
+        }
+    };
+    let prop = |x: i64, y: i64, z: i64| x * (y + z) == x * y + z;
+    let (x, y, z) = (int(&values[0]), int(&values[1]), int(&values[2]));
+    assert!(!prop(x, y, z));
+    let sized = |i: i64| if i >= 0 { i + 2 } else { -i + 1 };
+    let mut smallest = i64::MAX;
+    for x in -4..5 {
+        for y in -4..5 {
+            for z in -4..5 {
+                if !prop(x, y, z) {
+                    smallest = smallest.min(sized(x) + sized(y) + sized(z));
+                }
+            }
+        }
+    }
+    assert_eq!(size as i64, smallest);
+}
+
+#[test]
+fn planted_function_variable_prints_a_lambda() {
+    let (p, verdict) = search_fixture("planted_bind.smt2", 8);
+    let text = crate::tip::search::report(&p, &p.goals[0], &SearchOptions::default(), &verdict);
+    // The smallest: a one-element list and a function returning a
+    // one-element list (constant functions are the only ones of this
+    // type: no argument has the result's type).
+    assert!(
+        text.contains("(define-fun f () (=> Elem (list Elem)) (lambda ((x0 Elem)) (cons a0 nil)))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(define-fun xs () (list Elem) (cons a0 nil))"),
+        "{text}"
+    );
+    assert!(
+        text.starts_with("counterexample of size 7 (smallest)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_false_tip_problem_is_found() {
+    // weird_nat_mul3_same is in the corpus, but false: `mul3acc` adds
+    // `(add3acc x y z)` where `mul3` adds `(add3 x2 x3 x4)`, so
+    // mul3acc 1 1 2 = 5 while mul3 1 1 2 = 2.
+    let (_, verdict) = search_fixture("weird_nat_mul3_same.smt2", 8);
+    let Verdict::Failed {
+        values, minimal, ..
+    } = verdict
+    else {
+        panic!("{verdict:?}")
+    };
+    let xyz: Vec<u32> = values.iter().map(peano).collect();
+    assert_eq!(xyz, [1, 1, 2]);
+    assert!(minimal);
+}
+
+#[test]
+fn a_sample_of_the_corpus_has_no_counterexample() {
+    for name in [
+        "isaplanner_prop_01.smt2",
+        "isaplanner_prop_46.smt2",
+        "sort_nat_BSortSorts.smt2",
+        "list_concat_map_bind.smt2",
+        "list_elem.smt2",
+        "int_left_distrib.smt2",
+        "list_nat_perm_trans.smt2",
+    ] {
+        let (_, verdict) = search_fixture(name, 8);
+        match verdict {
+            Verdict::Passed { bound, .. } => assert_eq!(bound, Some(8), "{name}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_search_reads_only_what_the_definitions_demand() {
+    // `take Z xs` never looks at `xs`: one run covers every list.
+    let src = format!(
+        "{}\n(prove (par (a) (forall ((xs (list a)) (ys (list a))) \
+         (= (take Z (++ xs ys)) (_ nil a)))))",
+        fixture("functions.smt2").replace("(prove (forall ((x Nat)) (= x x)))", "")
+    );
+    let verdict = with_large_stack(move || {
+        let p = parse_program(&src).unwrap();
+        search_goal(&p, &p.goals[0], &SearchOptions::default())
+    })
+    .unwrap();
+    let Verdict::Passed { summary, .. } = verdict else {
+        panic!("{verdict:?}")
+    };
+    assert_eq!(summary.runs_last_bound, 1, "{summary}");
+}
+
+#[test]
+fn runaway_recursion_is_reported_not_a_crash() {
+    let src = "(declare-datatype Nat ((Z) (S (p Nat))))
+        (define-fun-rec up ((x Nat)) Nat (S (up x)))
+        (define-fun-rec spin ((x Nat)) Nat (spin x))
+        (prove (forall ((x Nat)) (= (up x) (spin x))))
+        (prove (forall ((x Nat)) (= (spin x) x)))";
+    let verdicts = with_large_stack(move || {
+        let p = parse_program(src).unwrap();
+        let options = SearchOptions {
+            max_size: 3,
+            ..SearchOptions::default()
+        };
+        p.goals
+            .iter()
+            .map(|g| search_goal(&p, g, &options))
+            .collect::<Vec<_>>()
+    })
+    .unwrap();
+    for v in verdicts {
+        let Verdict::Passed { aborted, .. } = v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(aborted.len(), 1, "{aborted:?}");
+        assert!(aborted[0].0.contains("nested too deeply"), "{aborted:?}");
+    }
+}
+
+// -- the command -----------------------------------------------------------
+
+fn command(args: &[&str]) -> (i32, String, String) {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    with_large_stack(move || {
+        let (mut out, mut err) = (vec![], vec![]);
+        let code = run(&args, &mut out, &mut err);
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    })
+    .unwrap()
+}
+
+#[test]
+fn exit_codes() {
+    let path = |n: &str| fixture_path(n).display().to_string();
+    let (code, out, _) = command(&["tip", &path("isaplanner_prop_01.smt2"), "--size", "6"]);
+    assert_eq!(code, EXIT_PASSED, "{out}");
+    assert!(out.contains("no counterexample up to size 6"), "{out}");
+    let (code, out, _) = command(&["tip", &path("planted_take_drop.smt2"), "--size", "8"]);
+    assert_eq!(code, EXIT_FAILED, "{out}");
+    assert!(out.contains("(define-fun n () Nat (S Z))"), "{out}");
+    let (code, out, _) = command(&["tip", &path("errors.smt2")]);
+    assert_eq!(code, EXIT_ERROR);
+    assert!(
+        out.contains("errors.smt2:6:14: unknown function `g`"),
+        "{out}"
+    );
+    let (code, _, err) = command(&["tip", "--size", "x", &path("errors.smt2")]);
+    assert_eq!(code, EXIT_ERROR);
+    assert!(err.contains("--size takes a number"), "{err}");
+    let (code, _, err) = command(&["tip", "/no/such/file.smt2"]);
+    assert_eq!(code, EXIT_ERROR, "{err}");
+    let (code, _, err) = command(&["frobnicate"]);
+    assert_eq!(code, EXIT_ERROR);
+    assert!(err.contains("unknown command"), "{err}");
+}
+
+#[test]
+fn bad_input_is_located_never_a_panic() {
+    let cases: &[(&str, &str)] = &[
+        ("(declare-datatype Nat ((Z) (S (p Nat)))", "1:1: this `(` is never closed"),
+        ("(prove true))", "1:13: unbalanced `)`"),
+        ("(prove (forall ((x Nat)) true))", "1:20: unknown type `Nat`"),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(prove (forall ((x N)) (= (S x x) x)))",
+            "2:27: `S` takes 1 argument(s), 2 given",
+        ),
+        ("(prove (= 99999999999999999999999 0))", "1:11: `99999999999999999999999`"),
+        ("", "no conjecture"),
+        ("(frob)", "1:2: unknown command `frob`"),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(prove (forall ((x N)) (match x (((S y z) true)))))",
+            "2:35: constructor `S` has 1 field(s), the pattern binds 2",
+        ),
+        ("(prove (forall ((f (list))) true))", "1:21: unknown type `list`"),
+        ("(prove \"s\")", "1:8: string literals"),
+        ("(prove (x))", "1:9: unknown function `x`"),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(prove (forall ((x N)) (= x true)))",
+            "2:29: type error: `true` has type `Bool`, `N` is expected",
+        ),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(define-fun f ((x N)) Bool (S x))\n\
+             (prove (forall ((x N)) (f x)))",
+            "2:28: type error: `(S x)` has type `N`, `Bool` is expected",
+        ),
+        (
+            "(declare-datatype N ((Z) (S (p N))))\n(declare-datatype B ((T) (F)))\n\
+             (prove (forall ((x N)) (match x ((T true) (_ false)))))",
+            "3:35: type error: the pattern `T` is a `B`, the value matched is a `N`",
+        ),
+        (
+            "(prove (forall ((x Int)) (@ x 1)))",
+            "1:29: type error: `x` has type `Int`, `(=> Int _)` is expected",
+        ),
+        (
+            "(declare-datatype list (par (a) ((nil) (cons (head a) (tail (list a))))))\n\
+             (prove (par (a) (forall ((x a) (xs (list a))) (= (cons xs xs) xs))))",
+            "type error",
+        ),
+        ("(prove (forall ((x Int)) (+ x true)))", "1:31: type error"),
+        ("(prove ())", "1:8: empty expression"),
+    ];
+    for (src, want) in cases {
+        let e = parse_program(src).unwrap_err();
+        assert!(e.to_string().contains(want), "{src}: {e}");
+    }
+    // Deep nesting: an error, not a stack overflow.
+    let n = 100_000;
+    let src = format!("(prove {}true{})", "(not ".repeat(n), ")".repeat(n));
+    let e = with_large_stack(move || parse_program(&src).unwrap_err().to_string()).unwrap();
+    assert!(e.contains("nest deeper"), "{e}");
+}
+
+#[test]
+fn mutually_recursive_datatypes_and_testers() {
+    let src = "(declare-datatypes ((Tree 1) (Forest 1))
+          ((par (a) ((Node (lab a) (kids (Forest a)))))
+           (par (a) ((Nil) (Cons (hd (Tree a)) (tl (Forest a)))))))
+        (prove (par (a) (forall ((f (Forest a))) (or (is-Nil f) (is-Nil (tl f))))))";
+    let (p, verdict) = with_large_stack(move || {
+        let p = parse_program(src).unwrap();
+        let v = search_goal(&p, &p.goals[0], &SearchOptions::default());
+        (p, v)
+    })
+    .unwrap();
+    let text = crate::tip::search::report(&p, &p.goals[0], &SearchOptions::default(), &verdict);
+    // Two trees, each a node of an element and an empty forest.
+    assert!(
+        text.contains("(Cons (Node a0 Nil) (Cons (Node a0 Nil) Nil))"),
+        "{text}"
+    );
+    assert!(text.contains("(smallest)"), "{text}");
+}

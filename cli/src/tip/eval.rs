@@ -1,0 +1,697 @@
+//! The interpreter of resolved TIP programs over lazy inputs: values
+//! (`Value`, whose input positions stay `Lazy` handles until a `match`, a
+//! selector, `=` or arithmetic needs them), call-by-value evaluation with a
+//! step budget (fuel) and a call-depth bound, and why a run stopped
+//! without a verdict (`Abort`).
+//!
+//! Reading a handle reads one position of the value under search, so the
+//! search refines only what the definitions demand: `(= (f xs) nil)` on a
+//! function that stops at the first `cons` leaves the rest of `xs` unread.
+
+use super::program::{Arith, Cmp, Expr, Pat, Program, Type};
+use neatcheck::dynamic::DynValue;
+use neatcheck::Lazy;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// What a constructor of a searched datatype stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DynMeaning {
+    /// A TIP datatype instance: the program's constructor of each index.
+    Data(Vec<usize>),
+    /// A searched function: what each constructor computes.
+    Fun(Vec<FunCtor>),
+}
+
+/// A constructor of a searched function type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FunCtor {
+    /// Ignores its arguments and returns its one field.
+    Const,
+    /// Returns its argument of this index.
+    Proj(usize),
+}
+
+/// The meaning of every searched datatype, by its name in the universe.
+pub type Meanings = HashMap<String, DynMeaning>;
+
+/// Why a run ended without a verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Abort {
+    /// The step budget ran out (a definition that does not terminate on
+    /// this input, or a very slow one).
+    Fuel,
+    /// Calls nested deeper than the bound.
+    Depth,
+    /// A partial function outside its domain: a `match` without a case
+    /// for the value, a selector of another constructor, a declared
+    /// constant (TIP's `undefined`), a division by zero.
+    Undefined,
+    /// Integer arithmetic beyond 64 bits.
+    Overflow,
+    /// An `exists` without a witness among the values tried, or a nested
+    /// `forall` without a counterexample among them: unknown.
+    Unknown,
+    /// Something the interpreter does not do (equality of functions).
+    Unsupported(&'static str),
+    /// The wall-clock limit the user asked for passed during the run.
+    Time,
+}
+
+impl fmt::Display for Abort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Abort::Fuel => f.write_str("step budget exhausted"),
+            Abort::Depth => f.write_str("calls nested too deeply"),
+            Abort::Undefined => f.write_str("undefined (a partial function)"),
+            Abort::Overflow => f.write_str("integer overflow"),
+            Abort::Unknown => f.write_str("quantifier undecided"),
+            Abort::Unsupported(what) => write!(f, "unsupported: {what}"),
+            Abort::Time => f.write_str("cut by the time limit"),
+        }
+    }
+}
+
+/// A value during evaluation.
+#[derive(Clone)]
+pub enum Value<'a> {
+    /// A position of the input, not read yet.
+    Input(Lazy<'a, DynValue>),
+    /// A constructor and its fields.
+    Con(usize, Rc<[Value<'a>]>),
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A function value.
+    Closure(Rc<Closure<'a>>),
+    /// A `let` binding not evaluated yet (evaluated once, when needed).
+    Thunk(Rc<Thunk<'a>>),
+}
+
+/// A delayed `let` binding: its expression, the frame it was bound in and
+/// its value once evaluated.
+#[derive(Debug)]
+pub struct Thunk<'a> {
+    expr: &'a Expr,
+    env: Vec<Value<'a>>,
+    value: RefCell<Option<Value<'a>>>,
+}
+
+impl fmt::Debug for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Input(_) => f.write_str("<input>"),
+            Value::Con(c, xs) => write!(f, "Con({c}, {} fields)", xs.len()),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Closure(_) => f.write_str("<function>"),
+            Value::Thunk(_) => f.write_str("<let>"),
+        }
+    }
+}
+
+/// A function value.
+#[derive(Debug)]
+pub enum Closure<'a> {
+    /// A lambda with the frame it was made in.
+    Lambda(usize, Vec<Value<'a>>),
+    /// A named function.
+    Fun(usize),
+}
+
+/// The limits of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Evaluation steps per run.
+    pub fuel: u64,
+    /// Nested calls.
+    pub depth: usize,
+    /// The largest size of the values tried for a nested quantifier.
+    pub quantifier_size: usize,
+    /// When to give up a run (only with a time limit the user asked for:
+    /// otherwise runs are bounded by fuel alone, and verdicts do not
+    /// depend on the machine).
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            fuel: 1_000_000,
+            depth: 100_000,
+            quantifier_size: 5,
+            deadline: None,
+        }
+    }
+}
+
+/// Evaluates expressions of one program.
+#[derive(Debug)]
+pub struct Machine<'p> {
+    prog: &'p Program,
+    meanings: &'p Meanings,
+    limits: Limits,
+    fuel: u64,
+    depth: usize,
+}
+
+fn set<'a>(env: &mut Vec<Value<'a>>, slot: usize, v: Value<'a>) {
+    if env.len() <= slot {
+        env.resize(slot + 1, Value::Bool(false));
+    }
+    env[slot] = v;
+}
+
+impl<'p> Machine<'p> {
+    /// A machine for one run.
+    pub fn new(prog: &'p Program, meanings: &'p Meanings, limits: Limits) -> Self {
+        Machine {
+            prog,
+            meanings,
+            limits,
+            fuel: limits.fuel,
+            depth: 0,
+        }
+    }
+
+    /// Reads an input position to its constructor (a searched function
+    /// stays a handle: it is read when applied).
+    fn read<'a>(&self, l: Lazy<'a, DynValue>) -> Result<Value<'a>, Abort> {
+        let name = l.type_name();
+        match &*name {
+            "Bool" => Ok(Value::Bool(l.get_bool())),
+            "Int" => Ok(Value::Int(l.get_int())),
+            other => match self.meanings.get(other) {
+                Some(DynMeaning::Data(ctors)) => {
+                    let view = l.view();
+                    Ok(Value::Con(
+                        ctors[view.index],
+                        view.fields().map(Value::Input).collect(),
+                    ))
+                }
+                Some(DynMeaning::Fun(_)) => Ok(Value::Input(l)),
+                None => Err(Abort::Unsupported("an input of an unknown type")),
+            },
+        }
+    }
+
+    /// The value with its outermost constructor known (a searched
+    /// function stays a handle).
+    pub fn whnf<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        loop {
+            v = match v {
+                Value::Input(l) => return self.read(l),
+                Value::Thunk(t) => {
+                    let known = t.value.borrow().clone();
+                    match known {
+                        Some(x) => x,
+                        None => {
+                            // Forcing nests like a call: counted against
+                            // the depth bound.
+                            if self.depth >= self.limits.depth {
+                                return Err(Abort::Depth);
+                            }
+                            self.depth += 1;
+                            let mut env = t.env.clone();
+                            let x = self.eval(t.expr, &mut env);
+                            self.depth -= 1;
+                            let x = x?;
+                            *t.value.borrow_mut() = Some(x.clone());
+                            x
+                        }
+                    }
+                }
+                v => return Ok(v),
+            }
+        }
+    }
+
+    fn boolean<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<bool, Abort>
+    where
+        'p: 'a,
+    {
+        let v = self.eval(e, env)?;
+        match self.whnf(v)? {
+            Value::Bool(b) => Ok(b),
+            _ => Err(Abort::Unsupported("a non-boolean condition")),
+        }
+    }
+
+    fn int<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<i64, Abort>
+    where
+        'p: 'a,
+    {
+        let v = self.eval(e, env)?;
+        match self.whnf(v)? {
+            Value::Int(i) => Ok(i),
+            _ => Err(Abort::Unsupported("a non-integer operand")),
+        }
+    }
+
+    /// Structural equality, reading both sides left to right and stopping
+    /// at the first difference; iterative (values may be deep).
+    pub fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort>
+    where
+        'p: 'a,
+    {
+        let mut pairs = vec![(x, y)];
+        while let Some((x, y)) = pairs.pop() {
+            match (self.whnf(x)?, self.whnf(y)?) {
+                (Value::Bool(a), Value::Bool(b)) => {
+                    if a != b {
+                        return Ok(false);
+                    }
+                }
+                (Value::Int(a), Value::Int(b)) => {
+                    if a != b {
+                        return Ok(false);
+                    }
+                }
+                (Value::Con(c, xs), Value::Con(d, ys)) => {
+                    if c != d {
+                        return Ok(false);
+                    }
+                    for (x, y) in xs.iter().zip(ys.iter()).rev() {
+                        pairs.push((x.clone(), y.clone()));
+                    }
+                }
+                _ => return Err(Abort::Unsupported("equality of functions")),
+            }
+        }
+        Ok(true)
+    }
+
+    fn tick(&mut self) -> Result<(), Abort> {
+        if self.fuel == 0 {
+            return Err(Abort::Fuel);
+        }
+        self.fuel -= 1;
+        if self.fuel % 4096 == 0 {
+            if let Some(d) = self.limits.deadline {
+                if std::time::Instant::now() >= d {
+                    return Err(Abort::Time);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates a goal's body with its variables bound to the inputs.
+    pub fn goal<'a>(&mut self, body: &'a Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort>
+    where
+        'p: 'a,
+    {
+        let mut env = inputs;
+        self.boolean(body, &mut env)
+    }
+
+    /// Calls a function on values.
+    pub fn call<'a>(&mut self, f: usize, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        if self.depth >= self.limits.depth {
+            return Err(Abort::Depth);
+        }
+        self.depth += 1;
+        let mut frame = args;
+        let prog = self.prog;
+        let r = self.eval(&prog.functions[f].body, &mut frame);
+        self.depth -= 1;
+        r
+    }
+
+    fn apply<'a>(&mut self, f: Value<'a>, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        match f {
+            Value::Closure(c) => match &*c {
+                Closure::Fun(f) => {
+                    if self.prog.functions[*f].params.len() != args.len() {
+                        return Err(Abort::Unsupported("a partial application"));
+                    }
+                    self.call(*f, args)
+                }
+                Closure::Lambda(id, captured) => {
+                    let prog = self.prog;
+                    let lambda = &prog.lambdas[*id];
+                    if lambda.params.len() != args.len() {
+                        return Err(Abort::Unsupported("a partial application"));
+                    }
+                    if self.depth >= self.limits.depth {
+                        return Err(Abort::Depth);
+                    }
+                    let mut frame = captured.clone();
+                    for (&slot, v) in lambda.params.iter().zip(args) {
+                        set(&mut frame, slot, v);
+                    }
+                    self.depth += 1;
+                    let r = self.eval(&lambda.body, &mut frame);
+                    self.depth -= 1;
+                    r
+                }
+            },
+            Value::Input(l) => {
+                let Some(DynMeaning::Fun(ctors)) = self.meanings.get(&*l.type_name()) else {
+                    return Err(Abort::Unsupported(
+                        "applying a value that is not a function",
+                    ));
+                };
+                let view = l.view();
+                match ctors[view.index] {
+                    FunCtor::Const => Ok(Value::Input(view.field(0))),
+                    FunCtor::Proj(i) => args
+                        .into_iter()
+                        .nth(i)
+                        .ok_or(Abort::Unsupported("a partial application")),
+                }
+            }
+            _ => Err(Abort::Unsupported(
+                "applying a value that is not a function",
+            )),
+        }
+    }
+
+    /// Evaluates an expression in a frame.
+    pub fn eval<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        self.tick()?;
+        Ok(match e {
+            Expr::Local(s) => env
+                .get(*s)
+                .cloned()
+                .ok_or(Abort::Unsupported("an unbound variable"))?,
+            Expr::FunRef(f) => Value::Closure(Rc::new(Closure::Fun(*f))),
+            Expr::Call(f, args) => {
+                let xs = args.iter().map(|a| delay(a, env)).collect();
+                return self.call(*f, xs);
+            }
+            Expr::Con(c, args) => Value::Con(*c, args.iter().map(|a| delay(a, env)).collect()),
+            Expr::Select(c, k, x) => {
+                let v = self.eval(x, env)?;
+                match self.whnf(v)? {
+                    Value::Con(d, fields) if d == *c => fields[*k].clone(),
+                    _ => return Err(Abort::Undefined),
+                }
+            }
+            Expr::Is(c, x) => {
+                let v = self.eval(x, env)?;
+                match self.whnf(v)? {
+                    Value::Con(d, _) => Value::Bool(d == *c),
+                    _ => return Err(Abort::Unsupported("a tester on a non-datatype")),
+                }
+            }
+            Expr::Match(x, cases) => {
+                let v = self.eval(x, env)?;
+                let v = self.whnf(v)?;
+                for (pat, body) in cases {
+                    let hit = match (pat, &v) {
+                        (Pat::Wild, _) => true,
+                        (Pat::Bool(b), Value::Bool(a)) => a == b,
+                        (Pat::Ctor(c, slots), Value::Con(d, fields)) if c == d => {
+                            for (&s, f) in slots.iter().zip(fields.iter()) {
+                                set(env, s, f.clone());
+                            }
+                            true
+                        }
+                        _ => false,
+                    };
+                    if hit {
+                        return self.eval(body, env);
+                    }
+                }
+                return Err(Abort::Undefined);
+            }
+            Expr::Ite(parts) => {
+                let [c, t, f] = &**parts;
+                return if self.boolean(c, env)? {
+                    self.eval(t, env)
+                } else {
+                    self.eval(f, env)
+                };
+            }
+            Expr::And(xs) => {
+                for x in xs {
+                    if !self.boolean(x, env)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                Value::Bool(true)
+            }
+            Expr::Or(xs) => {
+                for x in xs {
+                    if self.boolean(x, env)? {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                Value::Bool(false)
+            }
+            Expr::Xor(xs) => {
+                let mut acc = false;
+                for x in xs {
+                    acc ^= self.boolean(x, env)?;
+                }
+                Value::Bool(acc)
+            }
+            Expr::Not(x) => Value::Bool(!self.boolean(x, env)?),
+            Expr::Implies(xs) => {
+                // a => b => c is a => (b => c): true at the first false
+                // hypothesis.
+                let (last, hyps) = xs.split_last().ok_or(Abort::Undefined)?;
+                for h in hyps {
+                    if !self.boolean(h, env)? {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                Value::Bool(self.boolean(last, env)?)
+            }
+            Expr::Eq(xs) => {
+                let first = self.eval(&xs[0], env)?;
+                for x in &xs[1..] {
+                    let v = self.eval(x, env)?;
+                    if !self.equal(first.clone(), v)? {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                Value::Bool(true)
+            }
+            Expr::Distinct(xs) => {
+                let mut vs = Vec::with_capacity(xs.len());
+                for x in xs {
+                    vs.push(self.eval(x, env)?);
+                }
+                for i in 0..vs.len() {
+                    for j in i + 1..vs.len() {
+                        if self.equal(vs[i].clone(), vs[j].clone())? {
+                            return Ok(Value::Bool(false));
+                        }
+                    }
+                }
+                Value::Bool(true)
+            }
+            Expr::Let(binds, body) => {
+                // Parallel: every binding sees the frame before the `let`.
+                let thunks: Vec<Value<'a>> = binds.iter().map(|(_, x)| delay(x, env)).collect();
+                for ((s, _), v) in binds.iter().zip(thunks) {
+                    set(env, *s, v);
+                }
+                return self.eval(body, env);
+            }
+            Expr::Lambda(id) => Value::Closure(Rc::new(Closure::Lambda(*id, env.clone()))),
+            Expr::Apply(f, args) => {
+                let fv = self.eval(f, env)?;
+                let fv = self.whnf(fv)?;
+                let xs = args.iter().map(|a| delay(a, env)).collect();
+                return self.apply(fv, xs);
+            }
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Neg(x) => Value::Int(self.int(x, env)?.checked_neg().ok_or(Abort::Overflow)?),
+            Expr::Arith(op, xs) => {
+                let mut acc = self.int(&xs[0], env)?;
+                for x in &xs[1..] {
+                    let b = self.int(x, env)?;
+                    acc = match op {
+                        Arith::Add => acc.checked_add(b).ok_or(Abort::Overflow)?,
+                        Arith::Sub => acc.checked_sub(b).ok_or(Abort::Overflow)?,
+                        Arith::Mul => acc.checked_mul(b).ok_or(Abort::Overflow)?,
+                        Arith::Div if b == 0 => return Err(Abort::Undefined),
+                        Arith::Mod if b == 0 => return Err(Abort::Undefined),
+                        Arith::Div => acc.checked_div_euclid(b).ok_or(Abort::Overflow)?,
+                        Arith::Mod => acc.checked_rem_euclid(b).ok_or(Abort::Overflow)?,
+                    };
+                }
+                Value::Int(acc)
+            }
+            Expr::Cmp(op, xs) => {
+                let mut prev = self.int(&xs[0], env)?;
+                for x in &xs[1..] {
+                    let b = self.int(x, env)?;
+                    let ok = match op {
+                        Cmp::Lt => prev < b,
+                        Cmp::Le => prev <= b,
+                        Cmp::Gt => prev > b,
+                        Cmp::Ge => prev >= b,
+                    };
+                    if !ok {
+                        return Ok(Value::Bool(false));
+                    }
+                    prev = b;
+                }
+                Value::Bool(true)
+            }
+            Expr::Undefined(_) => return Err(Abort::Undefined),
+            Expr::Delay(inner, _) => return self.eval(inner, env),
+            Expr::Exists(vars, body) | Expr::Forall(vars, body) => {
+                let exists = matches!(e, Expr::Exists(..));
+                let mut domains = vec![];
+                for (_, ty) in vars {
+                    domains.push(self.values_of(ty)?);
+                }
+                // Every combination, in order of the variables.
+                let mut index = vec![0usize; vars.len()];
+                if domains.iter().any(Vec::is_empty) {
+                    return Err(Abort::Unknown);
+                }
+                loop {
+                    for (k, (s, _)) in vars.iter().enumerate() {
+                        set(env, *s, domains[k][index[k]].clone());
+                    }
+                    let b = match self.boolean(body, env) {
+                        Ok(b) => Some(b),
+                        Err(Abort::Undefined | Abort::Unknown) => None,
+                        Err(other) => return Err(other),
+                    };
+                    if b == Some(exists) {
+                        return Ok(Value::Bool(exists));
+                    }
+                    let mut k = vars.len();
+                    loop {
+                        if k == 0 {
+                            return Err(Abort::Unknown);
+                        }
+                        k -= 1;
+                        index[k] += 1;
+                        if index[k] < domains[k].len() {
+                            break;
+                        }
+                        index[k] = 0;
+                    }
+                }
+            }
+        })
+    }
+
+    /// The values of a type up to the quantifier size (type variables and
+    /// sorts at the element type), smallest first.
+    fn values_of<'a>(&self, ty: &Type) -> Result<Vec<Value<'a>>, Abort> {
+        let max = self.limits.quantifier_size;
+        let mut memo = HashMap::new();
+        let mut out = vec![];
+        for size in 0..=max {
+            out.extend(self.values_sized(ty, size, &mut memo)?);
+        }
+        Ok(out)
+    }
+
+    fn values_sized<'a>(
+        &self,
+        ty: &Type,
+        size: usize,
+        memo: &mut HashMap<(Type, usize), Vec<Value<'a>>>,
+    ) -> Result<Vec<Value<'a>>, Abort> {
+        const CAP: usize = 2_000;
+        let ty = match ty {
+            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => Type::Data(self.prog.elem, vec![]),
+            t => t.clone(),
+        };
+        if let Some(v) = memo.get(&(ty.clone(), size)) {
+            return Ok(v.clone());
+        }
+        let out: Vec<Value<'a>> = match &ty {
+            Type::Bool => match size {
+                1 => vec![Value::Bool(false), Value::Bool(true)],
+                _ => vec![],
+            },
+            Type::Int => match size {
+                0 => vec![Value::Int(0)],
+                k => vec![Value::Int(k as i64), Value::Int(-(k as i64))],
+            },
+            Type::Data(d, args) => {
+                let mut out = vec![];
+                if size == 0 {
+                    return Ok(out);
+                }
+                for &c in &self.prog.datatypes[*d].ctors {
+                    let fields: Vec<Type> = self.prog.ctors[c]
+                        .fields
+                        .iter()
+                        .map(|(_, t)| substitute(t, args))
+                        .collect();
+                    // Split size - 1 among the fields.
+                    let mut partial: Vec<(usize, Vec<Value<'a>>)> = vec![(0, vec![])];
+                    for f in &fields {
+                        let mut next = vec![];
+                        for (used, vs) in &partial {
+                            for s in 0..=(size - 1 - used) {
+                                for v in self.values_sized(f, s, memo)? {
+                                    let mut vs = vs.clone();
+                                    vs.push(v);
+                                    next.push((used + s, vs));
+                                    if next.len() > CAP {
+                                        return Err(Abort::Unknown);
+                                    }
+                                }
+                            }
+                        }
+                        partial = next;
+                    }
+                    for (used, vs) in partial {
+                        if used == size - 1 {
+                            out.push(Value::Con(c, vs.into()));
+                        }
+                    }
+                }
+                out
+            }
+            Type::Fun(..) => return Err(Abort::Unsupported("a quantifier over functions")),
+            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => vec![],
+        };
+        memo.insert((ty, size), out.clone());
+        Ok(out)
+    }
+}
+
+/// An argument, a field or a `let` binding, evaluated when first needed
+/// (call by need, as in the Haskell programs TIP comes from): an input
+/// position passed along is not read until a definition matches on it.
+/// Variables and constants need no delay.
+fn delay<'a>(e: &'a Expr, env: &[Value<'a>]) -> Value<'a> {
+    match e {
+        Expr::Local(s) if *s < env.len() => env[*s].clone(),
+        Expr::Int(i) => Value::Int(*i),
+        Expr::Bool(b) => Value::Bool(*b),
+        Expr::Con(c, xs) if xs.is_empty() => Value::Con(*c, Rc::from(vec![])),
+        Expr::Delay(inner, need) => Value::Thunk(Rc::new(Thunk {
+            expr: inner,
+            env: env[..(*need).min(env.len())].to_vec(),
+            value: RefCell::new(None),
+        })),
+        _ => Value::Thunk(Rc::new(Thunk {
+            expr: e,
+            env: env.to_vec(),
+            value: RefCell::new(None),
+        })),
+    }
+}
+
+pub use super::program::substitute;
