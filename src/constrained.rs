@@ -35,7 +35,7 @@
 //! let mut sampler = Sampler::new(increasing);
 //! let mut rng = seeded_rng(7);
 //! for _ in 0..20 {
-//!     let xs: Vec<u8> = sampler.sample(40, &mut rng).unwrap().expect("some list of size 40 is increasing");
+//!     let xs: Vec<u8> = sampler.sample(24, &mut rng).unwrap().expect("some list of size 24 is increasing");
 //!     assert!(xs.windows(2).all(|w| w[0] < w[1]));
 //! }
 //! ```

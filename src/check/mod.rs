@@ -21,7 +21,12 @@
 //! 4. the **random phase**: uniform inputs of growing sizes past the
 //!    exhausted ones, a third of them with atoms moved to edge values
 //!    (0, ±1, powers of two and their neighbours, MIN, MAX), a third with
-//!    atoms drawn uniformly from their whole type; a failure found here (or
+//!    atoms drawn uniformly from their whole type. A case whose
+//!    precondition ([`implies`]) is false rules out, for the later cases of
+//!    its size, every input that agrees with it on the positions it read,
+//!    and is drawn again ([`crate::constrained`]): cases are then uniform
+//!    among the inputs that meet the precondition, found in a few draws
+//!    where rejection would need millions. A failure found here (or
 //!    by the probe) is shrunk through the type's description, then the sizes
 //!    up to the shrunk one are searched exhaustively, so the report is the
 //!    smallest counterexample in search order whenever the budget reaches
