@@ -33,6 +33,7 @@ const LAYERS: &[&[&str]] = &[
     &["watchdog"],
     &["check"],
     &["dynamic"],
+    &["suite"],
     // The public facades: re-exports only, from any layer.
     &["space", "lazy", "search"],
 ];
