@@ -207,10 +207,17 @@ impl Expr {
     fn one_line_allowed(&self) -> bool {
         match &self.0 {
             Node::Atom(_) => true,
+            // A tuple is no overflowing argument to rustfmt: a call or list
+            // of one tuple stays on one line whenever the tuple does.
+            Node::Call { args: items, .. } | Node::List { items, .. }
+                if matches!(items.as_slice(), [Expr(Node::Tuple(_))]) =>
+            {
+                items[0].one_line_allowed()
+            }
             Node::Call { args: items, .. } | Node::Tuple(items) => {
                 joined_width(items) <= CALL_WIDTH && items.iter().all(Expr::one_line_allowed)
             }
-            Node::List { items, .. } => {
+            Node::List { items, head } => {
                 joined_width(items) <= ARRAY_WIDTH && items.iter().all(Expr::one_line_allowed)
             }
             Node::Struct { fields, .. } => {
@@ -228,32 +235,34 @@ impl Expr {
     /// indented from `indent`, returned with their indentation; the first
     /// without), with `suffix` more characters after its last line.
     fn lines(&self, indent: usize, col: usize, suffix: usize) -> Vec<String> {
+        self.lines_with(indent, col, suffix, false)
+    }
+
+    /// [`Expr::lines`], broken at the top whatever the width when `broken`
+    /// (an overflowed argument: the list holding it was too wide for one
+    /// line, so rustfmt takes the overflow only if the argument breaks).
+    fn lines_with(&self, indent: usize, col: usize, suffix: usize, broken: bool) -> Vec<String> {
         let flat = self.flat_text();
-        if self.one_line_allowed() && fits(col, &flat, suffix) {
+        if !broken && self.one_line_allowed() && fits(col, &flat, suffix) {
             return vec![flat];
         }
         let pad = " ".repeat(indent);
         match &self.0 {
             Node::Atom(t) => vec![t.clone()],
             Node::Call { head, args } => {
-                if let [only] = args.as_slice() {
-                    if only.overflows() {
-                        let open = format!("{head}(");
-                        let inner = only.lines(indent, col + open.len(), suffix + 1);
-                        let mut out = with_first(inner, &open);
-                        out.last_mut().expect("one line at least").push(')');
-                        return out;
-                    }
-                }
-                vertical(&format!("{head}("), ")", args, indent, &pad)
+                let open = format!("{head}(");
+                overflowed(&open, ")", args, indent, col, suffix)
+                    .unwrap_or_else(|| vertical(&open, ")", args, indent, &pad))
             }
-            Node::Tuple(items) => vertical("(", ")", items, indent, &pad),
+            Node::Tuple(items) => overflowed("(", ",)", items, indent, col, suffix)
+                .unwrap_or_else(|| vertical("(", ")", items, indent, &pad)),
             Node::List { head, items } => {
                 let open = format!("{head}[");
                 if items.iter().all(Expr::is_short) && !items.is_empty() {
                     packed(&open, items, indent, &pad)
                 } else {
-                    vertical(&open, "]", items, indent, &pad)
+                    overflowed(&open, "]", items, indent, col, suffix)
+                        .unwrap_or_else(|| vertical(&open, "]", items, indent, &pad))
                 }
             }
             Node::Struct { path, fields } => {
@@ -282,22 +291,13 @@ impl Expr {
         )
     }
 
-    /// A literal short enough to share a line with others in a broken list.
+    /// A literal or a one-segment path (rustfmt's simple expressions)
+    /// short enough to share a line with others in a broken list.
     fn is_short(&self) -> bool {
-        matches!(&self.0, Node::Atom(t) if t.len() <= SHORT_ELEMENT && is_literal(t))
+        let Node::Atom(t) = &self.0 else { return false };
+        let literal = t.starts_with(|c: char| c.is_ascii_digit() || "-'\"".contains(c));
+        t.len() <= SHORT_ELEMENT && (literal || !t.contains("::"))
     }
-}
-
-/// Whether an atom is a literal (a number, a `char`, a string or `bool`),
-/// which rustfmt packs in broken lists, rather than a path.
-fn is_literal(t: &str) -> bool {
-    let first = t.chars().next().unwrap_or(' ');
-    first.is_ascii_digit()
-        || first == '-'
-        || first == '\''
-        || first == '"'
-        || t == "true"
-        || t == "false"
 }
 
 impl std::fmt::Display for Expr {
@@ -328,6 +328,26 @@ fn join_flat(items: &[Expr], out: &mut String) {
 fn with_first(mut lines: Vec<String>, first: &str) -> Vec<String> {
     lines[0].insert_str(0, first);
     lines
+}
+
+/// A list of one item that may overflow: the item starts on the opening
+/// line and breaks inside, the closing after its last line.
+fn overflowed(
+    open: &str,
+    close: &str,
+    items: &[Expr],
+    indent: usize,
+    col: usize,
+    suffix: usize,
+) -> Option<Vec<String>> {
+    let [only] = items else { return None };
+    if !only.overflows() {
+        return None;
+    }
+    let inner = only.lines_with(indent, col + open.len(), suffix + close.len(), true);
+    let mut out = with_first(inner, open);
+    out.last_mut().expect("one line at least").push_str(close);
+    Some(out)
 }
 
 /// One item a line, each with a trailing comma.
