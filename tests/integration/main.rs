@@ -14,3 +14,4 @@ mod parallel;
 #[cfg(feature = "proptest")]
 mod proptest_bridge;
 mod search_reference;
+mod suite;
