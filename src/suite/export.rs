@@ -93,8 +93,11 @@ impl Suite {
             let lines = match &case.outcome {
                 CaseOutcome::Returned(expected) => {
                     push_lines(&mut out, expected.let_lines(8, "let expected = ", ";"));
-                    super::Expr::call("assert_eq!", [super::Expr::atom(call), super::Expr::atom("expected")])
-                        .let_lines(8, "", ";")
+                    super::Expr::call(
+                        "assert_eq!",
+                        [super::Expr::atom(call), super::Expr::atom("expected")],
+                    )
+                    .let_lines(8, "", ";")
                 }
                 CaseOutcome::Panicked(_) => super::Expr::atom(call).let_lines(8, "let _ = ", ";"),
             };

@@ -217,7 +217,7 @@ impl Expr {
             Node::Call { args: items, .. } | Node::Tuple(items) => {
                 joined_width(items) <= CALL_WIDTH && items.iter().all(Expr::one_line_allowed)
             }
-            Node::List { items, head } => {
+            Node::List { items, .. } => {
                 joined_width(items) <= ARRAY_WIDTH && items.iter().all(Expr::one_line_allowed)
             }
             Node::Struct { fields, .. } => {
@@ -235,15 +235,16 @@ impl Expr {
     /// indented from `indent`, returned with their indentation; the first
     /// without), with `suffix` more characters after its last line.
     fn lines(&self, indent: usize, col: usize, suffix: usize) -> Vec<String> {
-        self.lines_with(indent, col, suffix, false)
+        self.lines_with(indent, col, suffix, Broken::No)
     }
 
     /// [`Expr::lines`], broken at the top whatever the width when `broken`
     /// (an overflowed argument: the list holding it was too wide for one
     /// line, so rustfmt takes the overflow only if the argument breaks).
-    fn lines_with(&self, indent: usize, col: usize, suffix: usize, broken: bool) -> Vec<String> {
+    /// No lines when rustfmt would rather not overflow into it.
+    fn lines_with(&self, indent: usize, col: usize, suffix: usize, broken: Broken) -> Vec<String> {
         let flat = self.flat_text();
-        if !broken && self.one_line_allowed() && fits(col, &flat, suffix) {
+        if broken == Broken::No && self.one_line_allowed() && fits(col, &flat, suffix) {
             return vec![flat];
         }
         let pad = " ".repeat(indent);
@@ -251,17 +252,26 @@ impl Expr {
             Node::Atom(t) => vec![t.clone()],
             Node::Call { head, args } => {
                 let open = format!("{head}(");
-                overflowed(&open, ")", args, indent, col, suffix)
-                    .unwrap_or_else(|| vertical(&open, ")", args, indent, &pad))
+                let over = overflowed(&open, ")", args, indent, col, suffix, true);
+                if over.is_none()
+                    && broken == Broken::InCall
+                    && args.len() == 1
+                    && args[0].is_simple_call()
+                {
+                    // rustfmt breaks an outer call rather than put one
+                    // simple argument on a line of its own.
+                    return vec![];
+                }
+                over.unwrap_or_else(|| vertical(&open, ")", args, indent, &pad))
             }
-            Node::Tuple(items) => overflowed("(", ",)", items, indent, col, suffix)
+            Node::Tuple(items) => overflowed("(", ",)", items, indent, col, suffix, false)
                 .unwrap_or_else(|| vertical("(", ")", items, indent, &pad)),
             Node::List { head, items } => {
                 let open = format!("{head}[");
                 if items.iter().all(Expr::is_short) && !items.is_empty() {
                     packed(&open, items, indent, &pad)
                 } else {
-                    overflowed(&open, "]", items, indent, col, suffix)
+                    overflowed(&open, "]", items, indent, col, suffix, false)
                         .unwrap_or_else(|| vertical(&open, "]", items, indent, &pad))
                 }
             }
@@ -289,6 +299,15 @@ impl Expr {
             self.0,
             Node::Call { .. } | Node::List { .. } | Node::Struct { .. } | Node::Tuple(_)
         )
+    }
+
+    /// An atom, or a call whose arguments are all atoms.
+    fn is_simple_call(&self) -> bool {
+        match &self.0 {
+            Node::Atom(_) => true,
+            Node::Call { args, .. } => args.iter().all(|a| matches!(a.0, Node::Atom(_))),
+            _ => false,
+        }
     }
 
     /// A literal or a one-segment path (rustfmt's simple expressions)
@@ -330,6 +349,16 @@ fn with_first(mut lines: Vec<String>, first: &str) -> Vec<String> {
     lines
 }
 
+/// Whether an expression must break at its top: it overflows from a list
+/// too wide for one line (the argument list of a call, or a tuple or array
+/// of one item).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Broken {
+    No,
+    InCall,
+    InList,
+}
+
 /// A list of one item that may overflow: the item starts on the opening
 /// line and breaks inside, the closing after its last line.
 fn overflowed(
@@ -339,12 +368,21 @@ fn overflowed(
     indent: usize,
     col: usize,
     suffix: usize,
+    in_call: bool,
 ) -> Option<Vec<String>> {
     let [only] = items else { return None };
     if !only.overflows() {
         return None;
     }
-    let inner = only.lines_with(indent, col + open.len(), suffix + close.len(), true);
+    let broken = if in_call {
+        Broken::InCall
+    } else {
+        Broken::InList
+    };
+    let inner = only.lines_with(indent, col + open.len(), suffix + close.len(), broken);
+    if inner.is_empty() {
+        return None;
+    }
     let mut out = with_first(inner, open);
     out.last_mut().expect("one line at least").push_str(close);
     Some(out)

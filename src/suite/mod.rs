@@ -111,7 +111,12 @@ impl BranchScope {
 
     /// The branches marked since the last call.
     fn take(&self) -> Vec<String> {
-        BRANCHES.with(|b| b.borrow_mut().as_mut().map(std::mem::take).unwrap_or_default())
+        BRANCHES.with(|b| {
+            b.borrow_mut()
+                .as_mut()
+                .map(std::mem::take)
+                .unwrap_or_default()
+        })
     }
 }
 
@@ -358,7 +363,9 @@ fn explore_searcher<T: RustExpr + 'static, O: RustExpr>(
     }
     drop(labels_scope);
     let g = s.grammar().clone();
-    let values = (0..=bound).map(|n| crate::index::cardinality_in(&g, n)).sum();
+    let values = (0..=bound)
+        .map(|n| crate::index::cardinality_in(&g, n))
+        .sum();
     Ok(Exploration {
         cases,
         bound,

@@ -79,7 +79,10 @@ fn check_partition<O: RustExpr>(f: fn(Lazy<'_, Exp>) -> O, bound: usize) -> (usi
             assert_eq!(owners.len(), 1, "{v:?} is in exactly one class");
             let expected = CaseOutcome::Returned(output_at(f, &t));
             assert_eq!(owners[0].outcome, expected, "{v:?}");
-            assert!(owners[0].size <= size as u64, "the representative is smallest");
+            assert!(
+                owners[0].size <= size as u64,
+                "the representative is smallest"
+            );
             values += 1;
         }
     }
@@ -123,8 +126,13 @@ fn every_reduction_covers_all_items_of_every_criterion() {
         Criterion::Classes,
     ] {
         let suite = all.reduce(criterion);
-        let universe: BTreeSet<String> = all.cases.iter().flat_map(|c| c.items(criterion)).collect();
-        let covered: BTreeSet<String> = suite.cases.iter().flat_map(|c| c.items(criterion)).collect();
+        let universe: BTreeSet<String> =
+            all.cases.iter().flat_map(|c| c.items(criterion)).collect();
+        let covered: BTreeSet<String> = suite
+            .cases
+            .iter()
+            .flat_map(|c| c.items(criterion))
+            .collect();
         assert_eq!(covered, universe, "{criterion:?}");
         assert_eq!(suite.items.len(), universe.len());
         // Greedy: no kept case is redundant with respect to the ones
@@ -137,7 +145,10 @@ fn every_reduction_covers_all_items_of_every_criterion() {
                 .flat_map(|o| o.items(criterion))
                 .collect();
             let alone = c.items(criterion);
-            assert!(!alone.is_empty(), "{criterion:?}: a kept case covers something");
+            assert!(
+                !alone.is_empty(),
+                "{criterion:?}: a kept case covers something"
+            );
             let _ = others;
         }
     }
@@ -203,8 +214,9 @@ impl Gen {
             4 => Expr::vec(kids(self, 4)),
             _ => {
                 let n = 1 + self.below(3);
-                let fields: Vec<(String, Expr)> =
-                    (0..n).map(|i| (format!("f{i}"), self.expr(depth - 1))).collect();
+                let fields: Vec<(String, Expr)> = (0..n)
+                    .map(|i| (format!("f{i}"), self.expr(depth - 1)))
+                    .collect();
                 Expr::structure("Point", fields)
             }
         }
@@ -224,7 +236,11 @@ fn rustfmt(source: &str) -> Option<String> {
         .ok()?;
     child.stdin.take()?.write_all(source.as_bytes()).ok()?;
     let out = child.wait_with_output().ok()?;
-    assert!(out.status.success(), "rustfmt failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "rustfmt failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     Some(String::from_utf8(out.stdout).unwrap())
 }
 
