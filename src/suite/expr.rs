@@ -252,17 +252,15 @@ impl Expr {
             Node::Atom(t) => vec![t.clone()],
             Node::Call { head, args } => {
                 let open = format!("{head}(");
-                let over = overflowed(&open, ")", args, indent, col, suffix, true);
-                if over.is_none()
-                    && broken == Broken::InCall
-                    && args.len() == 1
-                    && args[0].is_simple_call()
-                {
-                    // rustfmt breaks an outer call rather than put one
-                    // simple argument on a line of its own.
+                if let Some(over) = overflowed(&open, ")", args, indent, col, suffix, true) {
+                    return over;
+                }
+                if broken != Broken::No && col + open.len() > WIDTH {
+                    // Not even the opening fits: rustfmt breaks the call
+                    // holding this one instead.
                     return vec![];
                 }
-                over.unwrap_or_else(|| vertical(&open, ")", args, indent, &pad))
+                vertical(&open, ")", args, indent, &pad)
             }
             Node::Tuple(items) => overflowed("(", ",)", items, indent, col, suffix, false)
                 .unwrap_or_else(|| vertical("(", ")", items, indent, &pad)),
@@ -299,15 +297,6 @@ impl Expr {
             self.0,
             Node::Call { .. } | Node::List { .. } | Node::Struct { .. } | Node::Tuple(_)
         )
-    }
-
-    /// An atom, or a call whose arguments are all atoms.
-    fn is_simple_call(&self) -> bool {
-        match &self.0 {
-            Node::Atom(_) => true,
-            Node::Call { args, .. } => args.iter().all(|a| matches!(a.0, Node::Atom(_))),
-            _ => false,
-        }
     }
 
     /// A literal or a one-segment path (rustfmt's simple expressions)
@@ -380,7 +369,7 @@ fn overflowed(
         Broken::InList
     };
     let inner = only.lines_with(indent, col + open.len(), suffix + close.len(), broken);
-    if inner.is_empty() {
+    if inner.is_empty() || col + open.len() + inner[0].len() > WIDTH {
         return None;
     }
     let mut out = with_first(inner, open);

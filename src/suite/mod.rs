@@ -44,12 +44,16 @@
 //! }
 //!
 //! let all = suite::explore(first_true, 5).unwrap();
-//! // Lists of size <= 5: the empty list, then 2, 4 and 8 lists of 1, 2 and 3 booleans.
-//! assert_eq!(all.values, 15u32.into());
-//! // The function cannot tell apart the lists with the same first `true`.
-//! assert_eq!(all.cases.len(), 8);
-//! let kept = all.reduce(Criterion::Demand);
-//! assert_eq!(kept.tests(), 4);
+//! // Lists of size <= 5 (a list of n booleans has size 1 + 2n): 1 + 2 + 4.
+//! assert_eq!(all.values, 7u32.into());
+//! // The function cannot tell apart lists that agree up to the first
+//! // `true`: [], [true, ..], [false], [false, true], [false, false].
+//! assert_eq!(all.cases.len(), 5);
+//! // Each class reaches some position-constructor pair alone...
+//! assert_eq!(all.reduce(Criterion::Demand).tests(), 5);
+//! // ...but three cover every constructor in every field.
+//! let kept = all.reduce(Criterion::Shape);
+//! assert_eq!(kept.tests(), 3);
 //! let source = kept.to_rust(&Export::new("first_true_suite", "first_true(&{input})"));
 //! assert!(source.contains("assert_eq!(first_true(&input), expected);"));
 //! ```
@@ -357,9 +361,6 @@ fn explore_searcher<T: RustExpr + 'static, O: RustExpr>(
             demand,
             shape,
         });
-        // The value is dropped after its expression: a value of
-        // `MAX_DEPTH` drops without trouble.
-        drop(value);
     }
     drop(labels_scope);
     let g = s.grammar().clone();
