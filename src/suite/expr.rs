@@ -255,7 +255,10 @@ impl Expr {
                 if let Some(over) = overflowed(&open, ")", args, indent, col, suffix, true) {
                     return over;
                 }
-                if broken != Broken::No && col + open.len() > WIDTH {
+                let simple_only = matches!(args.as_slice(), [a] if a.is_simple_call());
+                if broken == Broken::InCall && simple_only
+                    || broken != Broken::No && col + open.len() > WIDTH
+                {
                     // Not even the opening fits: rustfmt breaks the call
                     // holding this one instead.
                     return vec![];
@@ -297,6 +300,15 @@ impl Expr {
             self.0,
             Node::Call { .. } | Node::List { .. } | Node::Struct { .. } | Node::Tuple(_)
         )
+    }
+
+    /// A call of atoms only: rustfmt would rather break an outer call than
+    /// put it alone on a line inside an overflowed call.
+    fn is_simple_call(&self) -> bool {
+        match &self.0 {
+            Node::Call { args, .. } => args.iter().all(|a| matches!(a.0, Node::Atom(_))),
+            _ => false,
+        }
     }
 
     /// A literal or a one-segment path (rustfmt's simple expressions)

@@ -19,7 +19,7 @@ macro_rules! with_source {
 
 with_source! { SIMPLIFIER:
     #[derive(Clone, Debug, PartialEq, Enumerable)]
-    pub enum Exp {
+    enum Exp {
         Num(u8),
         Neg(Box<Exp>),
         Add(Box<Exp>, Box<Exp>),
@@ -28,7 +28,7 @@ with_source! { SIMPLIFIER:
 
     /// Folds constants and removes neutral elements; dividing by a zero
     /// constant panics.
-    pub fn simplify(e: &Exp) -> Exp {
+    fn simplify(e: &Exp) -> Exp {
         match e {
             Exp::Num(n) => {
                 neatcheck::suite::branch("num");
@@ -97,7 +97,7 @@ fn standalone(simplifier: &str, module: &str) -> String {
 }
 
 with_source! { FIRST_TRUE:
-    pub fn first_true(xs: &[bool]) -> Option<usize> {
+    fn first_true(xs: &[bool]) -> Option<usize> {
         xs.iter().position(|&b| b)
     }
 }
