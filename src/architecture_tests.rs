@@ -36,6 +36,7 @@ const LAYERS: &[&[&str]] = &[
     &["mutation"],
     &["explore"],
     &["dynamic"],
+    &["suite"],
     // The public facades: re-exports only, from any layer.
     &["space", "lazy", "search"],
 ];

@@ -248,6 +248,7 @@ mod shrink;
 pub mod space;
 #[cfg(test)]
 mod spec_tests;
+pub mod suite;
 mod types;
 pub mod values;
 mod watchdog;

@@ -52,7 +52,7 @@ pub(crate) mod deepen;
 mod driver;
 #[cfg(test)]
 mod given_tests;
-mod labels;
+pub(crate) mod labels;
 mod portfolio;
 mod random;
 mod regressions;

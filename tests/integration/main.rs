@@ -17,3 +17,4 @@ mod parallel;
 #[cfg(feature = "proptest")]
 mod proptest_bridge;
 mod search_reference;
+mod suite;

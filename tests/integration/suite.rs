@@ -1,0 +1,344 @@
+//! Glass-box regression suites (`neatcheck::suite`): the generated module
+//! compiled with `rustc --test` next to the function it was made from
+//! (passes) and next to mutants of it (fails), `rustfmt`-clean, the same
+//! bytes twice, kept as a snapshot.
+
+use neatcheck::suite::{self, Criterion, Export, Expr, RustExpr, SnapshotError, SnapshotStatus};
+use neatcheck::{Enumerable, Lazy};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Declares items and keeps their source text, so that the same function
+/// runs here and in the file the generated suite is compiled with.
+macro_rules! with_source {
+    ($name:ident: $($item:item)*) => {
+        $($item)*
+        const $name: &str = stringify!($($item)*);
+    };
+}
+
+with_source! { SIMPLIFIER:
+    #[derive(Clone, Debug, PartialEq, Enumerable)]
+    enum Exp {
+        Num(u8),
+        Neg(Box<Exp>),
+        Add(Box<Exp>, Box<Exp>),
+        Div(Box<Exp>, Box<Exp>),
+    }
+
+    /// Folds constants and removes neutral elements; dividing by a zero
+    /// constant panics.
+    fn simplify(e: &Exp) -> Exp {
+        match e {
+            Exp::Num(n) => {
+                neatcheck::suite::branch("num");
+                Exp::Num(*n)
+            }
+            Exp::Neg(inner) => match simplify(inner) {
+                Exp::Neg(x) => {
+                    neatcheck::suite::branch("neg neg");
+                    *x
+                }
+                x => {
+                    neatcheck::suite::branch("neg");
+                    Exp::Neg(Box::new(x))
+                }
+            },
+            Exp::Add(a, b) => match (simplify(a), simplify(b)) {
+                (Exp::Num(0), x) => {
+                    neatcheck::suite::branch("add zero left");
+                    x
+                }
+                (x, Exp::Num(0)) => {
+                    neatcheck::suite::branch("add zero right");
+                    x
+                }
+                (a, b) => {
+                    neatcheck::suite::branch("add");
+                    Exp::Add(Box::new(a), Box::new(b))
+                }
+            },
+            Exp::Div(a, b) => match (simplify(a), simplify(b)) {
+                (_, Exp::Num(0)) => panic!("division by zero"),
+                (x, Exp::Num(1)) => {
+                    neatcheck::suite::branch("div one");
+                    x
+                }
+                (a, b) => {
+                    neatcheck::suite::branch("div");
+                    Exp::Div(Box::new(a), Box::new(b))
+                }
+            },
+        }
+    }
+}
+
+impl RustExpr for Exp {
+    fn rust_expr(&self) -> Expr {
+        match self {
+            Exp::Num(n) => Expr::call("Exp::Num", [n.rust_expr()]),
+            Exp::Neg(e) => Expr::call("Exp::Neg", [e.rust_expr()]),
+            Exp::Add(a, b) => Expr::call("Exp::Add", [a.rust_expr(), b.rust_expr()]),
+            Exp::Div(a, b) => Expr::call("Exp::Div", [a.rust_expr(), b.rust_expr()]),
+        }
+    }
+}
+
+/// What the source needs to compile without neatcheck: `branch` as a
+/// no-op (and the derive left out, in [`standalone`]).
+const STANDALONE_PRELUDE: &str = "mod neatcheck { pub mod suite { pub fn branch(_: &str) {} } }\n";
+
+/// The simplifier's source (or a mutant's) with `module` after it, for a
+/// crate without neatcheck.
+fn standalone(simplifier: &str, module: &str) -> String {
+    let plain = simplifier.replace(", Enumerable", "");
+    assert_ne!(plain, simplifier, "the derive is left out");
+    format!("{STANDALONE_PRELUDE}{plain}\n{module}")
+}
+
+with_source! { FIRST_TRUE:
+    fn first_true(xs: &[bool]) -> Option<usize> {
+        xs.iter().position(|&b| b)
+    }
+}
+
+/// The lazy twin of `first_true` (the same code over a lazy list): what the
+/// search explores.
+fn first_true_lazy(xs: Lazy<'_, Vec<bool>>) -> Option<usize> {
+    xs.iter().position(|b| b.get())
+}
+
+/// A fresh directory under the target directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("suite")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compiles `source` as a test crate with `rustc --test` and runs it:
+/// whether every test passed, and the output.
+fn compile_and_run(dir: &Path, name: &str, source: &str) -> (bool, String) {
+    let file = dir.join(format!("{name}.rs"));
+    std::fs::write(&file, source).unwrap();
+    let binary = dir.join(name);
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let built = Command::new(rustc)
+        .args(["--edition", "2021", "--test", "-o"])
+        .arg(&binary)
+        .arg(&file)
+        .output()
+        .expect("rustc runs");
+    assert!(
+        built.status.success(),
+        "the generated suite does not compile:\n{}\n{source}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = Command::new(&binary).output().expect("the suite runs");
+    let text = String::from_utf8_lossy(&ran.stdout).into_owned();
+    (ran.status.success(), text)
+}
+
+/// The source with one occurrence of `from` replaced (which must be there).
+fn mutate(source: &str, from: &str, to: &str) -> String {
+    assert!(
+        source.contains(from),
+        "`{from}` not in the source:\n{source}"
+    );
+    source.replacen(from, to, 1)
+}
+
+fn simplifier_suite(criterion: Criterion) -> (suite::Suite, String) {
+    let all = suite::explore_forced(|e: Exp| simplify(&e), 5).unwrap();
+    let kept = all.reduce(criterion);
+    let export = Export::new("simplify_suite", "simplify(&{input})");
+    let text = kept.to_rust(&export);
+    (kept, text)
+}
+
+#[test]
+fn the_simplifier_suite_passes_on_its_function_and_catches_mutants() {
+    let (kept, module) = simplifier_suite(Criterion::Demand);
+    assert!(module.contains("#[should_panic(expected = \"division by zero\")]"));
+    assert!(module.contains("assert_eq!(simplify(&input), expected);"));
+    let dir = scratch("simplifier");
+    let source = standalone(SIMPLIFIER, &module);
+    let (passed, out) = compile_and_run(&dir, "original", &source);
+    assert!(passed, "{out}");
+    assert!(out.contains(&format!("{} passed", kept.tests())), "{out}");
+    // Each mutant breaks one rule; the suite must notice every one.
+    let mutants = [
+        ("(Exp::Num(0), x)", "(Exp::Num(1), x)"),
+        ("Exp::Neg(Box::new(x))", "x"),
+        ("\"division by zero\"", "\"division by nothing\""),
+        ("Exp::Num(*n)", "Exp::Num(*n | 1)"),
+    ];
+    for (i, (from, to)) in mutants.into_iter().enumerate() {
+        let mutant = standalone(&mutate(SIMPLIFIER, from, to), &module);
+        let (passed, out) = compile_and_run(&dir, &format!("mutant{i}"), &mutant);
+        assert!(!passed, "the suite passes on mutant `{to}`:\n{out}");
+    }
+    // Division by one: demanded positions are covered without any test of
+    // `Div(_, Num(1))` (`$ = Div`, `$.1 = Num` and `$.1.0 = 1` come from
+    // different cases), so the demand suite misses this mutant; the
+    // marked branches ("div one") catch it.
+    let (from, to) = ("(x, Exp::Num(1))", "(x, Exp::Num(2))");
+    let div_mutant = mutate(SIMPLIFIER, from, to);
+    let (passed, _) = compile_and_run(&dir, "div_demand", &standalone(&div_mutant, &module));
+    assert!(
+        passed,
+        "the demand suite now catches the division mutant: update this test"
+    );
+    let (branches, branch_module) = simplifier_suite(Criterion::Branches);
+    let (passed, out) = compile_and_run(&dir, "branches", &standalone(SIMPLIFIER, &branch_module));
+    assert!(
+        passed && out.contains(&format!("{} passed", branches.tests())),
+        "{out}"
+    );
+    let (passed, out) = compile_and_run(
+        &dir,
+        "div_branches",
+        &standalone(&div_mutant, &branch_module),
+    );
+    assert!(
+        !passed,
+        "the branch suite misses the division mutant:\n{out}"
+    );
+}
+
+#[test]
+fn suites_report_their_size_against_classes_and_values() {
+    let all = suite::explore_forced(|e: Exp| simplify(&e), 5).unwrap();
+    // Forced inputs: every value is a class.
+    assert_eq!(neatcheck::count::count_up_to::<Exp>(5), all.values);
+    assert_eq!(all.values, (all.cases.len() as u64).into());
+    let demand = all.reduce(Criterion::Demand);
+    let branches = all.reduce(Criterion::Branches);
+    let shape = all.reduce(Criterion::Shape);
+    assert!(demand.tests() < demand.classes, "{}", demand.summary());
+    assert!(shape.tests() <= demand.tests(), "{}", shape.summary());
+    // Eight marked branches (the panic marks none): at most one test each.
+    assert_eq!(branches.items.len(), 8, "{:?}", branches.items);
+    assert!(branches.tests() <= 8);
+    let summary = demand.summary();
+    assert!(
+        summary.starts_with(&format!(
+            "{} tests cover the {} items",
+            demand.tests(),
+            demand.items.len()
+        )),
+        "{summary}"
+    );
+    assert!(summary.contains(&format!(
+        "of {} classes of the {} inputs of size <= 5",
+        all.cases.len(),
+        all.values
+    )));
+}
+
+#[test]
+fn a_lazy_function_gives_one_case_per_demand_class() {
+    let all = suite::explore(first_true_lazy, 7).unwrap();
+    // Reference: every list of size <= 7, by its answer and the prefix read.
+    let values = neatcheck::values::values_up_to::<Vec<bool>>(7);
+    assert_eq!(all.values, (values.len() as u64).into());
+    let mut prefixes: Vec<Vec<bool>> = values
+        .iter()
+        .map(|xs| match first_true(xs) {
+            Some(i) => xs[..=i].to_vec(),
+            None => xs.clone(),
+        })
+        .collect();
+    prefixes.sort();
+    prefixes.dedup();
+    assert_eq!(all.cases.len(), prefixes.len());
+    let kept = all.reduce(Criterion::Demand);
+    let module = kept.to_rust(&Export::new("first_true_suite", "first_true(&{input})"));
+    let dir = scratch("first_true");
+    let (passed, out) = compile_and_run(&dir, "original", &format!("{FIRST_TRUE}\n{module}"));
+    assert!(passed, "{out}");
+    let mutant = mutate(
+        FIRST_TRUE,
+        "position(|&b| b)",
+        "position(|&b| b).filter(|&i| i < 2)",
+    );
+    let (passed, _) = compile_and_run(&dir, "mutant", &format!("{mutant}\n{module}"));
+    assert!(!passed, "the suite misses a mutant:\n{module}");
+}
+
+#[test]
+fn the_same_suite_is_the_same_text_and_rustfmt_leaves_it_alone() {
+    let (_, first) = simplifier_suite(Criterion::Demand);
+    let (_, second) = simplifier_suite(Criterion::Demand);
+    assert_eq!(first, second);
+    let dir = scratch("rustfmt");
+    let file = dir.join("suite.rs");
+    for criterion in [
+        Criterion::Demand,
+        Criterion::Shape,
+        Criterion::Branches,
+        Criterion::Classes,
+    ] {
+        let (_, text) = simplifier_suite(criterion);
+        std::fs::write(&file, &text).unwrap();
+        let Ok(out) = Command::new("rustfmt")
+            .args(["--edition", "2021", "--check"])
+            .arg(&file)
+            .output()
+        else {
+            eprintln!("no rustfmt on the path: formatting not checked");
+            return;
+        };
+        assert!(
+            out.status.success(),
+            "rustfmt would change the {criterion:?} suite:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn a_snapshot_is_written_kept_refused_when_changed_and_rewritten_on_request() {
+    let dir = scratch("snapshot");
+    let file = dir.join("simplify_suite.rs");
+    let export = Export::new("simplify_suite", "simplify(&{input})");
+    let (kept, text) = simplifier_suite(Criterion::Branches);
+    assert_eq!(
+        kept.snapshot_with(&file, &export, false),
+        Ok(SnapshotStatus::Created)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(
+        kept.snapshot_with(&file, &export, false),
+        Ok(SnapshotStatus::Unchanged)
+    );
+    // An intended change of behaviour: `-(-x)` is no longer simplified.
+    let changed = suite::explore_forced(
+        |e: Exp| match &e {
+            Exp::Neg(inner) if matches!(**inner, Exp::Neg(_)) => e.clone(),
+            _ => simplify(&e),
+        },
+        5,
+    )
+    .unwrap()
+    .reduce(Criterion::Branches);
+    match changed.snapshot_with(&file, &export, false) {
+        Err(SnapshotError::Differs { line, .. }) => assert!(line > 1),
+        other => panic!("a changed suite is refused, not {other:?}"),
+    }
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "not rewritten"
+    );
+    assert_eq!(
+        changed.snapshot_with(&file, &export, true),
+        Ok(SnapshotStatus::Rewritten)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        changed.to_rust(&export)
+    );
+}
