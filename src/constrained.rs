@@ -473,7 +473,7 @@ where
     fn run(&mut self, size: usize, tree: &Tree) -> Result<bool, SampleError> {
         self.stats.runs += 1;
         let pred = &self.pred;
-        let (result, reads) = self.searcher.run_recorded(tree, |x| pred(x));
+        let (result, reads) = self.searcher.run_recorded(tree, pred);
         // neatcheck's own errors are raised, not taken for a verdict.
         self.searcher.raise_internal();
         let satisfied = match result {
