@@ -52,7 +52,7 @@ pub fn eval(e: &Exp) -> Option<u32> {
 
 impl RustExpr for Exp {
     fn rust_expr(&self) -> Expr {
-        let b = |e: &Exp| e.rust_expr();
+        let b = |e: &Box<Exp>| e.rust_expr();
         match self {
             Exp::Num(n) => Expr::call("Exp::Num", [n.rust_expr()]),
             Exp::Var(y) => Expr::call("Exp::Var", [y.rust_expr()]),
