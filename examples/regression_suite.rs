@@ -52,13 +52,15 @@ pub fn eval(e: &Exp) -> Option<u32> {
 
 impl RustExpr for Exp {
     fn rust_expr(&self) -> Expr {
-        let b = |e: &Box<Exp>| e.rust_expr();
+        // Boxed fields print through `Box`'s `RustExpr`: `Box::new(..)`.
         match self {
             Exp::Num(n) => Expr::call("Exp::Num", [n.rust_expr()]),
             Exp::Var(y) => Expr::call("Exp::Var", [y.rust_expr()]),
-            Exp::Add(x, y) => Expr::call("Exp::Add", [b(x), b(y)]),
-            Exp::Sub(x, y) => Expr::call("Exp::Sub", [b(x), b(y)]),
-            Exp::IfZero(c, t, f) => Expr::call("Exp::IfZero", [b(c), b(t), b(f)]),
+            Exp::Add(x, y) => Expr::call("Exp::Add", [x.rust_expr(), y.rust_expr()]),
+            Exp::Sub(x, y) => Expr::call("Exp::Sub", [x.rust_expr(), y.rust_expr()]),
+            Exp::IfZero(c, t, f) => {
+                Expr::call("Exp::IfZero", [c.rust_expr(), t.rust_expr(), f.rust_expr()])
+            }
         }
     }
 }
