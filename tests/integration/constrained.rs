@@ -86,7 +86,7 @@ fn long_increasing_lists_fail(xs: Lazy<'_, Vec<Nat>>) -> neatcheck::search::RunR
 
 #[test]
 fn a_rare_precondition_reaches_a_bug_past_the_exhaustive_sizes() {
-    let config = Config::default().runs(2_000).samples(3_000, 60);
+    let config = Config::default().runs(2_000).samples(30_000, 60);
     let failure = run_check(&config, long_increasing_lists_fail).unwrap_err();
     assert!(
         matches!(failure.found, Found::Random { .. }),
