@@ -119,17 +119,23 @@ fn without_tests(code: &str) -> String {
     while let Some(at) = rest.find("#[cfg(test)]") {
         out.push_str(&rest[..at]);
         let after = &rest[at..];
-        // Skip to the end of the next item: a `;` before any `{`, or the
-        // matching close brace.
+        // Skip to the end of the next item: a `;` or `,` before any `{`, or
+        // the matching close brace.
         let mut depth = 0usize;
         let mut end = after.len();
         for (k, c) in after.char_indices().skip("#[cfg(test)]".len()) {
             match c {
-                ';' if depth == 0 => {
+                // A field or struct-expression entry ends at a `,`.
+                ';' | ',' if depth == 0 => {
                     end = k + 1;
                     break;
                 }
                 '{' => depth += 1,
+                // The last field of a struct: the enclosing item's brace.
+                '}' if depth == 0 => {
+                    end = k;
+                    break;
+                }
                 '}' => {
                     depth -= 1;
                     if depth == 0 {

@@ -157,9 +157,15 @@ pub struct Summary {
     /// Whether the time ceiling stopped the random phase before its last
     /// case.
     pub random_cut_by_time: bool,
+    /// Inputs of the edge sweep: the smallest inputs with their atoms
+    /// (numbers, characters) at edge values, alone and in pairs.
+    pub edge_cases: u64,
     /// Random cases whose atoms (numbers, characters) were moved to edge
     /// values or to uniform values of their whole type.
     pub random_edges: u64,
+    /// Random cases drawn long: a uniform structure of the case's size with
+    /// small atoms (long collections of small elements).
+    pub random_long: u64,
     /// Random cases whose precondition was false and that ruled out, for
     /// the later cases of their size, every input agreeing with them on the
     /// positions they read: the random cases are then drawn uniformly
@@ -217,12 +223,28 @@ pub enum Stop {
 
 /// How a counterexample was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Found {
     /// By the exhaustive search: every smaller input passed (minimal).
     Exhaustive,
     /// By the random phase, then shrunk.
     Random {
         /// Size of the random case that failed first.
+        sampled_size: u64,
+        /// Candidates the shrinker tried.
+        shrink_attempts: u64,
+        /// Smaller failing inputs it moved to, one after the other.
+        shrink_steps: u64,
+        /// Every size up to this one is known to pass: the counterexample
+        /// is minimal when this is its size minus one.
+        passed_up_to: Option<usize>,
+    },
+    /// By the edge sweep (the smallest inputs with their atoms at edge
+    /// values, before the exhaustive phase), then shrunk.
+    EdgeSweep {
+        /// Which input of the sweep failed (from 1).
+        case: u64,
+        /// Size of that input.
         sampled_size: u64,
         /// Candidates the shrinker tried.
         shrink_attempts: u64,
@@ -317,7 +339,9 @@ impl<T> Counterexample<T> {
         }
         match self.found {
             Found::Exhaustive => true,
-            Found::Random { passed_up_to, .. } | Found::Depth { passed_up_to, .. } => {
+            Found::Random { passed_up_to, .. }
+            | Found::EdgeSweep { passed_up_to, .. }
+            | Found::Depth { passed_up_to, .. } => {
                 passed_up_to.is_some_and(|p| p as u64 + 1 >= self.size)
             }
             Found::Replay { .. } => false,
@@ -377,12 +401,18 @@ impl fmt::Display for Summary {
             Stop::Internal => write!(f, "; an internal error of neatcheck stopped the search")?,
             Stop::MaxSize | Stop::Replay => {}
         }
+        if self.edge_cases > 0 {
+            write!(f, "; {} edge cases", self.edge_cases)?;
+        }
         if let Some((lo, hi)) = self.random_sizes {
             write!(
                 f,
                 "; {} random cases of sizes {lo}..={hi} ({} with edge or uniform atoms",
                 self.random, self.random_edges
             )?;
+            if self.random_long > 0 {
+                write!(f, ", {} long with small atoms", self.random_long)?;
+            }
             if self.random_pruned > 0 {
                 write!(
                     f,

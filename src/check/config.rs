@@ -22,10 +22,11 @@ use std::time::Duration;
 ///
 /// | variable | meaning | default |
 /// |---|---|---|
+/// | `NEATCHECK_PROFILE` | `deep`: raise every budget to at least [`Config::deep`]'s ([`Profile`]) | `default` |
 /// | `NEATCHECK_SIZE` | largest size bound the exhaustive phase searches | 100 |
-/// | `NEATCHECK_RUNS` | runs of the exhaustive phase | 1 000 000 |
-/// | `NEATCHECK_SAMPLES` | random cases after the exhaustive phase | 10 000 |
-/// | `NEATCHECK_SAMPLE_SIZE` | largest size of a random case | 200 |
+/// | `NEATCHECK_RUNS` | runs of the exhaustive phase | 10 000 (deep: 1 000 000) |
+/// | `NEATCHECK_SAMPLES` | random cases (a quarter before the exhaustive phase) | 1 000 (deep: 10 000) |
+/// | `NEATCHECK_SAMPLE_SIZE` | largest size of a random case (uniform ones stop at 200) | 1 000 |
 /// | `NEATCHECK_SEED` | seed of the random phase | fixed |
 /// | `NEATCHECK_THREADS` | threads of the exhaustive phase | 1 |
 /// | `NEATCHECK_TIME` | wall-clock ceiling for the whole check (`500ms`, `2s`, `1.5`) | none |
@@ -45,8 +46,11 @@ pub struct Config {
     pub runs: u64,
     /// Random cases tested after the exhaustive phase (0: none).
     pub samples: u64,
-    /// Largest size of a random case (at most 1 000: larger sizes cost
-    /// too much to count and sample; `usize::MAX` means that cap).
+    /// Largest size of a random case. Uniform cases stop at 200 (drawing
+    /// one uniformly needs the counts of every size up to it, cubic in
+    /// the size); the long cases, a quarter of them, reach this size where
+    /// counting their structures stays cheap (lists reach 1 000, binary
+    /// trees about 200). The coverage line gives the sizes drawn.
     pub sample_max_size: usize,
     /// Seed of the random phase.
     pub seed: u64,
@@ -82,20 +86,78 @@ pub struct Config {
     pub portfolio: bool,
 }
 
+/// Named budgets: how hard a check searches before it passes.
+///
+/// [`Profile::Default`] makes a passing check cost about what proptest's
+/// 256 cases cost, so hundreds of checks stay affordable in `cargo test`;
+/// [`Profile::Deep`] is the search of a nightly or pre-release job, about a
+/// hundred times longer. Both are deterministic: the same property gives the
+/// same verdict under the same profile on any machine. Select one in code
+/// ([`Config::deep`], [`Config::profile`]) or for a whole test run with
+/// `NEATCHECK_PROFILE=deep` (which raises every budget of every check to at
+/// least the deep one's, so a check that asked for more keeps it).
+///
+/// ```
+/// use neatcheck::check::{Config, Profile};
+/// assert_eq!(Config::profile(Profile::Deep), Config::deep());
+/// assert!(Config::deep().runs > Config::default().runs);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Profile {
+    /// The default budgets (the table on [`Config`]).
+    #[default]
+    Default,
+    /// A hundred times the exhaustive runs and ten times the random cases.
+    Deep,
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Profile, String> {
+        match s.trim() {
+            "default" => Ok(Profile::Default),
+            "deep" => Ok(Profile::Deep),
+            _ => Err("expected `default` or `deep`".into()),
+        }
+    }
+}
+
+/// The budgets of a profile: (exhaustive runs, random cases, largest size
+/// of a uniform random case).
+const fn budgets(p: Profile) -> (u64, u64, usize) {
+    match p {
+        Profile::Default => (DEFAULT_RUNS, DEFAULT_SAMPLES, DEFAULT_SAMPLE_MAX_SIZE),
+        Profile::Deep => (DEEP_RUNS, DEEP_SAMPLES, DEFAULT_SAMPLE_MAX_SIZE),
+    }
+}
+
 /// The defaults: see the table on [`Config`].
-pub(crate) const DEFAULT_RUNS: u64 = 1_000_000;
-pub(crate) const DEFAULT_SAMPLES: u64 = 10_000;
-pub(crate) const DEFAULT_SAMPLE_MAX_SIZE: usize = 200;
+pub(crate) const DEFAULT_RUNS: u64 = 10_000;
+pub(crate) const DEFAULT_SAMPLES: u64 = 1_000;
+pub(crate) const DEFAULT_SAMPLE_MAX_SIZE: usize = 1000;
+/// The deep profile's budgets.
+pub(crate) const DEEP_RUNS: u64 = 1_000_000;
+pub(crate) const DEEP_SAMPLES: u64 = 10_000;
 const DEFAULT_SEED: u64 = 0x5eed;
 const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Default for Config {
     fn default() -> Self {
+        Config::profile(Profile::Default)
+    }
+}
+
+impl Config {
+    /// The budgets of `profile`, every other option at its default.
+    pub fn profile(profile: Profile) -> Config {
+        let (runs, samples, sample_max_size) = budgets(profile);
         Config {
             max_size: 100,
-            runs: DEFAULT_RUNS,
-            samples: DEFAULT_SAMPLES,
-            sample_max_size: DEFAULT_SAMPLE_MAX_SIZE,
+            runs,
+            samples,
+            sample_max_size,
             seed: DEFAULT_SEED,
             threads: 1,
             time: None,
@@ -108,6 +170,21 @@ impl Default for Config {
             shard: None,
             portfolio: true,
         }
+    }
+
+    /// The deep profile's budgets ([`Profile::Deep`]): for CI jobs that can
+    /// spend a second or more per property.
+    pub fn deep() -> Config {
+        Config::profile(Profile::Deep)
+    }
+
+    /// Raises every budget to at least `profile`'s.
+    fn at_least(mut self, profile: Profile) -> Config {
+        let (runs, samples, sample_max_size) = budgets(profile);
+        self.runs = self.runs.max(runs);
+        self.samples = self.samples.max(samples);
+        self.sample_max_size = self.sample_max_size.max(sample_max_size);
+        self
     }
 }
 
@@ -192,6 +269,12 @@ impl Config {
     /// # Panics
     /// With a clear message if a variable is set to something unreadable.
     pub fn with_env(mut self) -> Self {
+        if let Some(v) = env_var("NEATCHECK_PROFILE") {
+            let profile: Profile = v
+                .parse()
+                .unwrap_or_else(|e: String| invalid("NEATCHECK_PROFILE", &v, &e));
+            self = self.at_least(profile);
+        }
         if let Some(n) = parsed_count("NEATCHECK_SIZE", "a size (a natural number)", usize::MAX) {
             self.max_size = n;
         }
@@ -370,7 +453,8 @@ impl Config {
     /// ```
     /// use neatcheck::check::{run_check, Config};
     /// let shards: Vec<_> = (1..=3)
-    ///     .map(|i| run_check(&Config::default().shard(i, 3), |x: u8, y: u8| x.max(y) >= x))
+    ///     .map(|i| Config::deep().shard(i, 3))
+    ///     .map(|config| run_check(&config, |x: u8, y: u8| x.max(y) >= x))
     ///     .collect();
     /// // At the largest size (16), every pair of bytes, each in one shard.
     /// let last: u64 = shards.iter().map(|s| s.as_ref().unwrap().runs_last_bound).sum();

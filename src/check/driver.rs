@@ -208,6 +208,9 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
         shard: config.shard,
         ..Summary::default()
     };
+    // Outside the catch below: a panic that leaves the phases is reported
+    // by the summary, not printed again by the quiet region's end.
+    let _quiet = Quiet::new();
     let phases = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         drive_phases(
             config,
@@ -227,15 +230,19 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
             c.summary = Summary { elapsed, ..summary };
             Err(c)
         }
-        Err(payload) => match crate::internal::message_of(&*payload) {
-            Some(m) => {
-                summary.stopped = Stop::Internal;
-                summary.problems = vec![m.to_string()];
-                summary.elapsed = elapsed;
-                Ok(summary)
-            }
-            None => std::panic::resume_unwind(payload),
-        },
+        // Every panic that leaves the phases is neatcheck's own: the
+        // property's are caught run by run. Most name their input (see
+        // `internal::handling`); the rest say where they happened.
+        Err(payload) => {
+            let message = match crate::internal::message_of(&*payload) {
+                Some(m) => m.to_string(),
+                None => crate::internal::internal_message(&*payload, "checking the property"),
+            };
+            summary.stopped = Stop::Internal;
+            summary.problems = vec![message];
+            summary.elapsed = elapsed;
+            Ok(summary)
+        }
     }
 }
 
@@ -253,7 +260,6 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     summary: &mut Summary,
 ) -> Result<(), Box<Counterexample<T>>> {
     let deadline = config.time.map(|t| start + t);
-    let _quiet = Quiet::new();
     let _labels = labels::Scope::new();
     if let Some(p) = type_problem(g) {
         summary.problems.push(p);
@@ -288,9 +294,8 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     let min_size = g.min_size().expect("inhabited") as usize;
     let type_max = crate::index::max_size_in(g);
     let last_bound = type_max.map_or(config.max_size, |m| m.min(config.max_size));
-    let last_sample = type_max
-        .map_or(config.sample_max_size, |m| m.min(config.sample_max_size))
-        .min(RANDOM_SIZE_CAP);
+    let last_random = type_max.map_or(config.sample_max_size, |m| m.min(config.sample_max_size));
+    let last_sample = last_random.min(UNIFORM_SIZE_CAP);
     let whole_type = type_max.is_some_and(|m| m <= config.max_size);
 
     let phase = Phase {
@@ -304,10 +309,20 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     // exhaustive budget. What it finds is shrunk and the sizes up to it are
     // searched exhaustively, so a smaller counterexample that the exhaustive
     // phase would have found is still the one reported.
-    let probe = config.samples.min(PROBE_CASES);
+    let probe = (config.samples / 4).min(PROBE_CASES);
     if probe > 0 && !whole_type && min_size <= last_sample {
-        let cases = RandomCases::new(g, config.seed ^ PROBE_SEED, min_size, last_sample, probe);
+        let cases = RandomCases::new(g, config.seed ^ PROBE_SEED, min_size, last_sample, probe)
+            .long_up_to(last_random);
         if let Some(c) = phase.random(cases, summary, observe) {
+            return Err(c);
+        }
+    }
+
+    // The edge sweep: the smallest inputs with their atoms at edge values
+    // (as many as the random phase has cases).
+    if !whole_type {
+        let trees = super::edges::sweep(g, config.samples);
+        if let Some(c) = phase.sweep(&trees, summary, observe) {
             return Err(c);
         }
     }
@@ -348,7 +363,8 @@ fn drive_phases<T: Enumerable + Debug + Send>(
         .max(min_size);
     let rest = config.samples - probe;
     if rest > 0 && summary.stopped != Stop::AllValues && first <= last_sample {
-        let cases = RandomCases::new(g, config.seed, first, last_sample, rest);
+        let cases =
+            RandomCases::new(g, config.seed, first, last_sample, rest).long_up_to(last_random);
         if let Some(c) = phase.random(cases, summary, observe) {
             return Err(c);
         }
@@ -423,14 +439,15 @@ fn exhaust_bound<T: Enumerable + Send>(
     (result, tally)
 }
 
-/// The largest size a random case is drawn at, whatever the configuration
-/// asks (`Config::samples(n, usize::MAX)`): sampling a size needs the counts
-/// of every size up to it, which take cubic time (0.15 s at 1 000 for a
-/// binary tree, about 2.5 minutes at 10 000) and linear memory. The
-/// coverage line gives the sizes actually drawn.
-const RANDOM_SIZE_CAP: usize = 1000;
+/// The largest size a uniform random case is drawn at, whatever the
+/// configuration asks: sampling a size uniformly needs the counts of every
+/// size up to it, which take cubic time (0.15 s at 1 000 for a binary tree,
+/// about 2.5 minutes at 10 000) and linear memory. Long cases reach past it
+/// (see `random::Atoms::Long`); the coverage line gives the sizes drawn.
+const UNIFORM_SIZE_CAP: usize = 200;
 
-/// Random cases of the probe before the exhaustive phase.
+/// Random cases of the probe before the exhaustive phase: a quarter of the
+/// random cases, at most this many.
 const PROBE_CASES: u64 = 1000;
 /// Mixed into the seed of the probe, so its cases are not the first ones of
 /// the random phase.
@@ -547,7 +564,17 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         let prune = shards == 1;
         let mut redraws_left = cases.cases().saturating_mul(REDRAWS_PER_CASE_ON_AVERAGE);
         let mut drawn = 0u64;
-        'cases: while let Some(mut case) = cases.next_case() {
+        let g = self.grammar;
+        let input = |doing: &str, tree: &Tree| {
+            format!(
+                "{doing} the random case {} (replay key {})",
+                crate::report::show_tree(g, tree),
+                crate::replay::key_of(g, tree)
+            )
+        };
+        'cases: while let Some(mut case) =
+            crate::internal::handling(|| "drawing a random case".to_string(), || cases.next_case())
+        {
             drawn += 1;
             if (drawn - 1) % shards != mine {
                 continue;
@@ -561,7 +588,11 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 let (r, reads) = (self.subject.traced)(&mut s, &case.tree);
                 tally.add(&r);
                 summary.random += 1;
-                summary.random_edges += u64::from(case.atoms != random::Atoms::BySize);
+                summary.random_edges += u64::from(matches!(
+                    case.atoms,
+                    random::Atoms::Edges | random::Atoms::Uniform
+                ));
+                summary.random_long += u64::from(case.atoms == random::Atoms::Long);
                 let size = case.drawn_at;
                 summary.random_sizes = Some(
                     summary
@@ -586,16 +617,68 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 if !prune || r != RunResult::Discarded {
                     break;
                 }
-                summary.random_pruned += u64::from(cases.discard(&case.tree, &reads));
+                let ruled_out = crate::internal::handling(
+                    || input("ruling out the class of", &case.tree),
+                    || cases.discard(&case.tree, &reads),
+                );
+                summary.random_pruned += u64::from(ruled_out);
                 if redraws == MAX_REDRAWS_PER_CASE || redraws_left == 0 {
                     break;
                 }
-                let Some(again) = cases.redraw(&case) else {
+                let again = crate::internal::handling(
+                    || input("drawing again in place of", &case.tree),
+                    || cases.redraw(&case),
+                );
+                let Some(again) = again else {
                     break;
                 };
                 case = again;
                 redraws += 1;
                 redraws_left -= 1;
+            }
+        }
+        summary.discarded += tally.discarded;
+        summary.labelled_runs += tally.runs - tally.discarded;
+        for (k, v) in tally.labels {
+            *summary.labels.entry(k).or_default() += v;
+        }
+        None
+    }
+
+    /// Runs the edge sweep's inputs (every `n`-th in a shard of `n`); a
+    /// failure is shrunk and confirmed.
+    fn sweep(
+        &self,
+        trees: &[Tree],
+        summary: &mut Summary,
+        observe: &mut dyn FnMut(BoundEvent<'_>),
+    ) -> Option<Box<Counterexample<T>>> {
+        let (mine, shards) = self
+            .config
+            .shard
+            .map_or((0, 1), |s| (s.index() - 1, s.count()));
+        let mut s = self.subject.searcher(0);
+        let mut tally = Tally::default();
+        for (i, tree) in trees.iter().enumerate().skip(mine).step_by(shards) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            s.load(tree);
+            let r = (self.subject.step)(&mut s).expect("a loaded value runs");
+            tally.add(&r);
+            summary.edge_cases += 1;
+            if r.is_failure() {
+                summary.discarded += tally.discarded;
+                let c = describe(&mut s, self.subject, r, i as u64 + 1);
+                let (case, sampled_size) = (i as u64 + 1, c.size);
+                let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::EdgeSweep {
+                    case,
+                    sampled_size,
+                    shrink_attempts,
+                    shrink_steps,
+                    passed_up_to,
+                };
+                return Some(self.shrink_and_confirm(c, tree, case, &found, summary, observe));
             }
         }
         summary.discarded += tally.discarded;
@@ -661,7 +744,15 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             // A shrink keeps the kind of failure: a panic stays a panic.
             r.is_failure() && matches!(r, RunResult::Panicked(_)) == panicked
         };
-        let shrunk = crate::shrink::shrink(self.grammar, tree, &mut fails, SHRINK_ATTEMPTS);
+        let shrunk = crate::internal::handling(
+            || {
+                format!(
+                    "shrinking the counterexample {}",
+                    crate::report::show_tree(self.grammar, tree)
+                )
+            },
+            || crate::shrink::shrink(self.grammar, tree, &mut fails, SHRINK_ATTEMPTS),
+        );
         debug_assert_eq!(shrunk.size, self.grammar.tree_size(&shrunk.tree));
         let (_, c) = run_tree(subject, &shrunk.tree);
         let mut c = Box::new(match c {
@@ -709,7 +800,7 @@ const PRECONDITION_MIN_RUNS: u64 = 1000;
 
 /// The health checks: a pass must mean something.
 fn health(config: &Config, min_size: usize, summary: &mut Summary) {
-    let total = summary.runs + summary.random;
+    let total = summary.runs + summary.random + summary.edge_cases;
     let relevant = total - summary.discarded;
     let why_short = match summary.stopped {
         Stop::Time(b) => format!(

@@ -50,16 +50,19 @@
 pub(crate) mod config;
 pub(crate) mod deepen;
 mod driver;
+mod edges;
 #[cfg(test)]
 mod given_tests;
 pub(crate) mod labels;
 mod portfolio;
 mod random;
+#[cfg(test)]
+mod redraw_tests;
 mod regressions;
 
 pub use crate::engine::{Outcome, RunResult};
 pub use crate::outcome::{Counterexample, Found, Shard, Stop, Summary};
-pub use config::{parse_duration, Config};
+pub use config::{parse_duration, Config, Profile};
 pub use labels::{collect, label};
 
 use crate::cool::Cool;
@@ -500,11 +503,23 @@ fn report<T: Debug>(
             shrink_attempts,
             shrink_steps,
             passed_up_to,
+        }
+        | Found::EdgeSweep {
+            sampled_size,
+            shrink_attempts,
+            shrink_steps,
+            passed_up_to,
+            ..
         } => {
+            let phase = if matches!(c.found, Found::Random { .. }) {
+                "the random phase"
+            } else {
+                "the edge sweep"
+            };
             let _ = write!(
                 s,
-                "  found by the random phase (case {}, size {sampled_size}), shrunk to size {} \
-                 in {shrink_steps} steps ({shrink_attempts} candidates tried); ",
+                "  found by {phase} (case {}, size {sampled_size}), shrunk to size {} in \
+                 {shrink_steps} steps ({shrink_attempts} candidates tried); ",
                 c.runs, c.size
             );
             let _ = match passed_up_to {

@@ -12,19 +12,22 @@
 //! are then uniform among the inputs of their size that meet the
 //! precondition, found after far fewer draws than by rejection.
 
+use super::edges::edge_indices;
 use crate::arena::{build, Opened, Unfold};
 use crate::constrained::count::Count;
 use crate::constrained::pruned::Pruned;
+use crate::feat::walk::{walk_counted, TreeSink};
+use crate::feat::{Counts, Leaves};
 use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
 use crate::index::{sample_tree_in, uniform_below, SeedRng};
 use num_bigint::BigUint;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 use rand::RngExt;
 use std::collections::{BTreeMap, HashMap};
 use std::marker::PhantomData;
 use std::rc::Rc;
 
-/// How a case's atoms are chosen.
+/// How a case is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Atoms {
     /// As sampled: uniform by size.
@@ -34,7 +37,38 @@ pub(crate) enum Atoms {
     /// Each moved, with probability one half, to a uniform value of its
     /// whole type.
     Uniform,
+    /// A long value: a uniform *skeleton* (a value whose atoms are all
+    /// minimal, so the whole size goes to its structure: a list of 300
+    /// elements at size 300) at sizes up to the phase's long size (the
+    /// configured largest random size, at most [`LONG_SIZE`]), its atoms then
+    /// mostly small values, some edge values and some uniform ones. By size
+    /// alone a list's elements take most of the size (at size 200 a
+    /// `Vec<u8>` has about 40 elements), so bugs that need long
+    /// collections (a count written in a byte) stay out of reach.
+    Long,
 }
+
+/// The largest size of a long case (its structure, before its atoms take
+/// their values) unless the phase sets another (the configured largest
+/// random size), when counting its skeletons is cheap enough (see
+/// [`LONG_WORK`]).
+pub(crate) const LONG_SIZE: usize = 1000;
+
+/// The most products of counts that finding a grammar's skeleton counts may
+/// take: lists need a few per size, so they reach [`LONG_SIZE`]; binary
+/// trees need one per size and smaller size, so they stop near size 200,
+/// where counting the next sizes would cost more than the cases. Counted
+/// in products, not time, so the sizes reached are the same everywhere.
+const LONG_WORK: u64 = 20_000;
+
+/// Tries at a long case outside the classes ruled out, before the case is
+/// drawn uniformly instead.
+const LONG_TRIES: u32 = 4;
+
+/// How many of a family's first values are its small ones (a long case's
+/// usual atoms): `0..=15` for `u8`, the first sixteen `char`s of the
+/// enumeration, the special floats.
+const SMALL_VALUES: u64 = 16;
 
 /// Draws the random cases of a check, in a fixed order for a given seed.
 pub(crate) struct RandomCases<'g> {
@@ -52,6 +86,13 @@ pub(crate) struct RandomCases<'g> {
     /// Per size, the inputs no discarded case has ruled out (made at the
     /// first discarded case of the size).
     pruned: BTreeMap<usize, Pruned>,
+    /// The largest size of a long case (known at the first one).
+    long_size: Option<usize>,
+    /// The largest size a long case may take (the configured one).
+    long_max: usize,
+    /// Which phase of the thread's checks this is, for the draw log.
+    #[cfg(test)]
+    log_id: u64,
 }
 
 /// A random case.
@@ -81,6 +122,10 @@ impl<'g> RandomCases<'g> {
             edges: HashMap::new(),
             leaf_cap: leaf_index_cap(grammar, last_size),
             pruned: BTreeMap::new(),
+            long_size: None,
+            long_max: LONG_SIZE,
+            #[cfg(test)]
+            log_id: log::next_id(),
         }
     }
 
@@ -101,6 +146,14 @@ impl<'g> RandomCases<'g> {
             let span = (self.last_size - self.first_size) as u128;
             let steps = u128::from((self.cases - 1).max(1));
             let target = self.first_size + ((span * u128::from(i)) / steps) as usize;
+            if self.rng.random_range(0..4u8) == 0 {
+                let long = self.long_size();
+                let span = long.saturating_sub(self.first_size) as u128;
+                let target = self.first_size + ((span * u128::from(i)) / steps) as usize;
+                if let Some(case) = self.long_case(target) {
+                    return Some(case);
+                }
+            }
             let Some((tree, drawn_at)) = self.sample_near(target) else {
                 continue;
             };
@@ -114,10 +167,86 @@ impl<'g> RandomCases<'g> {
         None
     }
 
+    /// Lets long cases reach `max_size` (by default [`LONG_SIZE`]).
+    pub(crate) fn long_up_to(mut self, max_size: usize) -> Self {
+        self.long_max = max_size;
+        self.long_size = None;
+        self
+    }
+
+    /// The largest size of a long case: the phase's long size, or less
+    /// where the skeletons' counts would take more than [`LONG_WORK`]
+    /// products, and never less than the phase's own sizes.
+    fn long_size(&mut self) -> usize {
+        if let Some(n) = self.long_size {
+            return n;
+        }
+        let g = self.grammar;
+        let mut counts = Counts::counting(g, Leaves::Smallest);
+        let mut reached = self.last_size.min(self.long_max);
+        // Bounded also by size: a grammar whose counts take no products.
+        for size in 0..=self.long_max.min(100 * LONG_SIZE) {
+            counts.sort_count(g.root, size);
+            if counts.work() > LONG_WORK {
+                break;
+            }
+            reached = reached.max(size);
+        }
+        self.long_size = Some(reached);
+        reached
+    }
+
+    /// A long case of size `target` (or a nearby size with skeletons), in
+    /// no class a discarded case ruled out: `None` if there is no skeleton
+    /// near that size, or if a few tries all fell in such classes.
+    fn long_case(&mut self, target: usize) -> Option<Case> {
+        let g = self.grammar;
+        let long_size = self.long_size();
+        let mut counts = Counts::counting(g, Leaves::Smallest);
+        let near = (0..=8).flat_map(|d| [target.checked_add(d), target.checked_sub(d)]);
+        let (size, count) = near
+            .flatten()
+            .filter(|&s| s >= self.first_size && s <= long_size)
+            .map(|s| (s, counts.sort_count(g.root, s)))
+            .find(|(_, c)| !c.is_zero())?;
+        drop(counts);
+        for _ in 0..LONG_TRIES {
+            let i = uniform_below(&count, &mut self.rng);
+            let counts = Counts::counting(g, Leaves::Smallest);
+            let skeleton = walk_counted(counts, g.root, size, i, &mut TreeSink);
+            let skeleton = Rc::try_unwrap(skeleton).unwrap_or_else(|t| (*t).clone());
+            let tree = self.with_moved_atoms(&skeleton, Atoms::Long);
+            let moved_size = g.tree_size(&tree) as usize;
+            if self
+                .pruned
+                .get(&moved_size)
+                .is_some_and(|p| p.rules_out(&tree))
+            {
+                continue;
+            }
+            #[cfg(test)]
+            log::drawn(self, &tree);
+            return Some(Case {
+                tree,
+                drawn_at: size,
+                atoms: Atoms::Long,
+            });
+        }
+        None
+    }
+
     /// Another case in place of `case`, whose precondition was false: of
     /// its size (or the nearest one with inputs left), with the same kind
     /// of atoms.
     pub(crate) fn redraw(&mut self, case: &Case) -> Option<Case> {
+        if case.atoms == Atoms::Long {
+            // Long cases are drawn by structure, not from the pruned space
+            // of their size (most are past the sizes it can count), but
+            // never from a class ruled out: another one of the size.
+            if let Some(again) = self.long_case(case.drawn_at) {
+                return Some(again);
+            }
+        }
         let (tree, drawn_at) = self.sample_near(case.drawn_at)?;
         Some(self.with_atoms(tree, drawn_at, case.atoms))
     }
@@ -137,14 +266,31 @@ impl<'g> RandomCases<'g> {
             .pruned
             .entry(size)
             .or_insert_with(|| Pruned::new(g.clone(), size));
-        pruned.record(tree, reads, false).is_ok()
+        let recorded = pruned.record(tree, reads, false).is_ok();
+        #[cfg(test)]
+        if recorded {
+            log::discarded(self, tree, reads);
+        }
+        recorded
     }
 
     fn with_atoms(&mut self, tree: Tree, drawn_at: usize, atoms: Atoms) -> Case {
         let tree = match atoms {
             Atoms::BySize => tree,
-            _ => self.with_moved_atoms(&tree, atoms),
+            _ => {
+                // Moved atoms may land in a class a discarded case ruled
+                // out (an edge value below the precondition's bound): the
+                // case is then drawn as sampled, which no case ruled out.
+                let moved = self.with_moved_atoms(&tree, atoms);
+                let size = self.grammar.tree_size(&moved) as usize;
+                match self.pruned.get(&size) {
+                    Some(p) if p.rules_out(&moved) => tree,
+                    _ => moved,
+                }
+            }
         };
+        #[cfg(test)]
+        log::drawn(self, &tree);
         Case {
             tree,
             drawn_at,
@@ -193,6 +339,20 @@ impl<'g> RandomCases<'g> {
     /// A leaf's index, moved with probability one half (see
     /// `with_moved_atoms`).
     fn moved_index(&mut self, sort: SortId, index: u64, atoms: Atoms) -> u64 {
+        let atoms = match atoms {
+            // Mostly small values, an edge value or a uniform one now and
+            // then.
+            Atoms::Long => match self.rng.random_range(0..8u8) {
+                0 => Atoms::Edges,
+                1 => Atoms::Uniform,
+                _ => {
+                    let last = self.edges_of(sort).last().copied().unwrap_or(index);
+                    let small = self.rng.random_range(0..SMALL_VALUES);
+                    return index.saturating_add(small).min(last.max(index));
+                }
+            },
+            atoms => atoms,
+        };
         if self.rng.random_range(0..2) != 0 {
             return index;
         }
@@ -229,46 +389,6 @@ fn has_leaves(tree: &Tree) -> bool {
     false
 }
 
-/// The edge values of a leaf family, as global indices: for every size,
-/// its first and last values and the two in its middle, with their
-/// neighbours. A family lists its values by size, so for the integers
-/// these are 0, ±1, the powers of two and their neighbours, and MIN and
-/// MAX of every width (signed sizes hold the positives, then the
-/// negatives); for `char`, the first and last code of each bit length.
-pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
-    let SortKind::Leaf { family, .. } = &g.sorts[sort.index()].kind else {
-        return vec![];
-    };
-    let last = family.last_size().unwrap_or(128).min(130);
-    let mut start = BigUint::zero();
-    let mut out = vec![];
-    for size in 0..=last {
-        let count = family.count(size);
-        if count.is_zero() {
-            continue;
-        }
-        let half = &count >> 1u32;
-        let one = BigUint::from(1u32);
-        let mut offsets = vec![BigUint::zero(), one.clone(), &count - &one, half.clone()];
-        if half > BigUint::zero() {
-            offsets.push(&half - &one);
-        }
-        if count > one {
-            offsets.push(&count - 2u32);
-        }
-        for off in offsets {
-            if off < count {
-                match (&start + off).to_u64() {
-                    Some(i) => out.push(i),
-                    None => return finish(out),
-                }
-            }
-        }
-        start += count;
-    }
-    finish(out)
-}
-
 /// The largest size up to `last` at which every leaf family of the grammar
 /// still has all its values (of that size and below) at 64-bit indices.
 fn leaf_index_cap(g: &Grammar, last: usize) -> usize {
@@ -288,12 +408,6 @@ fn leaf_index_cap(g: &Grammar, last: usize) -> usize {
         }
     }
     cap
-}
-
-fn finish(mut v: Vec<u64>) -> Vec<u64> {
-    v.sort_unstable();
-    v.dedup();
-    v
 }
 
 /// A tree copied bottom-up with its leaves moved (the random phase's edge
@@ -331,48 +445,136 @@ impl<'t> Unfold for MovedAtoms<'_, '_, 't> {
     }
 }
 
+/// A record of every case drawn and every class ruled out on this thread,
+/// for the tests of the redraws (`check::redraw_tests`).
+#[cfg(test)]
+pub(crate) mod log {
+    use super::RandomCases;
+    use crate::grammar::Tree;
+    use std::cell::{Cell, RefCell};
+
+    /// What a random phase did, in order.
+    #[derive(Debug, Clone)]
+    pub(crate) enum Event {
+        /// A case was drawn (fresh or again), atoms moved.
+        Drawn { phase: u64, tree: Tree },
+        /// A case's class was ruled out: `reads` in the order read.
+        Discarded {
+            phase: u64,
+            tree: Tree,
+            reads: Vec<u32>,
+        },
+    }
+
+    thread_local! {
+        static EVENTS: RefCell<Option<Vec<Event>>> = const { RefCell::new(None) };
+        static NEXT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub(super) fn next_id() -> u64 {
+        NEXT.with(|n| n.replace(n.get() + 1))
+    }
+
+    fn push(e: impl FnOnce() -> Event) {
+        EVENTS.with(|l| {
+            if let Some(events) = l.borrow_mut().as_mut() {
+                events.push(e());
+            }
+        });
+    }
+
+    pub(super) fn drawn(cases: &RandomCases<'_>, tree: &Tree) {
+        push(|| Event::Drawn {
+            phase: cases.log_id,
+            tree: tree.clone(),
+        });
+    }
+
+    pub(super) fn discarded(cases: &RandomCases<'_>, tree: &Tree, reads: &[u32]) {
+        push(|| Event::Discarded {
+            phase: cases.log_id,
+            tree: tree.clone(),
+            reads: reads.to_vec(),
+        });
+    }
+
+    /// The events of the random phases `f` runs on this thread.
+    pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, Vec<Event>) {
+        EVENTS.with(|l| *l.borrow_mut() = Some(vec![]));
+        let r = f();
+        let events = EVENTS.with(|l| l.borrow_mut().take()).unwrap_or_default();
+        (r, events)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::types::grammar_of;
 
-    fn edge_values<T: crate::Enumerable + Clone>() -> Vec<T> {
-        let g = grammar_of::<T>();
-        let sort = g.root;
-        edge_indices(&g, sort)
-            .into_iter()
-            .map(|i| crate::grammar::downcast::<T>(g.build_root(&Tree::Leaf(sort, i)), "test"))
-            .collect()
+    #[test]
+    fn discarding_the_last_values_of_64_bit_families() {
+        // The last group of values of a 64-bit family ends at global index
+        // u64::MAX: its end does not fit 64 bits (issue 36).
+        fn discard_all_edges(g: &Rc<Grammar>, leaf_trees: &dyn Fn(u64) -> Tree) {
+            let edges = edge_indices(g, leaf_sort(g));
+            assert_eq!(edges.last(), Some(&u64::MAX));
+            let mut r = RandomCases::new(g, 1, 0, 200, 10);
+            for &i in edges.iter().rev() {
+                let tree = leaf_trees(i);
+                let reads: Vec<u32> = (0..positions(&tree)).collect();
+                assert!(r.discard(&tree, &reads), "index {i}");
+                // Discarding it again rules nothing more out.
+                assert!(r.discard(&tree, &reads));
+                let size = g.tree_size(&tree) as usize;
+                let left = r.pruned[&size].alive().clone();
+                for _ in 0..20 {
+                    let (again, at) = r.sample_near(size).expect("values are left");
+                    assert_ne!(again, tree);
+                    // A size left empty (i64::MIN is alone at size 64)
+                    // gives way to a neighbouring one.
+                    assert_eq!(at == size, !left.is_zero(), "index {i}");
+                }
+                assert_eq!(*r.pruned[&size].alive(), left);
+            }
+        }
+        for g in [grammar_of::<i64>(), grammar_of::<u64>()] {
+            let sort = g.root;
+            discard_all_edges(&g, &|i| Tree::Leaf(sort, i));
+        }
+        let g = grammar_of::<(i64, u8)>();
+        let Tree::Node(prod, ref kids) =
+            crate::index::sample_tree_in(&g, 9, &mut crate::index::seeded_rng(3)).unwrap()
+        else {
+            unreachable!("a pair is a node")
+        };
+        let sort = leaf_sort(&g);
+        discard_all_edges(&g, &|i| {
+            Tree::Node(prod, vec![Rc::new(Tree::Leaf(sort, i)), kids[1].clone()])
+        });
+        assert_eq!(
+            crate::grammar::downcast::<i64>(
+                grammar_of::<i64>().build_root(&Tree::Leaf(grammar_of::<i64>().root, u64::MAX)),
+                "test"
+            ),
+            i64::MIN
+        );
     }
 
-    #[test]
-    fn unsigned_edges_are_powers_of_two_their_neighbours_and_max() {
-        let e = edge_values::<u64>();
-        for v in [
-            0,
-            1,
-            2,
-            3,
-            1 << 40,
-            (1 << 40) - 1,
-            (1 << 40) + 1,
-            u64::MAX,
-            u64::MAX - 1,
-        ] {
-            assert!(e.contains(&v), "{v} missing");
-        }
-        let e = edge_values::<u32>();
-        assert!(e.contains(&u32::MAX) && e.contains(&(1 << 31)));
-        assert!(edge_values::<u8>().contains(&255));
+    /// The first leaf sort of a grammar.
+    fn leaf_sort(g: &Grammar) -> SortId {
+        let i = g
+            .sorts
+            .iter()
+            .position(|s| matches!(s.kind, SortKind::Leaf { .. }))
+            .expect("a leaf sort");
+        SortId::new(i)
     }
 
-    #[test]
-    fn signed_edges_include_min_max_and_minus_one() {
-        for v in [i64::MIN, i64::MAX, -1, 0, 1, -(1 << 40), 1 << 40] {
-            assert!(edge_values::<i64>().contains(&v), "{v} missing");
-        }
-        for v in [i8::MIN, i8::MAX, -1, 0, 1] {
-            assert!(edge_values::<i8>().contains(&v), "{v} missing");
+    fn positions(tree: &Tree) -> u32 {
+        match tree {
+            Tree::Leaf(..) => 1,
+            Tree::Node(_, kids) => 1 + kids.iter().map(|k| positions(k)).sum::<u32>(),
         }
     }
 

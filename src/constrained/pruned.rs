@@ -81,12 +81,25 @@ struct AltChild {
 }
 
 /// The values of one size of a leaf hole: global indices
-/// `first..first + len`, each with `each` completions.
+/// `first..=last`, each with `each` completions. Inclusive, because the
+/// last group of a 64-bit family ends at `u64::MAX`: its end past the last
+/// index does not fit 64 bits.
 #[derive(Clone, Debug)]
 struct LeafGroup {
     first: u64,
-    len: u64,
+    last: u64,
     each: Count,
+}
+
+impl LeafGroup {
+    fn values(&self) -> std::ops::RangeInclusive<u64> {
+        self.first..=self.last
+    }
+
+    /// How many values the group holds (up to 2^64).
+    fn len(&self) -> Count {
+        Count::Small(u128::from(self.last - self.first) + 1)
+    }
 }
 
 /// A partial value under construction: positions fixed so far and holes.
@@ -486,10 +499,49 @@ impl Pruned {
                     n.alive = n.alive.sub(&gone);
                 }
             }
-            (State::Accepted, true) => {}
+            // The class was decided before, the same way.
+            (State::Accepted, true) | (State::Dead, false) => {}
             _ => return Err(Inconsistent),
         }
         Ok(())
+    }
+
+    /// Whether a run has ruled out `tree` (a value of this size): the
+    /// descent along its choices at the split holes ends in a dead node.
+    /// No run was made on it, so no node is made.
+    pub(crate) fn rules_out(&self, tree: &Tree) -> bool {
+        let numbered = Numbered::new(tree);
+        let mut holes: Vec<u32> = vec![0];
+        let mut node = 0u32;
+        loop {
+            let sid = match self.nodes[node as usize].state {
+                State::Dead => return true,
+                State::Open | State::Accepted => return false,
+                State::Split(sid) => sid,
+            };
+            let split = &self.splits[sid as usize];
+            let Some(&q) = holes.get(split.hole as usize) else {
+                return false;
+            };
+            holes.remove(split.hole as usize);
+            let t = numbered.trees[q as usize];
+            node = match (&split.alts, t) {
+                (Alternatives::Prods(alts), Tree::Node(prod, kids)) => {
+                    let first = numbered.first_child[q as usize];
+                    holes.extend((0..kids.len()).map(|i| first + crate::arena::id32(i)));
+                    alts.iter()
+                        .find(|a| a.prod == *prod)
+                        .map_or(NONE, |a| a.child)
+                }
+                (Alternatives::Leaf { children, .. }, Tree::Leaf(_, value)) => {
+                    children.get(value).copied().unwrap_or(NONE)
+                }
+                _ => return false,
+            };
+            if node == NONE {
+                return false;
+            }
+        }
     }
 
     /// Splits open node `node` on hole number `hole`: the completions of
@@ -536,7 +588,11 @@ impl Pruned {
                     };
                     let each = others[residual - s].clone();
                     if len > 0 && !each.is_zero() {
-                        groups.push(LeafGroup { first, len, each });
+                        groups.push(LeafGroup {
+                            first,
+                            last: first + (len - 1),
+                            each,
+                        });
                     }
                     match first.checked_add(len) {
                         Some(f) => first = f,
@@ -576,13 +632,16 @@ impl Pruned {
                 (alt.child, alt.total.clone())
             }
             (Alternatives::Leaf { groups, children }, Tree::Leaf(_, value)) => {
-                let child = *children.entry(*value).or_insert(next);
                 let each = groups
                     .iter()
-                    .find(|gr| (gr.first..gr.first + gr.len).contains(value))
+                    .find(|gr| gr.values().contains(value))
                     .map(|gr| gr.each.clone())
-                    .expect("neatcheck: a leaf value outside its hole's sizes");
-                (child, each)
+                    .unwrap_or_else(|| {
+                        crate::internal::raise(format!(
+                            "the pruned space has no leaf value {value} at its hole"
+                        ))
+                    });
+                (*children.entry(*value).or_insert(next), each)
             }
             _ => unreachable!("a split's alternatives match its hole's sort"),
         };
@@ -602,24 +661,25 @@ fn pick_leaf(
     index: &mut Count,
 ) -> (u64, u32, Count) {
     for gr in groups {
-        let end = gr.first + gr.len;
         // Alive values of the group: every value's completions, less what
         // runs removed under the values reached.
-        let mut alive = gr.each.mul(&Count::from(gr.len));
-        for (_, &c) in children.range(gr.first..end) {
+        let mut alive = gr.each.mul(&gr.len());
+        for (_, &c) in children.range(gr.values()) {
             alive = alive.sub(&gr.each.sub(&nodes[c as usize].alive));
         }
         if *index >= alive {
             *index = index.sub(&alive);
             continue;
         }
-        let mut at = gr.first;
-        for (&v, &c) in children.range(gr.first..end) {
-            let gap = gr.each.mul(&Count::from(v - at));
+        // The first value not passed yet; `None` once past `u64::MAX`.
+        let mut at = Some(gr.first);
+        for (&v, &c) in children.range(gr.values()) {
+            let from = at.expect("a reached value follows the values passed");
+            let gap = gr.each.mul(&Count::from(v - from));
             if *index < gap {
                 let (q, r) = index.div_rem(&gr.each);
                 *index = r;
-                return (at + to_u64(&q), NONE, gr.each.clone());
+                return (from + to_u64(&q), NONE, gr.each.clone());
             }
             *index = index.sub(&gap);
             let w = nodes[c as usize].alive.clone();
@@ -627,11 +687,12 @@ fn pick_leaf(
                 return (v, c, w);
             }
             *index = index.sub(&w);
-            at = v + 1;
+            at = v.checked_add(1);
         }
+        let from = at.expect("an alive value follows the values reached");
         let (q, r) = index.div_rem(&gr.each);
         *index = r;
-        return (at + to_u64(&q), NONE, gr.each.clone());
+        return (from + to_u64(&q), NONE, gr.each.clone());
     }
     unreachable!("neatcheck: pruned leaf index out of range")
 }

@@ -76,18 +76,7 @@ impl Outcome for RunResult {
     }
 }
 
-/// The text of a panic payload.
-pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(m) = crate::internal::message_of(payload) {
-        m.to_string()
-    } else if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(a panic with a non-string payload)".to_string()
-    }
-}
+pub(crate) use crate::internal::panic_message;
 
 /// How one run of a predicate or property ended: the one outcome type of
 /// every search and check.

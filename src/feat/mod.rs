@@ -20,6 +20,18 @@ use num_traits::Zero;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+/// Which values of a leaf family a count table counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) enum Leaves {
+    /// Every value: the grammar's own counts.
+    #[default]
+    All,
+    /// Only the first value of the family's smallest size: the counts of
+    /// *skeletons*, values whose atoms are all minimal, so that a size is
+    /// spent on structure alone (the random phase's long collections).
+    Smallest,
+}
+
 /// Memo tables of a grammar's counts, extended on demand.
 #[derive(Default, Debug)]
 struct CountTables {
@@ -33,6 +45,9 @@ struct CountTables {
     suffix: Vec<Vec<Vec<BigUint>>>,
     /// Sorts in an order where same-size dependencies come first.
     order: Vec<SortId>,
+    /// Products of counts added so far (a deterministic measure of the
+    /// work the tables took, for callers that bound it).
+    work: u64,
 }
 
 /// How many grammars' tables a thread keeps: past it the least recently
@@ -43,7 +58,7 @@ const CACHED_GRAMMARS: usize = 64;
 /// last used.
 #[derive(Default)]
 struct Cache {
-    tables: HashMap<u64, (u64, CountTables)>,
+    tables: HashMap<(u64, Leaves), (u64, CountTables)>,
     clock: u64,
 }
 
@@ -57,6 +72,7 @@ thread_local! {
 pub(crate) struct Counts<'g> {
     g: &'g Grammar,
     t: CountTables,
+    leaves: Leaves,
 }
 
 impl std::fmt::Debug for Counts<'_> {
@@ -68,7 +84,7 @@ impl std::fmt::Debug for Counts<'_> {
 impl Drop for Counts<'_> {
     fn drop(&mut self) {
         let t = std::mem::take(&mut self.t);
-        let id = self.g.id;
+        let id = (self.g.id, self.leaves);
         // `try_with`: a handle dropped while the thread's locals are torn
         // down just loses its tables.
         let _ = CACHE.try_with(|c| {
@@ -89,11 +105,26 @@ impl Drop for Counts<'_> {
 impl<'g> Counts<'g> {
     /// The counts of `g`, with the tables this thread computed before.
     pub(crate) fn of(g: &'g Grammar) -> Counts<'g> {
+        Counts::counting(g, Leaves::All)
+    }
+
+    /// The counts of `g` with its leaves counted as `leaves` says.
+    pub(crate) fn counting(g: &'g Grammar, leaves: Leaves) -> Counts<'g> {
         let t = CACHE
-            .with(|c| c.borrow_mut().tables.remove(&g.id))
+            .with(|c| c.borrow_mut().tables.remove(&(g.id, leaves)))
             .map(|(_, t)| t)
             .unwrap_or_default();
-        Counts { g, t }
+        Counts { g, t, leaves }
+    }
+
+    /// The grammar counted.
+    pub(crate) fn grammar(&self) -> &'g Grammar {
+        self.g
+    }
+
+    /// Products of counts computed for these tables so far.
+    pub(crate) fn work(&self) -> u64 {
+        self.t.work
     }
 
     fn same_size_order(&self) -> Vec<SortId> {
@@ -168,7 +199,12 @@ impl<'g> Counts<'g> {
         for size in t.upto..=n {
             for &s in &order {
                 let c = match &g.sorts[s.index()].kind {
-                    SortKind::Leaf { family, .. } => family.count(size),
+                    SortKind::Leaf { family, .. } => match self.leaves {
+                        Leaves::All => family.count(size),
+                        Leaves::Smallest => {
+                            BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
+                        }
+                    },
                     SortKind::Algebraic { decl, .. } => {
                         let mut total = BigUint::zero();
                         for &p in decl {
@@ -299,6 +335,7 @@ fn suffix_entry(t: &mut CountTables, g: &Grammar, prod: ProdId, j: usize, idx: u
             break;
         }
         let r = suffix(t, g, prod, j + 1, idx - i);
+        t.work += 1;
         if !r.is_zero() {
             total += &t.sorts[s][i] * r;
         }
@@ -313,7 +350,12 @@ mod tests {
     use crate::space;
 
     fn cached(g: &Grammar) -> Option<usize> {
-        CACHE.with(|c| c.borrow().tables.get(&g.id).map(|(_, t)| t.upto))
+        CACHE.with(|c| {
+            c.borrow()
+                .tables
+                .get(&(g.id, Leaves::All))
+                .map(|(_, t)| t.upto)
+        })
     }
 
     fn reference(n: usize) -> BigUint {

@@ -103,9 +103,21 @@ pub(crate) fn walk<S: Sink>(
     i: BigUint,
     sink: &mut S,
 ) -> S::Out {
+    walk_counted(Counts::of(g), sort, size, i, sink)
+}
+
+/// [`walk`] by given counts: the grammar's own, or its skeletons' (leaves
+/// at their first smallest value, [`super::Leaves::Smallest`]).
+pub(crate) fn walk_counted<'g, S: Sink>(
+    counts: Counts<'g>,
+    sort: SortId,
+    size: usize,
+    i: BigUint,
+    sink: &mut S,
+) -> S::Out {
     let mut walker = Walker {
-        g,
-        counts: Counts::of(g),
+        g: counts.grammar(),
+        counts,
         sink,
         rest_min: vec![],
     };

@@ -10,6 +10,8 @@ use std::sync::Once;
 thread_local! {
     static QUIET: Cell<bool> = const { Cell::new(false) };
     static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The message of the last panic silenced on this thread.
+    static SILENCED: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 pub(crate) fn install() {
@@ -17,9 +19,12 @@ pub(crate) fn install() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            let at = info.location().map(|l| l.to_string());
+            LOCATION.with(|l| *l.borrow_mut() = at);
             if QUIET.with(Cell::get) {
-                let at = info.location().map(|l| l.to_string());
-                LOCATION.with(|l| *l.borrow_mut() = at);
+                // The report prints the message once, with this location.
+                let message = crate::internal::panic_message(info.payload());
+                SILENCED.with(|m| *m.borrow_mut() = Some(message));
             } else if let Some(m) = crate::internal::message_of(info.payload()) {
                 // The default hook prints only string payloads.
                 let thread = std::thread::current();
@@ -55,6 +60,23 @@ impl Quiet {
 impl Drop for Quiet {
     fn drop(&mut self) {
         QUIET.with(|q| q.set(self.was));
+        // A panic leaving the outermost quiet region was caught by no run:
+        // it is neatcheck's own, and its message must not be lost.
+        if !self.was && std::thread::panicking() {
+            if let Some(m) = SILENCED.with(|m| m.borrow_mut().take()) {
+                eprintln!("{}", escaped_message(&m));
+            }
+        }
+    }
+}
+
+/// What is printed of a panic that left a quiet region.
+fn escaped_message(message: &str) -> String {
+    if message.starts_with(crate::internal::PREFIX) {
+        message.to_string()
+    } else {
+        let at = last_location().map_or(String::new(), |at| format!(" at {at}"));
+        format!("{}: {message}{at}", crate::internal::PREFIX)
     }
 }
 
@@ -65,7 +87,8 @@ pub(crate) fn silence_this_thread() {
     QUIET.with(|q| q.set(true));
 }
 
-/// Where the last silenced panic on this thread happened (`file:line:col`).
+/// Where the last panic on this thread happened (`file:line:col`), once
+/// the hook is installed.
 pub(crate) fn last_location() -> Option<String> {
     LOCATION.with(|l| l.borrow().clone())
 }

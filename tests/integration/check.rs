@@ -259,7 +259,28 @@ fn environment_variables_change_what_is_run() {
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr.contains("the run budget stopped size 10; 7 random cases of sizes 1..=199"),
+        stderr.contains("the run budget stopped size 10; 7 random cases of sizes 1..=")
+            && stderr.contains("long with small atoms"),
+        "{stderr}"
+    );
+    // A largest random size holds for long cases too.
+    let (code, stderr) = child(
+        "env_probe",
+        &[
+            ("NEATCHECK_SAMPLES", "40"),
+            ("NEATCHECK_SAMPLE_SIZE", "30"),
+            ("NEATCHECK_VERBOSE", "1"),
+            ("NEATCHECK_RUNS", "100"),
+        ],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let sizes = stderr
+        .split("random cases of sizes ")
+        .nth(1)
+        .expect("a random phase");
+    let last: usize = sizes.split(['=', ' ']).nth(1).unwrap().parse().unwrap();
+    assert!(
+        last <= 30 && stderr.contains("long with small atoms"),
         "{stderr}"
     );
 }

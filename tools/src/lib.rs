@@ -6,6 +6,9 @@
 //!   `docs/benchmarks/` (lambda, redblack, regexp, imperative, typecheck,
 //!   the conformance predicates) and the thread CPU clock of the
 //!   measurements;
+//! - [`green`]: realistic properties with planted bugs and their fixes,
+//!   for what a check costs and finds against proptest
+//!   (`versus_proptest`);
 //! - [`interpreter`]: a tiny functional language over datatypes declared at
 //!   run time, evaluated through `neatcheck::dynamic`;
 //! - [`user_examples`]: the types and invariants of the user examples whose
@@ -17,5 +20,6 @@
 
 pub mod args;
 pub mod benchmarks;
+pub mod green;
 pub mod interpreter;
 pub mod user_examples;

@@ -11,7 +11,7 @@
 
 use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Value};
 use super::program::{Goal, Program, Type};
-use neatcheck::check::{run_check_in, Counterexample, Found, RunResult, Stop, Summary};
+use neatcheck::check::{run_check_in, Counterexample, RunResult, Stop, Summary};
 use neatcheck::dynamic::{DataTypes, DynValue};
 use neatcheck::space::IntegerSizes;
 use neatcheck::{Config, Lazy};
@@ -442,13 +442,7 @@ fn failed(instance: &Instance, goal: &Goal, c: &Counterexample<DynValue>) -> Ver
     Verdict::Failed {
         assignment,
         size: c.size.saturating_sub(1),
-        minimal: match &c.found {
-            Found::Exhaustive => true,
-            Found::Random { passed_up_to, .. } | Found::Depth { passed_up_to, .. } => {
-                passed_up_to.map(|p| p as u64 + 1) >= Some(c.size)
-            }
-            Found::Replay { .. } => false,
-        },
+        minimal: c.is_minimal(),
         runs: c.summary.runs,
         values: c.value.fields().to_vec(),
     }

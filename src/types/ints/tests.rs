@@ -181,7 +181,9 @@ fn linear_fields_and_free_newtypes() {
 }
 
 fn quick(config: Config) -> Config {
-    config.regressions(false).samples(2_000, 60)
+    // Linearly sized `i64` up to 100 takes 10 000 runs of iterative
+    // deepening: the runs of the deep profile.
+    config.regressions(false).runs(1_000_000).samples(2_000, 60)
 }
 
 #[test]

@@ -74,6 +74,8 @@ fn measure<T: Enumerable + Debug + Send>(
             Found::Depth { .. } => "depth",
             Found::Random { .. } => "random",
             Found::Replay { .. } => "replay",
+            Found::EdgeSweep { .. } => "edges",
+            _ => "other",
         },
         minimal: c.is_minimal(),
     }

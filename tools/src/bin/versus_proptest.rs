@@ -1,274 +1,90 @@
-//! neatcheck against proptest on the same planted bugs: numeric boundaries,
-//! strings, operation sequences against a model, recursive data.
-//!
-//! Each tool runs once per property with its defaults (neatcheck:
-//! `Config::default()`; proptest: `Config::default()`, 256 cases, on the
-//! deterministic ChaCha generator, failure persistence off so that runs do
-//! not feed each other), so the table is the same on every run but the
-//! times. Prints a markdown table of verdicts, times to failure and the
-//! (shrunk) counterexamples:
+//! What a check costs and what it finds: neatcheck's default and deep
+//! settings against proptest's defaults, side by side in one process, on
+//! the realistic properties of `neatcheck_tools::green` (each with its
+//! planted bug and with the fix).
 //!
 //! ```text
-//! cargo run --release -p neatcheck-tools --bin versus_proptest
+//! cargo run --release -p neatcheck-tools --bin versus_proptest -- [--deep] [--only NAME] [--markdown]
 //! ```
+//!
+//! Per property and tool: whether it found the bug, the thread CPU time of
+//! the check, the counterexample and whether it is minimal (neatcheck:
+//! proven by its report; proptest: its shrunk value compared with
+//! neatcheck's proven smallest size, `=` when of that size). The summary
+//! gives the median and largest ratio of neatcheck's CPU time to
+//! proptest's on the passing (fixed) properties, and the bugs each found.
+//! Both tools run deterministically (neatcheck by design; proptest on its
+//! ChaCha generator with a fixed seed, failure persistence off), so the
+//! table is the same on every run but for the times.
 
 use neatcheck::check::{run_check, Config as NcConfig, Found, Property};
 use neatcheck::Enumerable;
+use neatcheck_tools::benchmarks::timing::cpu_now;
+use neatcheck_tools::green::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestError, TestRng, TestRunner};
-use std::collections::VecDeque;
 use std::fmt::Debug;
-use std::time::{Duration, Instant};
-
-// ---------------------------------------------------------------------------
-// Family 3a: an LRU cache of capacity 3 whose `put` on a present key updates
-// the value but forgets to make the key the most recent one.
-
-const LRU_CAP: usize = 3;
-
-/// Operations on a cache with keys and values in `0..=3`.
-#[derive(Enumerable, Debug, Clone)]
-enum Op {
-    Put(
-        #[enumerable(with = "neatcheck::space::range(0, 3, |n| n as u8)")] u8,
-        #[enumerable(with = "neatcheck::space::range(0, 3, |n| n as u8)")] u8,
-    ),
-    Get(#[enumerable(with = "neatcheck::space::range(0, 3, |n| n as u8)")] u8),
-}
-
-/// Entries from least to most recently used.
-#[derive(Default)]
-struct Lru {
-    entries: Vec<(u8, u8)>,
-    /// Whether `put` on a present key refreshes its recency (the fix).
-    refresh_on_put: bool,
-}
-
-impl Lru {
-    fn get(&mut self, key: u8) -> Option<u8> {
-        let i = self.entries.iter().position(|&(k, _)| k == key)?;
-        let entry = self.entries.remove(i);
-        self.entries.push(entry);
-        Some(entry.1)
-    }
-
-    fn put(&mut self, key: u8, value: u8) {
-        if let Some(i) = self.entries.iter().position(|&(k, _)| k == key) {
-            if self.refresh_on_put {
-                self.entries.remove(i);
-                self.entries.push((key, value));
-            } else {
-                self.entries[i].1 = value;
-            }
-            return;
-        }
-        if self.entries.len() == LRU_CAP {
-            self.entries.remove(0);
-        }
-        self.entries.push((key, value));
-    }
-}
-
-/// Every `get` of the buggy cache agrees with the correct one.
-fn lru_agrees(ops: &[Op]) -> bool {
-    let mut buggy = Lru::default();
-    let mut model = Lru {
-        refresh_on_put: true,
-        ..Lru::default()
-    };
-    ops.iter().all(|op| match *op {
-        Op::Put(k, v) => {
-            buggy.put(k, v);
-            model.put(k, v);
-            true
-        }
-        Op::Get(k) => buggy.get(k) == model.get(k),
-    })
-}
-
-fn op_strategy() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        (0u8..=3, 0u8..=3).prop_map(|(k, v)| Op::Put(k, v)),
-        (0u8..=3).prop_map(Op::Get),
-    ]
-}
-
-// ---------------------------------------------------------------------------
-// Family 3b: a ring-buffer queue of capacity 3 whose `pop` wraps the head
-// index modulo 2 instead of 3.
-
-const RING_CAP: usize = 3;
-
-/// Queue operations with pushed values in `0..=1`.
-#[derive(Enumerable, Debug, Clone)]
-enum QOp {
-    Push(#[enumerable(with = "neatcheck::space::range(0, 1, |n| n as u8)")] u8),
-    Pop,
-}
-
-#[derive(Default)]
-struct Ring {
-    buf: [u8; RING_CAP],
-    head: usize,
-    len: usize,
-}
-
-impl Ring {
-    fn push(&mut self, v: u8) -> bool {
-        if self.len == RING_CAP {
-            return false;
-        }
-        self.buf[(self.head + self.len) % RING_CAP] = v;
-        self.len += 1;
-        true
-    }
-
-    fn pop(&mut self) -> Option<u8> {
-        if self.len == 0 {
-            return None;
-        }
-        let v = self.buf[self.head];
-        self.head = (self.head + 1) % (RING_CAP - 1);
-        self.len -= 1;
-        Some(v)
-    }
-}
-
-/// The ring agrees with a bounded `VecDeque` on every push and pop.
-fn ring_agrees(ops: &[QOp]) -> bool {
-    let mut ring = Ring::default();
-    let mut model = VecDeque::new();
-    ops.iter().all(|op| match *op {
-        QOp::Push(v) => {
-            let accepted = model.len() < RING_CAP;
-            if accepted {
-                model.push_back(v);
-            }
-            ring.push(v) == accepted
-        }
-        QOp::Pop => ring.pop() == model.pop_front(),
-    })
-}
-
-fn qop_strategy() -> impl Strategy<Value = QOp> {
-    prop_oneof![(0u8..=1).prop_map(QOp::Push), Just(QOp::Pop)]
-}
-
-// ---------------------------------------------------------------------------
-// Family 4: arithmetic expressions and a constant folder that keeps folded
-// constants in a 3-bit immediate, so it is wrong once a constant reaches 8:
-// with literals 0..=2 that takes nesting, e.g. `2 * (2 * 2)`.
-
-#[derive(Enumerable, Debug, Clone, PartialEq)]
-enum Expr {
-    X,
-    Lit(#[enumerable(with = "neatcheck::space::range(0, 2, |n| n as u8)")] u8),
-    Add(Box<Expr>, Box<Expr>),
-    Mul(Box<Expr>, Box<Expr>),
-}
-
-fn eval(e: &Expr, x: i64) -> i64 {
-    match e {
-        Expr::X => x,
-        Expr::Lit(n) => i64::from(*n),
-        Expr::Add(a, b) => eval(a, x).wrapping_add(eval(b, x)),
-        Expr::Mul(a, b) => eval(a, x).wrapping_mul(eval(b, x)),
-    }
-}
-
-fn fold(e: &Expr) -> Expr {
-    use Expr::*;
-    let imm = |n: u32| Lit((n % 8) as u8);
-    match e {
-        Add(a, b) => match (fold(a), fold(b)) {
-            (Lit(m), Lit(n)) => imm(u32::from(m) + u32::from(n)),
-            (Lit(0), e) | (e, Lit(0)) => e,
-            (a, b) => Add(Box::new(a), Box::new(b)),
-        },
-        Mul(a, b) => match (fold(a), fold(b)) {
-            (Lit(m), Lit(n)) => imm(u32::from(m) * u32::from(n)),
-            (Lit(1), e) | (e, Lit(1)) => e,
-            (a, b) => Mul(Box::new(a), Box::new(b)),
-        },
-        e => e.clone(),
-    }
-}
-
-fn fold_preserves_value(e: &Expr) -> bool {
-    let folded = fold(e);
-    (-3..=3).all(|x| eval(e, x) == eval(&folded, x))
-}
-
-fn expr_strategy() -> impl Strategy<Value = Expr> {
-    let leaf = prop_oneof![Just(Expr::X), (0u8..=2).prop_map(Expr::Lit)];
-    leaf.prop_recursive(4, 32, 2, |inner| {
-        prop_oneof![
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Add(Box::new(a), Box::new(b))),
-            (inner.clone(), inner).prop_map(|(a, b)| Expr::Mul(Box::new(a), Box::new(b))),
-        ]
-    })
-}
-
-// ---------------------------------------------------------------------------
-// Families 1 and 2: small buggy functions.
-
-/// Absolute value that panics on `i32::MIN` (in release builds too).
-fn magnitude(x: i32) -> i32 {
-    x.checked_abs().expect("abs overflow")
-}
-
-/// The first three bytes: panics when byte 3 is inside a character.
-fn prefix3(s: &str) -> &str {
-    &s[..s.len().min(3)]
-}
-
-// ---------------------------------------------------------------------------
-// Running both tools.
+use std::time::Duration;
 
 /// One tool's result on one property.
 struct Cell {
-    verdict: String,
+    found: bool,
     time: Duration,
     counterexample: String,
+    /// Size of the counterexample (neatcheck's sizes), where known.
+    size: Option<u64>,
+    /// Proven smallest (neatcheck only).
+    minimal: bool,
+    note: String,
 }
 
-fn neat<T: Enumerable + Debug + Send, M>(prop: impl Property<T, M> + Sync) -> Cell {
-    let start = Instant::now();
-    let result = run_check(&NcConfig::default(), prop);
-    let time = start.elapsed();
+fn neat<T: Enumerable + Debug + Send, M>(
+    config: &NcConfig,
+    prop: impl Property<T, M> + Sync,
+) -> Cell {
+    let start = cpu_now();
+    let result = run_check(config, prop);
+    let time = cpu_now() - start;
     match result {
         Ok(summary) => Cell {
-            verdict: "not found".into(),
+            found: false,
             time,
-            counterexample: format!(
-                "— ({} runs, exhausted to size {})",
-                summary.runs + summary.random,
-                summary.exhausted.map_or("-".into(), |s| s.to_string())
-            ),
+            counterexample: String::new(),
+            size: None,
+            minimal: false,
+            note: format!("{} runs + {} random", summary.runs, summary.random),
         },
         Err(f) => {
             let how = match f.found {
                 Found::Exhaustive => "exhaustive",
-                Found::Random { .. } => "random+shrink",
-                Found::Depth { .. } => "depth+shrink",
+                Found::Random { .. } => "random",
+                Found::Depth { .. } => "depth",
                 Found::Replay { .. } => "replay",
+                Found::EdgeSweep { .. } => "edges",
+                _ => "other",
             };
-            let minimal = if f.is_minimal() {
-                "minimal"
-            } else {
-                "not proven minimal"
-            };
-            let kind = if f.panicked { "panic" } else { "false" };
+            let shown = format!("{:?}", f.value);
             Cell {
-                verdict: format!("**found** ({how}, {kind})"),
+                found: true,
                 time,
-                counterexample: format!("`{:?}` (size {}, {minimal})", f.value, f.size),
+                counterexample: shorten(&shown),
+                size: Some(f.size),
+                minimal: f.is_minimal(),
+                note: how.to_string(),
             }
         }
     }
 }
 
-fn prop<S: Strategy>(strategy: S, test: impl Fn(S::Value) -> bool) -> Cell
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 48 {
+        format!("{}…", s.chars().take(47).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+fn prop<S: Strategy>(strategy: S, test: impl Fn(&S::Value) -> bool) -> Cell
 where
     S::Value: Debug,
 {
@@ -278,143 +94,530 @@ where
     };
     let rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
     let mut runner = TestRunner::new_with_rng(config, rng);
-    let start = Instant::now();
+    let start = cpu_now();
     let result = runner.run(&strategy, |v| {
-        if test(v) {
+        if test(&v) {
             Ok(())
         } else {
             Err(TestCaseError::fail("property returned false"))
         }
     });
-    let time = start.elapsed();
+    let time = cpu_now() - start;
     match result {
         Ok(()) => Cell {
-            verdict: "not found".into(),
+            found: false,
             time,
-            counterexample: format!("— ({} cases)", runner.config().cases),
+            counterexample: String::new(),
+            size: None,
+            minimal: false,
+            note: format!("{} cases", runner.config().cases),
         },
-        Err(TestError::Fail(reason, value)) => {
-            let kind = if reason.message().contains("returned false") {
-                "false"
-            } else {
-                "panic"
-            };
-            Cell {
-                verdict: format!("**found** (shrunk, {kind})"),
-                time,
-                counterexample: format!("`{value:?}`"),
-            }
-        }
+        Err(TestError::Fail(_, value)) => Cell {
+            found: true,
+            time,
+            counterexample: shorten(&format!("{value:?}")),
+            size: None,
+            minimal: false,
+            note: "shrunk".into(),
+        },
         Err(TestError::Abort(reason)) => Cell {
-            verdict: format!("aborted: {}", reason.message()),
+            found: false,
             time,
-            counterexample: "—".into(),
+            counterexample: String::new(),
+            size: None,
+            minimal: false,
+            note: format!("aborted: {}", reason.message()),
         },
     }
 }
 
-fn fmt_time(d: Duration) -> String {
-    if d.as_secs_f64() >= 1.0 {
-        format!("{:.2} s", d.as_secs_f64())
-    } else if d.as_micros() >= 1000 {
-        format!("{:.1} ms", d.as_secs_f64() * 1e3)
-    } else {
-        format!("{} µs", d.as_micros())
+/// A property as both tools run it, with its bug planted or fixed.
+struct Row {
+    name: &'static str,
+    bug: bool,
+    default: Cell,
+    deep: Option<Cell>,
+    proptest: Cell,
+}
+
+struct Bench {
+    deep: bool,
+    only: Option<String>,
+    rows: Vec<Row>,
+    default_config: NcConfig,
+    deep_config: NcConfig,
+}
+
+impl Bench {
+    fn wants(&self, name: &str) -> bool {
+        self.only.as_deref().is_none_or(|o| name.contains(o))
+    }
+
+    /// Runs a property (as `check` would take it) and proptest's strategy
+    /// for it, with the bug planted and fixed.
+    fn both<T, M, P, S>(
+        &mut self,
+        name: &'static str,
+        nc: impl Fn(bool) -> P,
+        strategy: impl Fn() -> S,
+        pt: impl Fn(&S::Value, bool) -> bool,
+    ) where
+        T: Enumerable + Debug + Send,
+        P: Property<T, M> + Sync,
+        S: Strategy,
+        S::Value: Debug,
+    {
+        if !self.wants(name) {
+            return;
+        }
+        for bug in [true, false] {
+            let default = neat(&self.default_config, nc(bug));
+            let deep = self.deep.then(|| neat(&self.deep_config, nc(bug)));
+            let proptest = prop(strategy(), |v| pt(v, bug));
+            let row = Row {
+                name,
+                bug,
+                default,
+                deep,
+                proptest,
+            };
+            print_row(&row);
+            self.rows.push(row);
+        }
     }
 }
 
-fn row(family: &str, property: &str, nc: Cell, pt: Cell) {
-    let cell = |c: &Cell| format!("{}, {}: {}", c.verdict, fmt_time(c.time), c.counterexample);
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1e3)
+}
+
+fn cell_text(c: &Cell, smallest: Option<u64>) -> String {
+    if !c.found {
+        return format!("pass {} ms ({})", ms(c.time), c.note);
+    }
+    let minimal = match (c.minimal, c.size, smallest) {
+        (true, _, _) => "minimal",
+        (false, Some(s), Some(m)) if s == m => "= smallest",
+        (false, Some(_), _) => "not proven minimal",
+        (false, None, _) => "?",
+    };
+    format!(
+        "FOUND {} ms {} [{}, {minimal}]",
+        ms(c.time),
+        c.counterexample,
+        c.note
+    )
+}
+
+fn print_row(r: &Row) {
+    let smallest = [Some(&r.default), r.deep.as_ref()]
+        .into_iter()
+        .flatten()
+        .filter(|c| c.minimal)
+        .find_map(|c| c.size);
+    let deep = r
+        .deep
+        .as_ref()
+        .map_or(String::new(), |d| format!(" | {}", cell_text(d, smallest)));
     println!(
-        "| {family} | `{property}` | {} | {} |",
-        cell(&nc),
-        cell(&pt)
+        "| {} | {} | {}{deep} | {} |",
+        r.name,
+        if r.bug { "bug" } else { "fixed" },
+        cell_text(&r.default, smallest),
+        cell_text(&r.proptest, smallest),
     );
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    xs[xs.len() / 2]
 }
 
 fn main() {
     // Both tools catch panics; keep their messages off the terminal.
     std::panic::set_hook(Box::new(|_| {}));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut bench = Bench {
+        deep: args.iter().any(|a| a == "--deep"),
+        only: args
+            .iter()
+            .position(|a| a == "--only")
+            .and_then(|i| args.get(i + 1).cloned()),
+        rows: vec![],
+        default_config: NcConfig::default().regressions(false),
+        deep_config: NcConfig::deep().regressions(false),
+    };
+    println!(
+        "| property | variant | neatcheck default{} | proptest (256 cases) |",
+        if bench.deep { " | neatcheck deep" } else { "" }
+    );
+    println!("|---|---|---|{}---|", if bench.deep { "---|" } else { "" });
 
-    println!("| family | property | neatcheck (defaults) | proptest (defaults, 256 cases) |");
-    println!("|---|---|---|---|");
+    run_all(&mut bench);
 
-    let numeric = "1 numeric";
-    row(
-        numeric,
-        "x < 1 << 40 (u64)",
-        neat(|x: u64| x < 1 << 40),
-        prop(any::<u64>(), |x| x < 1 << 40),
+    let fixed: Vec<&Row> = bench.rows.iter().filter(|r| !r.bug).collect();
+    let ratios: Vec<f64> = fixed
+        .iter()
+        .map(|r| r.default.time.as_secs_f64() / r.proptest.time.as_secs_f64().max(1e-6))
+        .collect();
+    let bugs: Vec<&Row> = bench.rows.iter().filter(|r| r.bug).collect();
+    let found = |f: &dyn Fn(&Row) -> bool| bugs.iter().filter(|r| f(r)).count();
+    println!();
+    println!(
+        "passing properties: {}; neatcheck default / proptest CPU time: median {:.1}x, largest {:.1}x",
+        fixed.len(),
+        median(ratios.clone()),
+        ratios.iter().copied().fold(0.0, f64::max)
     );
-    row(
-        numeric,
-        "a.checked_add(b).is_some() (u32)",
-        neat(|a: u32, b: u32| a.checked_add(b).is_some()),
-        prop((any::<u32>(), any::<u32>()), |(a, b)| {
-            a.checked_add(b).is_some()
-        }),
+    let total = |f: &dyn Fn(&Row) -> Duration| -> f64 {
+        fixed.iter().map(|r| f(r).as_secs_f64()).sum::<f64>() * 1e3
+    };
+    println!(
+        "passing properties' total CPU: neatcheck default {:.0} ms, proptest {:.0} ms{}",
+        total(&|r| r.default.time),
+        total(&|r| r.proptest.time),
+        if bench.deep {
+            format!(
+                ", neatcheck deep {:.0} ms",
+                total(&|r| r.deep.as_ref().map_or(Duration::ZERO, |d| d.time))
+            )
+        } else {
+            String::new()
+        }
     );
-    row(
-        numeric,
-        "(x as i16) as i64 == x (i64)",
-        neat(|x: i64| (x as i16) as i64 == x),
-        prop(any::<i64>(), |x| (x as i16) as i64 == x),
+    println!(
+        "bugs found (of {}): neatcheck default {} ({} proven minimal), proptest {}{}",
+        bugs.len(),
+        found(&|r| r.default.found),
+        found(&|r| r.default.found && r.default.minimal),
+        found(&|r| r.proptest.found),
+        if bench.deep {
+            format!(
+                ", neatcheck deep {}",
+                found(&|r| r.deep.as_ref().is_some_and(|d| d.found))
+            )
+        } else {
+            String::new()
+        }
     );
-    row(
-        numeric,
-        "magnitude(x) >= 0 (i32, panics at MIN)",
-        neat(|x: i32| magnitude(x) >= 0),
-        prop(any::<i32>(), |x| magnitude(x) >= 0),
+    let false_alarms = fixed
+        .iter()
+        .filter(|r| r.default.found || r.proptest.found || r.deep.as_ref().is_some_and(|d| d.found))
+        .count();
+    if false_alarms > 0 {
+        println!("FALSE ALARMS on fixed properties: {false_alarms}");
+        std::process::exit(1);
+    }
+}
+
+fn vec_of<S: Strategy>(s: S) -> impl Strategy<Value = Vec<S::Value>> {
+    proptest::collection::vec(s, 0..100)
+}
+
+fn run_all(b: &mut Bench) {
+    // Numbers.
+    b.both(
+        "varint length table (2^42)",
+        |bug| move |x: u64| varint_len(x, bug) == varint(x).len(),
+        any::<u64>,
+        |&x, bug| varint_len(x, bug) == varint(x).len(),
     );
-    row(
-        numeric,
-        "x.checked_add(1).is_some() (u8)",
-        neat(|x: u8| x.checked_add(1).is_some()),
-        prop(any::<u8>(), |x| x.checked_add(1).is_some()),
+    b.both(
+        "parse_i64 round trip (i64::MIN)",
+        |bug| move |x: i64| parse_i64(&x.to_string(), bug) == Some(x),
+        any::<i64>,
+        |&x, bug| parse_i64(&x.to_string(), bug) == Some(x),
+    );
+    b.both(
+        "spatial hash cell (negative coordinates)",
+        |bug| move |x: i32, y: i32| in_own_cell((x, y), bug),
+        || (any::<i32>(), any::<i32>()),
+        |&p, bug| in_own_cell(p, bug),
+    );
+    b.both(
+        "human-readable bytes below 1024",
+        |bug| move |n: u64| human_bytes_in_range(n, bug),
+        any::<u64>,
+        |&n, bug| human_bytes_in_range(n, bug),
+    );
+    b.both(
+        "calendar ordinal round trip (year 0, 400 rule)",
+        |bug| move |y: u16, d: u16| ordinal_round_trip((y, d), bug),
+        || (any::<u16>(), any::<u16>()),
+        |&p, bug| ordinal_round_trip(p, bug),
+    );
+    b.both(
+        "midpoint between its arguments (u32)",
+        |bug| {
+            move |a: u32, c: u32| {
+                let m = midpoint(a, c, bug);
+                a.min(c) <= m && m <= a.max(c)
+            }
+        },
+        || (any::<u32>(), any::<u32>()),
+        |&(a, c), bug| {
+            let m = midpoint(a, c, bug);
+            a.min(c) <= m && m <= a.max(c)
+        },
+    );
+    b.both(
+        "saturating byte (i32 past 255)",
+        |bug| move |x: i32| i32::from(to_byte(x, bug)) == x.clamp(0, 255),
+        any::<i32>,
+        |&x, bug| i32::from(to_byte(x, bug)) == x.clamp(0, 255),
+    );
+    b.both(
+        "magnitude (i32::MIN panics)",
+        |bug| move |x: i32| u64::from(magnitude(x, bug)) == x.unsigned_abs() as u64,
+        any::<i32>,
+        |&x, bug| u64::from(magnitude(x, bug)) == x.unsigned_abs() as u64,
     );
 
-    let strings = "2 strings";
-    row(
-        strings,
-        "!s.contains(\"ab\")",
-        neat(|s: String| !s.contains("ab")),
-        prop(any::<String>(), |s| !s.contains("ab")),
+    // Floats.
+    b.both(
+        "sort floats with NaN",
+        |bug| move |xs: Vec<f64>| floats_sorted(&xs, bug),
+        || vec_of(any::<f64>()),
+        |xs, bug| floats_sorted(xs, bug),
     );
-    row(
-        strings,
-        "s.len() < 40",
-        neat(|s: String| s.len() < 40),
-        prop(any::<String>(), |s| s.len() < 40),
-    );
-    row(
-        strings,
-        "prefix3(&s).len() <= 3 (UTF-8 boundary panic)",
-        neat(|s: String| prefix3(&s).len() <= 3),
-        prop(any::<String>(), |s| prefix3(&s).len() <= 3),
+    b.both(
+        "mean of two finite floats is finite",
+        |bug| move |a: f64, c: f64| mean_finite((a, c), bug),
+        || (any::<f64>(), any::<f64>()),
+        |&p, bug| mean_finite(p, bug),
     );
 
-    let model = "3 model";
-    row(
-        model,
-        "LRU cap 3: put does not refresh recency",
-        neat(|ops: Vec<Op>| lru_agrees(&ops)),
-        prop(proptest::collection::vec(op_strategy(), 0..100), |ops| {
-            lru_agrees(&ops)
-        }),
+    // Text.
+    b.both(
+        "word wrap with tabs",
+        |bug| move |t: String, w: u8| wrap_fits((t, w), bug),
+        || (any::<String>(), any::<u8>()),
+        |(t, w), bug| wrap_fits((t.clone(), *w), bug),
     );
-    row(
-        model,
-        "ring queue cap 3: head wraps mod 2",
-        neat(|ops: Vec<QOp>| ring_agrees(&ops)),
-        prop(proptest::collection::vec(qop_strategy(), 0..100), |ops| {
-            ring_agrees(&ops)
-        }),
+    b.both(
+        "prefix of 3 bytes (UTF-8 boundary)",
+        |bug| move |s: String| prefix3(&s, bug).len() <= 3,
+        any::<String>,
+        |s, bug| prefix3(s, bug).len() <= 3,
+    );
+    b.both(
+        "name record of 32 bytes (long names)",
+        |bug| move |s: String| name_record(&s, bug).len() == 32,
+        any::<String>,
+        |s, bug| name_record(s, bug).len() == 32,
+    );
+    b.both(
+        "escape round trip (backslash n)",
+        |bug| move |s: String| unescape(&escape(&s, bug)) == s,
+        any::<String>,
+        |s, bug| unescape(&escape(s, bug)) == *s,
+    );
+    b.both(
+        "run-length round trip (runs past 255)",
+        |bug| move |xs: Vec<u8>| run_lengths_round_trip(&xs, bug),
+        || vec_of(any::<u8>()),
+        |xs, bug| run_lengths_round_trip(xs, bug),
     );
 
-    row(
-        "4 recursive",
-        "fold keeps eval (3-bit folded constants)",
-        neat(|e: Expr| fold_preserves_value(&e)),
-        prop(expr_strategy(), |e| fold_preserves_value(&e)),
+    // Collections.
+    b.both(
+        "lower_bound with duplicates",
+        |bug| {
+            move |xs: Vec<u8>, x: u8| {
+                neatcheck::implies(sorted(&xs), || lower_bound_agrees(&xs, x, bug))
+            }
+        },
+        || {
+            (
+                vec_of(any::<u8>()).prop_map(|mut v| {
+                    v.sort_unstable();
+                    v
+                }),
+                any::<u8>(),
+            )
+        },
+        |(xs, x), bug| lower_bound_agrees(xs, *x, bug),
+    );
+    b.both(
+        "serializer count as u8 (256 items)",
+        |bug| move |xs: Vec<u16>| serialize_round_trip(&xs, bug),
+        || vec_of(any::<u16>()),
+        |xs, bug| serialize_round_trip(xs, bug),
+    );
+    b.both(
+        "sorted insert keeps duplicates",
+        |bug| {
+            move |x: u8, xs: Vec<u8>| {
+                neatcheck::implies(sorted(&xs), || {
+                    let ys = sorted_insert(x, &xs, bug);
+                    ys.len() == xs.len() + 1 && sorted(&ys)
+                })
+            }
+        },
+        || {
+            (
+                any::<u8>(),
+                vec_of(any::<u8>()).prop_map(|mut v| {
+                    v.sort_unstable();
+                    v
+                }),
+            )
+        },
+        |(x, xs), bug| {
+            let ys = sorted_insert(*x, xs, bug);
+            ys.len() == xs.len() + 1 && sorted(&ys)
+        },
+    );
+    b.both(
+        "chunks of 3 round trip",
+        |bug| move |xs: Vec<u8>| chunks_round_trip(&xs, bug),
+        || vec_of(any::<u8>()),
+        |xs, bug| chunks_round_trip(xs, bug),
+    );
+    b.both(
+        "top k keeps duplicates",
+        |bug| move |xs: Vec<u8>, k: u8| top_k_sound((xs, k), bug),
+        || (vec_of(any::<u8>()), any::<u8>()),
+        |(xs, k), bug| top_k_sound((xs.clone(), *k), bug),
+    );
+
+    b.both(
+        "sorted insert keeps duplicates (lazy precondition)",
+        |bug| {
+            move |x: neatcheck::Lazy<'_, u8>, xs: neatcheck::Lazy<'_, Vec<u8>>| {
+                neatcheck::implies(lazy_sorted(xs), || {
+                    let (x, xs) = (x.get(), xs.force());
+                    let ys = sorted_insert(x, &xs, bug);
+                    ys.len() == xs.len() + 1 && sorted(&ys)
+                })
+            }
+        },
+        || {
+            (
+                any::<u8>(),
+                vec_of(any::<u8>()).prop_map(|mut v| {
+                    v.sort_unstable();
+                    v
+                }),
+            )
+        },
+        |(x, xs), bug| {
+            let ys = sorted_insert(*x, xs, bug);
+            ys.len() == xs.len() + 1 && sorted(&ys)
+        },
+    );
+
+    // Models.
+    b.both(
+        "LRU cache refreshes on put",
+        |bug| move |ops: Vec<CacheOp>| lru_agrees(&ops, bug),
+        || {
+            vec_of(prop_oneof![
+                (0u8..=3, 0u8..=3).prop_map(|(k, v)| CacheOp::Put(k, v)),
+                (0u8..=3).prop_map(CacheOp::Get),
+            ])
+        },
+        |ops, bug| lru_agrees(ops, bug),
+    );
+    b.both(
+        "ring queue wraps its head",
+        |bug| move |ops: Vec<QueueOp>| ring_agrees(&ops, bug),
+        || {
+            vec_of(prop_oneof![
+                (0u8..=1).prop_map(QueueOp::Push),
+                Just(QueueOp::Pop)
+            ])
+        },
+        |ops, bug| ring_agrees(ops, bug),
+    );
+    b.both(
+        "free-list allocator (5 operations)",
+        |bug| move |ops: Vec<AllocOp>| allocator_unique(&ops, bug),
+        || {
+            vec_of(prop_oneof![
+                Just(AllocOp::Alloc),
+                (0u8..=3).prop_map(AllocOp::Free)
+            ])
+        },
+        |ops, bug| allocator_unique(ops, bug),
+    );
+    b.both(
+        "account never negative",
+        |bug| move |ops: Vec<AccountOp>| account_never_negative(&ops, bug),
+        || {
+            vec_of(prop_oneof![
+                (0u8..=7).prop_map(AccountOp::Deposit),
+                (0u8..=7).prop_map(AccountOp::Withdraw),
+            ])
+        },
+        |ops, bug| account_never_negative(ops, bug),
+    );
+    b.both(
+        "search tree map with i64 keys (overwrite)",
+        |bug| move |ops: Vec<MapOp>| bst_agrees(&ops, bug),
+        || {
+            vec_of(prop_oneof![
+                (any::<i64>(), any::<u8>()).prop_map(|(k, v)| MapOp::Insert(k, v)),
+                any::<i64>().prop_map(MapOp::Remove),
+            ])
+        },
+        |ops, bug| bst_agrees(ops, bug),
+    );
+
+    // Recursive data.
+    b.both(
+        "constant folding keeps the value",
+        |bug| move |e: Expr| fold_keeps_value(&e, bug),
+        || {
+            let leaf = prop_oneof![Just(Expr::X), (0u8..=2).prop_map(Expr::Lit)];
+            leaf.prop_recursive(4, 32, 2, |inner| {
+                prop_oneof![
+                    (inner.clone(), inner.clone())
+                        .prop_map(|(a, c)| Expr::Add(Box::new(a), Box::new(c))),
+                    (inner.clone(), inner).prop_map(|(a, c)| Expr::Mul(Box::new(a), Box::new(c))),
+                ]
+            })
+        },
+        |e, bug| fold_keeps_value(e, bug),
+    );
+    b.both(
+        "search tree insert keeps order",
+        |bug| move |x: u8, t: Tree| tree_insert_keeps_order((x, t), bug),
+        || {
+            let leaf = Just(Tree::Leaf);
+            (
+                any::<u8>(),
+                leaf.prop_recursive(4, 32, 2, |inner| {
+                    (inner.clone(), any::<u8>(), inner)
+                        .prop_map(|(l, k, r)| Tree::Node(Box::new(l), k, Box::new(r)))
+                }),
+            )
+        },
+        |(x, t), bug| tree_insert_keeps_order((*x, t.clone()), bug),
+    );
+    b.both(
+        "search tree insert keeps order (lazy precondition)",
+        |bug| {
+            move |x: neatcheck::Lazy<'_, u8>, t: neatcheck::Lazy<'_, Tree>| {
+                neatcheck::implies(lazy_search_tree(t), || {
+                    is_search_tree(&tree_insert(&t.force(), x.get(), bug))
+                })
+            }
+        },
+        || {
+            // The typical proptest way to a valid input: build it by
+            // inserting keys.
+            (
+                any::<u8>(),
+                vec_of(any::<u8>()).prop_map(|keys| {
+                    keys.iter()
+                        .fold(Tree::Leaf, |t, &k| tree_insert(&t, k, false))
+                }),
+            )
+        },
+        |(x, t), bug| is_search_tree(&tree_insert(t, *x, bug)),
     );
 }

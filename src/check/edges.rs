@@ -1,0 +1,331 @@
+//! Edge values and the edge sweep: a check's deterministic pass over its
+//! smallest inputs with their atoms (numbers, characters, floats) set to
+//! edge values, before the exhaustive phase.
+//!
+//! Random cases meet a bug that needs one exact value (a table wrong at
+//! `2^42`, a parser that rejects `i64::MIN`) only by luck: among a family's
+//! few hundred edge values, a few dozen cases hit the right one a few
+//! percent of the time. The sweep takes the smallest inputs that hold
+//! atoms (their skeletons: every atom minimal) and tries, atom by atom,
+//! every edge value of the atom's family, then, pair of atoms by pair, the
+//! few values that end or start a family (0, ±1, `MIN`, `MAX`, NaN, ±∞), so
+//! such bugs are found in a few hundred runs whatever the seed.
+
+use crate::feat::walk::{walk_counted, TreeSink};
+use crate::feat::{Counts, Leaves};
+use crate::grammar::{Grammar, SortId, SortKind, Tree};
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The edge values of a leaf family, as global indices: for every size,
+/// its first and last values and the two in its middle, with their
+/// neighbours. A family lists its values by size, so for the integers
+/// these are 0, ±1, the powers of two and their neighbours, and MIN and
+/// MAX of every width (signed sizes hold the positives, then the
+/// negatives); for `char`, the first and last code of each bit length.
+pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
+    let SortKind::Leaf { family, .. } = &g.sorts[sort.index()].kind else {
+        return vec![];
+    };
+    let last = family.last_size().unwrap_or(128).min(130);
+    let mut start = BigUint::zero();
+    let mut out = vec![];
+    for size in 0..=last {
+        let count = family.count(size);
+        if count.is_zero() {
+            continue;
+        }
+        let half = &count >> 1u32;
+        let one = BigUint::from(1u32);
+        let mut offsets = vec![BigUint::zero(), one.clone(), &count - &one, half.clone()];
+        if half > BigUint::zero() {
+            offsets.push(&half - &one);
+        }
+        if count > one {
+            offsets.push(&count - 2u32);
+        }
+        for off in offsets {
+            if off < count {
+                match (&start + off).to_u64() {
+                    Some(i) => out.push(i),
+                    None => return sorted(out),
+                }
+            }
+        }
+        start += count;
+    }
+    sorted(out)
+}
+
+fn sorted(mut v: Vec<u64>) -> Vec<u64> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// How many of the smallest inputs with atoms the sweep starts from.
+const BASES: usize = 3;
+/// How many sizes past the smallest the sweep looks through for them.
+const BASE_SIZES: usize = 24;
+/// A family's first values that pairs of atoms take (the special floats,
+/// 0, ±1, 2, ...), besides its last edge values.
+const PAIR_FIRST: usize = 12;
+/// A family's last edge values that pairs of atoms take: those of its
+/// widest sizes, which hold MAX and MAX - 1 of an unsigned integer, and
+/// MIN (alone at its size) with the previous size's MAX, MIN + 1 and
+/// neighbours of a signed one.
+const PAIR_LAST: usize = 7;
+
+/// The sweep's inputs, in the order they run: for each base, each atom at
+/// each of its family's edge values; then for each base, each pair of atoms
+/// at each pair of their families' first and last values. At most `budget`
+/// inputs, each once.
+pub(crate) fn sweep(g: &Grammar, budget: u64) -> Vec<Tree> {
+    let budget = usize::try_from(budget).unwrap_or(usize::MAX);
+    if budget == 0 || !g.is_inhabited() {
+        return vec![];
+    }
+    let bases = bases(g);
+    let mut edges: HashMap<SortId, Rc<Vec<u64>>> = HashMap::new();
+    let mut edges_of = |sort: SortId| {
+        edges
+            .entry(sort)
+            .or_insert_with(|| Rc::new(edge_indices(g, sort)))
+            .clone()
+    };
+    let mut out = Sweep {
+        trees: vec![],
+        seen: std::collections::HashSet::new(),
+        budget,
+    };
+    for (base, leaves) in &bases {
+        for (path, sort) in leaves {
+            for &e in edges_of(*sort).iter() {
+                if !out.push(with_leaves(base, &[(path, *sort, e)])) {
+                    return out.trees;
+                }
+            }
+        }
+    }
+    for (base, leaves) in &bases {
+        for (i, (p, ps)) in leaves.iter().enumerate() {
+            for (q, qs) in &leaves[i + 1..] {
+                let (a, b) = (pair_values(&edges_of(*ps)), pair_values(&edges_of(*qs)));
+                for &x in &a {
+                    for &y in &b {
+                        if !out.push(with_leaves(base, &[(p, *ps, x), (q, *qs, y)])) {
+                            return out.trees;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.trees
+}
+
+/// The sweep's inputs so far, each once, up to its budget.
+struct Sweep {
+    trees: Vec<Tree>,
+    seen: std::collections::HashSet<Tree>,
+    budget: usize,
+}
+
+impl Sweep {
+    /// Adds a tree not seen before; false once the budget is spent.
+    fn push(&mut self, tree: Tree) -> bool {
+        if self.trees.len() >= self.budget {
+            return false;
+        }
+        if self.seen.insert(tree.clone()) {
+            self.trees.push(tree);
+        }
+        self.trees.len() < self.budget
+    }
+}
+
+/// The values a pair of atoms takes: the family's first values and its
+/// last edge values.
+fn pair_values(edges: &[u64]) -> Vec<u64> {
+    let first = edges.iter().take(PAIR_FIRST);
+    let last = edges.iter().rev().take(PAIR_LAST);
+    sorted(first.chain(last).copied().collect())
+}
+
+/// A path from the root: the field taken at each node.
+type Path = Vec<usize>;
+
+/// The smallest skeletons (inputs whose atoms are all minimal) that hold
+/// atoms, one per size from the smallest, with their atoms' paths and
+/// sorts in breadth-first order.
+fn bases(g: &Grammar) -> Vec<(Tree, Vec<(Path, SortId)>)> {
+    let Some(min) = g.min_size() else {
+        return vec![];
+    };
+    let min = min as usize;
+    let mut out = vec![];
+    let mut counts = Counts::counting(g, Leaves::Smallest);
+    for size in min..=min + BASE_SIZES {
+        if out.len() == BASES {
+            break;
+        }
+        if counts.sort_count(g.root, size).is_zero() {
+            continue;
+        }
+        let tree = walk_counted(counts, g.root, size, BigUint::zero(), &mut TreeSink);
+        counts = Counts::counting(g, Leaves::Smallest);
+        let tree = Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone());
+        let leaves = leaves_of(&tree);
+        if !leaves.is_empty() {
+            out.push((tree, leaves));
+        }
+    }
+    out
+}
+
+/// The paths and sorts of a tree's leaves, breadth first.
+fn leaves_of(tree: &Tree) -> Vec<(Path, SortId)> {
+    let mut out = vec![];
+    let mut queue = std::collections::VecDeque::from([(tree, vec![])]);
+    while let Some((t, path)) = queue.pop_front() {
+        match t {
+            Tree::Leaf(sort, _) => out.push((path, *sort)),
+            Tree::Node(_, kids) => {
+                for (i, k) in kids.iter().enumerate() {
+                    let mut p = path.clone();
+                    p.push(i);
+                    queue.push_back((&**k, p));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `tree` with the leaves at the given paths set to the given indices
+/// (paths share no prefix beyond their nodes, so each copy is a path copy).
+fn with_leaves(tree: &Tree, leaves: &[(&Path, SortId, u64)]) -> Tree {
+    let mut out = tree.clone();
+    for &(path, sort, index) in leaves {
+        out = replaced(&out, path, Tree::Leaf(sort, index));
+    }
+    out
+}
+
+/// `tree` with the subtree at `path` replaced (the path's nodes copied, the
+/// rest shared).
+fn replaced(tree: &Tree, path: &[usize], new: Tree) -> Tree {
+    // Iterative: the nodes on the path, then rebuilt from the bottom.
+    let mut nodes: Vec<&Tree> = vec![tree];
+    for &i in path {
+        match nodes.last().expect("a node") {
+            Tree::Node(_, kids) => nodes.push(&kids[i]),
+            Tree::Leaf(..) => unreachable!("a path through a leaf"),
+        }
+    }
+    let mut built = new;
+    for (depth, node) in nodes.iter().enumerate().rev().skip(1) {
+        let Tree::Node(prod, kids) = node else {
+            unreachable!("a path goes through nodes")
+        };
+        let mut kids = kids.clone();
+        kids[path[depth]] = Rc::new(built);
+        built = Tree::Node(*prod, kids);
+    }
+    built
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::grammar_of;
+
+    fn edge_values<T: crate::Enumerable + Clone>() -> Vec<T> {
+        let g = grammar_of::<T>();
+        let sort = g.root;
+        edge_indices(&g, sort)
+            .into_iter()
+            .map(|i| crate::grammar::downcast::<T>(g.build_root(&Tree::Leaf(sort, i)), "test"))
+            .collect()
+    }
+
+    fn swept<T: crate::Enumerable>(budget: u64) -> Vec<T> {
+        let g = grammar_of::<T>();
+        sweep(&g, budget)
+            .iter()
+            .map(|t| crate::grammar::downcast::<T>(g.build_root(t), "test"))
+            .collect()
+    }
+
+    #[test]
+    fn unsigned_edges_are_powers_of_two_their_neighbours_and_max() {
+        let e = edge_values::<u64>();
+        for v in [
+            0,
+            1,
+            2,
+            3,
+            1 << 40,
+            (1 << 40) - 1,
+            (1 << 40) + 1,
+            u64::MAX,
+            u64::MAX - 1,
+        ] {
+            assert!(e.contains(&v), "{v} missing");
+        }
+        let e = edge_values::<u32>();
+        assert!(e.contains(&u32::MAX) && e.contains(&(1 << 31)));
+        assert!(edge_values::<u8>().contains(&255));
+    }
+
+    #[test]
+    fn signed_edges_include_min_max_and_minus_one() {
+        for v in [i64::MIN, i64::MAX, -1, 0, 1, -(1 << 40), 1 << 40] {
+            assert!(edge_values::<i64>().contains(&v), "{v} missing");
+        }
+        for v in [i8::MIN, i8::MAX, -1, 0, 1] {
+            assert!(edge_values::<i8>().contains(&v), "{v} missing");
+        }
+    }
+
+    #[test]
+    fn a_single_atom_takes_every_edge_value_once() {
+        let all = swept::<u64>(10_000);
+        assert_eq!(all, edge_values::<u64>());
+        // A budget takes the first ones.
+        assert_eq!(swept::<u64>(10), all[..10]);
+    }
+
+    #[test]
+    fn atoms_of_the_smallest_inputs_take_edges_alone_then_in_pairs() {
+        let all = swept::<(i64, i64)>(100_000);
+        for v in [
+            (i64::MIN, 0),
+            (0, i64::MIN),
+            (1 << 42, 0),
+            (i64::MAX, i64::MAX),
+        ] {
+            assert!(all.contains(&v), "{v:?} missing");
+        }
+        let mut unique = all.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), all.len(), "each input once");
+        // The special floats in pairs: the largest finite doubled.
+        let floats = swept::<(f64, f64)>(100_000);
+        assert!(floats.iter().any(|&(a, b)| a == f64::MAX && b == f64::MAX));
+        // Lists: the smallest ones that hold an element.
+        let lists = swept::<Vec<u16>>(100_000);
+        assert!(lists.contains(&vec![u16::MAX]));
+        assert!(lists.contains(&vec![0, u16::MAX]));
+        assert!(lists.iter().all(|l| (1..=3).contains(&l.len())));
+    }
+
+    #[test]
+    fn types_without_atoms_have_no_sweep() {
+        assert!(swept::<Vec<bool>>(1000).is_empty());
+        assert!(swept::<()>(1000).is_empty());
+    }
+}
