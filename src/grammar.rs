@@ -898,6 +898,26 @@ impl Grammar {
         (st.partition_point(|&start| start <= index) - 1) as u64
     }
 
+    /// The global index of the first leaf value of `size` of a leaf sort,
+    /// where it fits 64 bits (what the random phase's walks read for every
+    /// leaf, so from the grammar's starts, not the family's big counts).
+    pub(crate) fn leaf_start(&self, sort: SortId, size: usize) -> Option<u64> {
+        let SortKind::Leaf {
+            family,
+            starts,
+            tail,
+            ..
+        } = &self.sorts[sort.index()].kind
+        else {
+            unreachable!()
+        };
+        let mut st = starts.borrow_mut();
+        if st.len() <= size && tail.get() == Tail::Open {
+            tail.set(leaf_table::fill_starts(&**family, &mut st, size + 1));
+        }
+        st.get(size).copied()
+    }
+
     /// The sizes of leaf sort `sort` for a search of `bound`: built once
     /// per search, read on every step of a leaf (see [`LeafSizes`]).
     pub(crate) fn leaf_sizes(&self, sort: SortId, bound: u64) -> LeafSizes {

@@ -134,8 +134,8 @@ const fn budgets(p: Profile) -> (u64, u64, usize) {
 }
 
 /// The defaults: see the table on [`Config`].
-pub(crate) const DEFAULT_RUNS: u64 = 10_000;
-pub(crate) const DEFAULT_SAMPLES: u64 = 1_000;
+pub(crate) const DEFAULT_RUNS: u64 = 3_000;
+pub(crate) const DEFAULT_SAMPLES: u64 = 150;
 pub(crate) const DEFAULT_SAMPLE_MAX_SIZE: usize = 1000;
 /// The deep profile's budgets.
 pub(crate) const DEEP_RUNS: u64 = 1_000_000;

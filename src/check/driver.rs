@@ -21,6 +21,7 @@ use crate::outcome::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
 use crate::watchdog::Watchdog;
 use crate::Enumerable;
+use num_bigint::BigUint;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::time::Instant;
@@ -297,6 +298,15 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     let last_random = type_max.map_or(config.sample_max_size, |m| m.min(config.sample_max_size));
     let last_sample = last_random.min(UNIFORM_SIZE_CAP);
     let whole_type = type_max.is_some_and(|m| m <= config.max_size);
+    // The exhaustive phase will run every value of the type within its
+    // budget (iterative deepening runs the small sizes again at each
+    // bound): no random or edge case can then find more. A `u64` is a
+    // whole type but not a coverable one.
+    let covered = whole_type
+        && type_max.is_some_and(|m| {
+            let bounds = BigUint::from(m as u64 + 1);
+            g.count_up_to(m) * bounds <= BigUint::from(config.runs)
+        });
 
     let phase = Phase {
         config,
@@ -310,7 +320,7 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     // searched exhaustively, so a smaller counterexample that the exhaustive
     // phase would have found is still the one reported.
     let probe = (config.samples / 4).min(PROBE_CASES);
-    if probe > 0 && !whole_type && min_size <= last_sample {
+    if probe > 0 && !covered && min_size <= last_sample {
         let cases = RandomCases::new(g, config.seed ^ PROBE_SEED, min_size, last_sample, probe)
             .long_up_to(last_random);
         if let Some(c) = phase.random(cases, summary, observe) {
@@ -318,10 +328,11 @@ fn drive_phases<T: Enumerable + Debug + Send>(
         }
     }
 
-    // The edge sweep: the smallest inputs with their atoms at edge values
-    // (as many as the random phase has cases).
-    if !whole_type {
-        let trees = super::edges::sweep(g, config.samples);
+    // The edge sweep: the smallest inputs with their atoms at edge values.
+    // Its cases are the smallest there are, so it may take a few times the
+    // random phase's count (a `u64` alone has about 400 edge values).
+    if !covered {
+        let trees = super::edges::sweep(g, config.samples.saturating_mul(EDGE_CASES_PER_SAMPLE));
         if let Some(c) = phase.sweep(&trees, summary, observe) {
             return Err(c);
         }
@@ -445,6 +456,9 @@ fn exhaust_bound<T: Enumerable + Send>(
 /// about 2.5 minutes at 10 000) and linear memory. Long cases reach past it
 /// (see `random::Atoms::Long`); the coverage line gives the sizes drawn.
 const UNIFORM_SIZE_CAP: usize = 200;
+
+/// Edge sweep cases per random case of the configuration.
+const EDGE_CASES_PER_SAMPLE: u64 = 5;
 
 /// Random cases of the probe before the exhaustive phase: a quarter of the
 /// random cases, at most this many.

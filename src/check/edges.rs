@@ -79,9 +79,9 @@ const PAIR_FIRST: usize = 12;
 const PAIR_LAST: usize = 7;
 
 /// The sweep's inputs, in the order they run: for each base, each atom at
-/// each of its family's edge values; then for each base, each pair of atoms
-/// at each pair of their families' first and last values. At most `budget`
-/// inputs, each once.
+/// its family's first and last values; then each pair of atoms at each
+/// pair of those; then each atom at each of its family's edge values. At
+/// most `budget` inputs, each once.
 pub(crate) fn sweep(g: &Grammar, budget: u64) -> Vec<Tree> {
     let budget = usize::try_from(budget).unwrap_or(usize::MAX);
     if budget == 0 || !g.is_inhabited() {
@@ -100,9 +100,13 @@ pub(crate) fn sweep(g: &Grammar, budget: u64) -> Vec<Tree> {
         seen: std::collections::HashSet::new(),
         budget,
     };
+    // First each atom at the values that end or start its family, then
+    // pairs of atoms at those (two `MAX`s overflow a sum), then each atom
+    // at every edge value of its family (`2^42`): a budget too small for
+    // all of them keeps the likeliest.
     for (base, leaves) in &bases {
         for (path, sort) in leaves {
-            for &e in edges_of(*sort).iter() {
+            for &e in &pair_values(&edges_of(*sort)) {
                 if !out.push(with_leaves(base, &[(path, *sort, e)])) {
                     return out.trees;
                 }
@@ -119,6 +123,15 @@ pub(crate) fn sweep(g: &Grammar, budget: u64) -> Vec<Tree> {
                             return out.trees;
                         }
                     }
+                }
+            }
+        }
+    }
+    for (base, leaves) in &bases {
+        for (path, sort) in leaves {
+            for &e in edges_of(*sort).iter() {
+                if !out.push(with_leaves(base, &[(path, *sort, e)])) {
+                    return out.trees;
                 }
             }
         }
@@ -293,9 +306,13 @@ mod tests {
     #[test]
     fn a_single_atom_takes_every_edge_value_once() {
         let all = swept::<u64>(10_000);
-        assert_eq!(all, edge_values::<u64>());
-        // A budget takes the first ones.
+        let mut sorted = all.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, edge_values::<u64>());
+        // A budget takes the first ones: the ends of the family first.
         assert_eq!(swept::<u64>(10), all[..10]);
+        let first = &all[..PAIR_FIRST + PAIR_LAST];
+        assert!(first.contains(&0) && first.contains(&u64::MAX) && !first.contains(&(1 << 42)));
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub(crate) mod walk;
 
 use crate::grammar::{Grammar, ProdId, SortId, SortKind};
 use num_bigint::BigUint;
-use num_traits::Zero;
+use num_traits::{ToPrimitive, Zero};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -243,6 +243,25 @@ impl<'g> Counts<'g> {
     pub(crate) fn sort_count(&mut self, sort: SortId, size: usize) -> BigUint {
         self.extend_counts(size);
         self.t.sorts[sort.index()][size].clone()
+    }
+
+    /// [`Counts::sort_count`] in 128 bits: `None` when it does not fit
+    /// (read in place, without a copy of the big number).
+    pub(crate) fn sort_count_small(&mut self, sort: SortId, size: usize) -> Option<u128> {
+        self.extend_counts(size);
+        self.t.sorts[sort.index()][size].to_u128()
+    }
+
+    /// [`Counts::suffix_count`] in 128 bits: `None` when it does not fit;
+    /// cached entries are read in place.
+    pub(crate) fn suffix_count_small(&mut self, prod: ProdId, j: usize, m: usize) -> Option<u128> {
+        let k = self.g.prods[prod.index()].slots.len();
+        if j < k {
+            if let Some(v) = self.t.suffix[prod.index()][j].get(m) {
+                return v.to_u128();
+            }
+        }
+        self.suffix_count(prod, j, m).to_u128()
     }
 
     /// Number of ways the slots `j..` of `prod` have total size `m`.

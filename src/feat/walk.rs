@@ -15,9 +15,41 @@ pub(crate) trait Sink {
     /// What each position becomes.
     type Out;
     /// A leaf value: `offset` among the values of `size` of the sort.
-    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) -> Self::Out;
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: Ix) -> Self::Out;
     /// An alternative, from its fields' outputs.
     fn node(&mut self, g: &Grammar, prod: ProdId, fields: Vec<Self::Out>) -> Self::Out;
+}
+
+/// An index of the walk: in 128 bits while it fits (every value of a
+/// small size, every skeleton), so the walk takes no big-number arithmetic
+/// (and no allocation) there; past them a big number.
+#[derive(Clone, Debug)]
+pub(crate) enum Ix {
+    Small(u128),
+    Big(BigUint),
+}
+
+impl Ix {
+    fn new(i: BigUint) -> Ix {
+        match i.to_u128() {
+            Some(n) => Ix::Small(n),
+            None => Ix::Big(i),
+        }
+    }
+
+    fn to_u64(&self) -> Option<u64> {
+        match self {
+            Ix::Small(n) => u64::try_from(*n).ok(),
+            Ix::Big(b) => b.to_u64(),
+        }
+    }
+
+    fn into_big(self) -> BigUint {
+        match self {
+            Ix::Small(n) => BigUint::from(n),
+            Ix::Big(b) => b,
+        }
+    }
 }
 
 /// Builds a [`Tree`].
@@ -27,7 +59,15 @@ pub(crate) struct TreeSink;
 impl Sink for TreeSink {
     type Out = Rc<Tree>;
 
-    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) -> Rc<Tree> {
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: Ix) -> Rc<Tree> {
+        let fast = g
+            .leaf_start(sort, size)
+            .zip(offset.to_u64())
+            .and_then(|(start, offset)| start.checked_add(offset));
+        let offset = offset.into_big();
+        if let Some(global) = fast {
+            return Rc::new(Tree::Leaf(sort, global));
+        }
         let family = g.leaf_family(sort);
         let start: BigUint = (0..size).map(|s| family.count(s)).sum();
         let global = (start + offset).to_u64().unwrap_or_else(|| {
@@ -54,8 +94,8 @@ struct ValueSink;
 impl Sink for ValueSink {
     type Out = Value;
 
-    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: BigUint) -> Value {
-        g.leaf_family(sort).value(size, &offset)
+    fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: Ix) -> Value {
+        g.leaf_family(sort).value(size, &offset.into_big())
     }
 
     fn node(&mut self, g: &Grammar, prod: ProdId, fields: Vec<Value>) -> Value {
@@ -121,7 +161,7 @@ pub(crate) fn walk_counted<'g, S: Sink>(
         sink,
         rest_min: vec![],
     };
-    build(&mut walker, (sort, size, i))
+    build(&mut walker, (sort, size, Ix::new(i)))
 }
 
 /// The index walk as a bottom-up build: a position is (sort, size, index).
@@ -134,19 +174,131 @@ struct Walker<'g, 's, S> {
 }
 
 impl<S: Sink> Unfold for Walker<'_, '_, S> {
-    type Pos = (SortId, usize, BigUint);
+    type Pos = (SortId, usize, Ix);
     type Label = ProdId;
     type Out = S::Out;
 
     fn open(
         &mut self,
-        (sort, size, mut i): (SortId, usize, BigUint),
-        fields: &mut Vec<(SortId, usize, BigUint)>,
+        (sort, size, i): (SortId, usize, Ix),
+        fields: &mut Vec<(SortId, usize, Ix)>,
     ) -> Option<Opened<ProdId, S::Out>> {
         let g = self.g;
-        let decl = match &g.sorts[sort.index()].kind {
-            SortKind::Leaf { .. } => return Some(Opened::Done(self.sink.leaf(g, sort, size, i))),
-            SortKind::Algebraic { decl, .. } => decl,
+        if let SortKind::Leaf { .. } = &g.sorts[sort.index()].kind {
+            return Some(Opened::Done(self.sink.leaf(g, sort, size, i)));
+        }
+        let prod = match i {
+            Ix::Small(i) => self.open_small(sort, size, i, fields),
+            Ix::Big(i) => self.open_big(sort, size, i, fields),
+        };
+        Some(Opened::Node(prod))
+    }
+
+    fn close(&mut self, prod: ProdId, fields: Vec<S::Out>) -> S::Out {
+        self.sink.node(self.g, prod, fields)
+    }
+}
+
+impl<S: Sink> Walker<'_, '_, S> {
+    /// The minimal total size of the slots after each slot of `prod`.
+    fn fill_rest_min(&mut self, prod: ProdId) {
+        let g = self.g;
+        let slots = &g.prods[prod.index()].slots;
+        let k = slots.len();
+        self.rest_min.clear();
+        self.rest_min.resize(k, 0);
+        for j in (0..k.saturating_sub(1)).rev() {
+            self.rest_min[j] =
+                self.rest_min[j + 1].saturating_add(g.sorts[slots[j + 1].index()].min_size);
+        }
+    }
+
+    /// One step of the walk in 128 bits. A count past 128 bits is more
+    /// than any 128-bit index, so its block always holds the index.
+    fn open_small(
+        &mut self,
+        sort: SortId,
+        size: usize,
+        mut i: u128,
+        fields: &mut Vec<(SortId, usize, Ix)>,
+    ) -> ProdId {
+        let g = self.g;
+        let SortKind::Algebraic { decl, .. } = &g.sorts[sort.index()].kind else {
+            unreachable!("leaves are opened by the sink")
+        };
+        let mut chosen = None;
+        for &p in decl {
+            let cost = g.prods[p.index()].cost as usize;
+            if size < cost {
+                continue;
+            }
+            match self.counts.suffix_count_small(p, 0, size - cost) {
+                Some(ways) if i >= ways => i -= ways,
+                _ => {
+                    chosen = Some((p, size - cost));
+                    break;
+                }
+            }
+        }
+        let (prod, mut m) = chosen.expect("neatcheck: index walk out of range (count mismatch)");
+        let k = g.prods[prod.index()].slots.len();
+        if k == 0 {
+            return prod;
+        }
+        self.fill_rest_min(prod);
+        for j in 0..k {
+            let s = g.prods[prod.index()].slots[j];
+            if j + 1 == k {
+                fields.push((s, m, Ix::Small(i)));
+                break;
+            }
+            let lo = g.sorts[s.index()].min_size.min(m as u64) as usize;
+            let hi = (m as u64).saturating_sub(self.rest_min[j]) as usize;
+            let mut placed = false;
+            for z in lo..=hi {
+                let own = self.counts.sort_count_small(s, z);
+                if own == Some(0) {
+                    continue;
+                }
+                let rest = self.counts.suffix_count_small(prod, j + 1, m - z);
+                if rest == Some(0) {
+                    continue;
+                }
+                let block = own.zip(rest).and_then(|(o, r)| o.checked_mul(r));
+                if block.is_none_or(|b| i < b) {
+                    // `rest` fits: a rest past 128 bits with a nonzero own
+                    // count would make the index of the rest big.
+                    let (q, r) = match rest {
+                        Some(rest) => (i / rest, i % rest),
+                        None => (0, i),
+                    };
+                    fields.push((s, z, Ix::Small(q)));
+                    i = r;
+                    m -= z;
+                    placed = true;
+                    break;
+                }
+                i -= block.expect("a block past the index holds it");
+            }
+            assert!(
+                placed,
+                "neatcheck: index walk out of range in a product (count mismatch)"
+            );
+        }
+        prod
+    }
+
+    /// One step of the walk with a big index.
+    fn open_big(
+        &mut self,
+        sort: SortId,
+        size: usize,
+        mut i: BigUint,
+        fields: &mut Vec<(SortId, usize, Ix)>,
+    ) -> ProdId {
+        let g = self.g;
+        let SortKind::Algebraic { decl, .. } = &g.sorts[sort.index()].kind else {
+            unreachable!("leaves are opened by the sink")
         };
         // Which alternative.
         let mut chosen = None;
@@ -163,20 +315,15 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
             i -= ways;
         }
         let (prod, mut m) = chosen.expect("neatcheck: index walk out of range (count mismatch)");
-        let slots = &g.prods[prod.index()].slots;
-        let k = slots.len();
+        let k = g.prods[prod.index()].slots.len();
         if k == 0 {
-            return Some(Opened::Node(prod));
+            return prod;
         }
-        let rest_min = &mut self.rest_min;
-        rest_min.clear();
-        rest_min.resize(k, 0);
-        for j in (0..k - 1).rev() {
-            rest_min[j] = rest_min[j + 1].saturating_add(g.sorts[slots[j + 1].index()].min_size);
-        }
-        for (j, &s) in slots.iter().enumerate() {
+        self.fill_rest_min(prod);
+        for j in 0..k {
+            let s = g.prods[prod.index()].slots[j];
             if j + 1 == k {
-                fields.push((s, m, std::mem::take(&mut i)));
+                fields.push((s, m, Ix::new(std::mem::take(&mut i))));
                 break;
             }
             let lo = g.sorts[s.index()].min_size.min(m as u64) as usize;
@@ -195,7 +342,7 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
                 if i < block {
                     let q = &i / &rest;
                     i -= &q * &rest;
-                    fields.push((s, z, q));
+                    fields.push((s, z, Ix::new(q)));
                     m -= z;
                     placed = true;
                     break;
@@ -207,11 +354,7 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
                 "neatcheck: index walk out of range in a product (count mismatch)"
             );
         }
-        Some(Opened::Node(prod))
-    }
-
-    fn close(&mut self, prod: ProdId, fields: Vec<S::Out>) -> S::Out {
-        self.sink.node(self.g, prod, fields)
+        prod
     }
 }
 

@@ -247,7 +247,7 @@ fn main() {
             .position(|a| a == "--only")
             .and_then(|i| args.get(i + 1).cloned()),
         rows: vec![],
-        default_config: NcConfig::default().regressions(false),
+        default_config: NcConfig::default().regressions(false).with_env(),
         deep_config: NcConfig::deep().regressions(false),
     };
     println!(
