@@ -304,6 +304,11 @@ pub struct Counterexample<T> {
     pub found: Found,
     /// What was searched before it (checks fill this in).
     pub summary: Summary,
+    /// When the input, run again before the report, did not fail again:
+    /// what the second run did. The property then depends on more than
+    /// its input (global state, the clock, randomness), so the input is
+    /// reported as not reproducible and never as minimal.
+    pub not_reproduced: Option<String>,
     /// How deeply its constructors nest (list spines not counted). Past
     /// [`Counterexample::DEBUG_DEPTH`] reports print [`Counterexample::shown`]
     /// instead of the value's `Debug`, which would overflow the stack.
@@ -334,7 +339,7 @@ impl<T> Counterexample<T> {
     /// Whether every smaller input is known to pass (never when one shard
     /// of several found it: the other shards' inputs were not run).
     pub fn is_minimal(&self) -> bool {
-        if self.summary.part().is_some() {
+        if self.summary.part().is_some() || self.not_reproduced.is_some() {
             return false;
         }
         match self.found {

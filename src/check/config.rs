@@ -11,21 +11,21 @@ use std::time::Duration;
 ///
 /// The defaults are counted in runs, never in wall time: the same property
 /// gives the same verdict and the same counterexample on any machine under
-/// any load. They were chosen with `tools/src/bin/check_cost.rs` (14 properties:
-/// the examples' and plain ones, the benchmark programs' predicates): with
-/// these a default check takes 0.6 s for the median property and under 2 s
-/// for the slowest on one core. The random phase costs most per case, and
-/// grows with the size of its cases: 10 000 cases up to size 400 took 4.5 s
-/// on the RegExp predicate, up to size 200 1.3 s; exhaustive runs cost
-/// 0.1 to 1.6 µs each, so a million of them reach 1 to 4 sizes further than
-/// 200 000 for well under a second.
+/// any load. They were chosen with `tools/src/bin/versus_proptest.rs` (29
+/// realistic properties, each with a planted bug and fixed: numbers,
+/// strings, collections, state machines, trees), so that a passing check
+/// costs a few times what proptest's 256 cases cost (median about 10x in
+/// release: 0.5 to 40 ms) while finding every planted bug the previous
+/// million-run default found, and the long-collection bugs it missed. The
+/// deep profile ([`Profile::Deep`], `NEATCHECK_PROFILE=deep`) keeps the
+/// earlier budgets for CI jobs that can spend a second per property.
 ///
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `NEATCHECK_PROFILE` | `deep`: raise every budget to at least [`Config::deep`]'s ([`Profile`]) | `default` |
 /// | `NEATCHECK_SIZE` | largest size bound the exhaustive phase searches | 100 |
-/// | `NEATCHECK_RUNS` | runs of the exhaustive phase | 10 000 (deep: 1 000 000) |
-/// | `NEATCHECK_SAMPLES` | random cases (a quarter before the exhaustive phase) | 1 000 (deep: 10 000) |
+/// | `NEATCHECK_RUNS` | runs of the exhaustive phase | 3 000 (deep: 1 000 000) |
+/// | `NEATCHECK_SAMPLES` | random cases (a quarter before the exhaustive phase); the edge sweep runs up to five times as many | 150 (deep: 10 000) |
 /// | `NEATCHECK_SAMPLE_SIZE` | largest size of a random case (uniform ones stop at 200) | 1 000 |
 /// | `NEATCHECK_SEED` | seed of the random phase | fixed |
 /// | `NEATCHECK_THREADS` | threads of the exhaustive phase | 1 |
@@ -88,10 +88,10 @@ pub struct Config {
 
 /// Named budgets: how hard a check searches before it passes.
 ///
-/// [`Profile::Default`] makes a passing check cost about what proptest's
+/// [`Profile::Default`] makes a passing check cost a few times what proptest's
 /// 256 cases cost, so hundreds of checks stay affordable in `cargo test`;
-/// [`Profile::Deep`] is the search of a nightly or pre-release job, about a
-/// hundred times longer. Both are deterministic: the same property gives the
+/// [`Profile::Deep`] is the search of a nightly or pre-release job, about sixty
+/// times longer. Both are deterministic: the same property gives the
 /// same verdict under the same profile on any machine. Select one in code
 /// ([`Config::deep`], [`Config::profile`]) or for a whole test run with
 /// `NEATCHECK_PROFILE=deep` (which raises every budget of every check to at
@@ -108,7 +108,8 @@ pub enum Profile {
     /// The default budgets (the table on [`Config`]).
     #[default]
     Default,
-    /// A hundred times the exhaustive runs and ten times the random cases.
+    /// The earlier default budgets (a million exhaustive runs, 10 000 random
+    /// cases): about sixty times the default's cost.
     Deep,
 }
 

@@ -479,7 +479,16 @@ fn report<T: Debug>(
             let _ = writeln!(s, "  the property returned false");
         }
     }
+    if let Some(second) = &c.not_reproduced {
+        let _ = writeln!(
+            s,
+            "  NOT REPRODUCIBLE: run again on the same input, the property {second}; it depends \
+             on more than its input (global state, the clock, randomness), so this input is \
+             not a minimal counterexample and its replay line may pass"
+        );
+    }
     match &c.found {
+        _ if c.not_reproduced.is_some() => {}
         Found::Exhaustive if c.summary.part().is_some() => {
             let _ = writeln!(
                 s,

@@ -176,22 +176,36 @@ impl<'g> RandomCases<'g> {
 
     /// The largest size of a long case: the phase's long size, or less
     /// where the skeletons' counts would take more than [`LONG_WORK`]
-    /// products, and never less than the phase's own sizes.
+    /// products, and never less than the phase's own sizes. The products
+    /// are counted from empty tables (once per grammar and thread), so the
+    /// size is the same whatever this thread counted before: verdicts do
+    /// not depend on which checks ran first.
     fn long_size(&mut self) -> usize {
         if let Some(n) = self.long_size {
             return n;
         }
-        let g = self.grammar;
-        let mut counts = Counts::counting(g, Leaves::Smallest);
-        let mut reached = self.last_size.min(self.long_max);
-        // Bounded also by size: a grammar whose counts take no products.
-        for size in 0..=self.long_max.min(100 * LONG_SIZE) {
-            counts.sort_count(g.root, size);
-            if counts.work() > LONG_WORK {
-                break;
-            }
-            reached = reached.max(size);
+        thread_local! {
+            static REACHED: std::cell::RefCell<HashMap<(u64, usize), usize>> =
+                std::cell::RefCell::new(HashMap::new());
         }
+        let g = self.grammar;
+        let key = (g.id, self.long_max);
+        let cached = REACHED.with(|r| r.borrow().get(&key).copied());
+        let reached = cached.unwrap_or_else(|| {
+            let mut counts = Counts::uncached(g, Leaves::Smallest);
+            let mut reached = 0;
+            // Bounded also by size: a grammar whose counts take no products.
+            for size in 0..=self.long_max.min(100 * LONG_SIZE) {
+                counts.sort_count(g.root, size);
+                if counts.work() > LONG_WORK {
+                    break;
+                }
+                reached = size;
+            }
+            REACHED.with(|r| r.borrow_mut().insert(key, reached));
+            reached
+        });
+        let reached = reached.max(self.last_size.min(self.long_max));
         self.long_size = Some(reached);
         reached
     }

@@ -527,6 +527,7 @@ impl<T: 'static> Searcher<T> {
             key: crate::replay::key_of(self.grammar(), &tree),
             found: crate::outcome::Found::Exhaustive,
             summary: Default::default(),
+            not_reproduced: None,
             depth: crate::report::nesting_depth(self.grammar(), &tree),
         }
     }

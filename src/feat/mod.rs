@@ -117,6 +117,16 @@ impl<'g> Counts<'g> {
         Counts { g, t, leaves }
     }
 
+    /// Counts of `g` from empty tables: [`Counts::work`] then measures
+    /// this handle's own work, whatever this thread counted before.
+    pub(crate) fn uncached(g: &'g Grammar, leaves: Leaves) -> Counts<'g> {
+        Counts {
+            g,
+            t: CountTables::default(),
+            leaves,
+        }
+    }
+
     /// The grammar counted.
     pub(crate) fn grammar(&self) -> &'g Grammar {
         self.g

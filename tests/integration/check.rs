@@ -297,7 +297,7 @@ fn a_check_that_tests_nothing_fails_and_says_why() {
             "the property was never run: the run budget (0 runs",
         ),
         (
-            [("NEATCHECK_RUNS", "0"), ("NEATCHECK_SAMPLES", "100")],
+            [("NEATCHECK_RUNS", "0"), ("NEATCHECK_SAMPLES", "0")],
             "the exhaustive phase did not complete even the smallest inputs (size 1)",
         ),
     ] {
@@ -740,13 +740,14 @@ fn cool_properties_run_on_the_same_driver_with_every_strategy_and_threads() {
             Cool::from(xs.len() < 2) | Cool::from(xs.iter().all(|x| x.get() <= 200))
         }))
     }
-    let plain = run_check(&Config::default().samples(0, 0), |xs: Vec<u8>| {
+    // [201] has size 10: past the default budget's sizes.
+    let plain = run_check(&Config::deep().samples(0, 0), |xs: Vec<u8>| {
         !xs.windows(2).all(|w| w[0] <= w[1]) || xs.len() < 2 || xs.iter().all(|&x| x <= 200)
     })
     .unwrap_err();
     for strategy in Strategy::ALL {
         for threads in [1, 2] {
-            let config = Config::default().strategy(strategy).threads(threads);
+            let config = Config::deep().strategy(strategy).threads(threads);
             let c = run_check_cool(&config, prop).unwrap_err();
             assert_eq!(c.value, plain.value, "{strategy:?} on {threads} threads");
             assert_eq!(c.size, plain.size);
@@ -754,4 +755,29 @@ fn cool_properties_run_on_the_same_driver_with_every_strategy_and_threads() {
         }
     }
     assert_eq!(plain.value, vec![0, 201]);
+}
+
+#[test]
+fn a_flaky_failure_is_reported_as_not_reproducible_never_minimal() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    // Fails on its tenth run only: a property that reads global state.
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let config = Config::default().regressions(false);
+    let c = run_check(&config, |_: Vec<bool>| {
+        RUNS.fetch_add(1, Ordering::Relaxed) != 9
+    })
+    .unwrap_err();
+    assert_eq!(c.not_reproduced.as_deref(), Some("passed"));
+    assert!(!c.is_minimal());
+    let report = c.report();
+    assert!(report.contains("NOT REPRODUCIBLE"), "{report}");
+    assert!(
+        !report.contains("minimal: every smaller input passed"),
+        "{report}"
+    );
+
+    // A property that fails on its input every time is reproduced.
+    let c = run_check(&config, |xs: Vec<bool>| xs.len() < 2).unwrap_err();
+    assert_eq!(c.not_reproduced, None);
+    assert!(c.is_minimal());
 }

@@ -2,7 +2,7 @@
 //! location and kind, smallest inputs and run counts against the reference
 //! enumeration, calls past their time or allocation budget reported while
 //! the search goes on, stateful sequences, and the reproducing tests. The
-//! allocation budget is tested in `tools/tests/programs/explore_budgets.rs`
+//! allocation budget is tested in `tools/src/program_tests/explore_budgets.rs`
 //! (this binary has a global allocator of its own).
 
 use neatcheck::explore::{call_at, BudgetKind, Explorer, PanicKind};

@@ -1,7 +1,7 @@
 //! The integration tests of neatcheck, one binary (one module per area);
 //! `common` holds their shared oracle and helpers. The tests that need the
 //! benchmark programs or the run-time-types interpreter live in the
-//! `neatcheck-tools` crate (`tools/tests/programs/`).
+//! `neatcheck-tools` crate (`tools/src/program_tests/`).
 
 mod check;
 mod collections;

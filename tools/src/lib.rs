@@ -16,10 +16,15 @@
 //!
 //! The tools are this crate's binaries (`cargo run --release -p
 //! neatcheck-tools --bin <tool>`), the criterion micro-benchmarks its bench
-//! `engine`, and the tests of the programs its test binary `programs`.
+//! `engine`, and the tests of the programs this library's unit tests
+//! (`program_tests`: unit tests, not an integration test, so `cargo test`
+//! does not build the sixteen tools to run them).
 
 pub mod args;
 pub mod benchmarks;
 pub mod green;
 pub mod interpreter;
 pub mod user_examples;
+
+#[cfg(test)]
+mod program_tests;

@@ -1,11 +1,14 @@
 //! The dynamic value API (`neatcheck::dynamic`) driven by the interpreter
-//! of `neatcheck_tools::interpreter`: searching a run-time space with an
+//! of `crate::interpreter`: searching a run-time space with an
 //! interpreted predicate must give exactly what the equivalent derived Rust
 //! types and Rust lazy predicates give: the same runs and hits per bound
 //! (the conformance predicates, also checked against
 //! `docs/benchmarks/conformance.md`) and the same first counterexample
 //! under iterative deepening.
 
+use crate::benchmarks::conformance as conf;
+use crate::benchmarks::nat::{le_nat, LNat, Nat};
+use crate::interpreter::Program;
 use neatcheck::count::count_of;
 use neatcheck::dynamic::{DataTypes, DynError, DynValue, FieldType};
 use neatcheck::grammar::Grammar;
@@ -14,9 +17,6 @@ use neatcheck::search::{
 };
 use neatcheck::space;
 use neatcheck::{Enumerable, Lazy};
-use neatcheck_tools::benchmarks::conformance as conf;
-use neatcheck_tools::benchmarks::nat::{le_nat, LNat, Nat};
-use neatcheck_tools::interpreter::Program;
 use std::fmt::Debug;
 use std::rc::Rc;
 
@@ -646,9 +646,7 @@ fn small(f: Lazy<'_, Forest>) -> bool {
         ForestView::Empty => true,
         ForestView::Grow(r, rest) => {
             let RoseView(n, kids) = r.view();
-            matches!(n.view(), neatcheck_tools::benchmarks::nat::NatView::Z)
-                && small(kids)
-                && small(rest)
+            matches!(n.view(), crate::benchmarks::nat::NatView::Z) && small(kids) && small(rest)
         }
     }
 }

@@ -4,7 +4,7 @@
 //! specifications' all-mode tables, and the runs to the first
 //! counterexample in ctrex mode; sequentially and on two threads.
 
-use neatcheck_tools::benchmarks;
+use crate::benchmarks;
 
 use benchmarks::{lambda, redblack, regexp};
 use neatcheck::search::{self, BoundResult, Budget, Parallel};

@@ -4,9 +4,9 @@
 //! (The engine-level agreement tests are in the root crate's
 //! `tests/integration/parallel.rs`.)
 
+use crate::benchmarks;
 use neatcheck::cool::Strategy as ConjStrategy;
 use neatcheck::search::{self, BoundResult, Budget, Parallel};
-use neatcheck_tools::benchmarks;
 
 #[test]
 fn benchmarks_agree_with_the_reference_counts() {

@@ -3,7 +3,7 @@
 //! imperative.md, typecheck.md), strategy D against the boolean engine, and
 //! every strategy on random formulas against the reference enumeration.
 
-use neatcheck_tools::benchmarks;
+use crate::benchmarks;
 
 use benchmarks::conformance as c;
 use neatcheck::cool::{Cool, Strategy};
