@@ -193,7 +193,9 @@ fn in_class(tree: &Tree, discarded: &Tree, reads: &[u32]) -> bool {
 /// same phase, at the same size. Returns how many cases were redrawn past
 /// a discard (so a test can say the redraws were exercised).
 fn assert_no_ruled_out_draws(g: &Grammar, events: &[Event]) -> usize {
-    let mut ruled_out: HashMap<(u64, u64), Vec<(&Tree, &[u32])>> = HashMap::new();
+    // Keyed by (phase, size): each discarded tree with the positions it read.
+    type Reads<'a> = Vec<(&'a Tree, &'a [u32])>;
+    let mut ruled_out: HashMap<(u64, u64), Reads<'_>> = HashMap::new();
     let mut after_discards = 0;
     for e in events {
         match e {

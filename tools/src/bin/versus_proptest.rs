@@ -581,7 +581,7 @@ fn run_all(b: &mut Bench) {
                 ]
             })
         },
-        |e, bug| fold_keeps_value(e, bug),
+        fold_keeps_value,
     );
     b.both(
         "search tree insert keeps order",
