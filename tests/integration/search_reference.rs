@@ -1282,23 +1282,30 @@ fn thousands_of_nodes_can_be_forced_and_printed() {
 
 #[test]
 fn a_deep_derived_value_can_be_forced() {
-    on_small_stack(|| {
-        let mut s = Searcher::<Nat>::new(5001);
-        let forced = Cell::new(0u64);
-        for _ in 0..5001 {
-            s.step(|n: Lazy<'_, Nat>| {
-                let v = n.force();
-                forced.set(v.to_u64());
-                dismantle(v);
-                true
-            })
-            .unwrap();
-        }
-        assert_eq!(forced.get(), 5000);
-        let v = s.value();
-        assert_eq!(v.to_u64(), 5000);
-        dismantle(v);
-    });
+    // 64 bytes of stack per level: no recursive build or drop survives it.
+    // (Each run forces the whole value: the test is quadratic in the depth.)
+    std::thread::Builder::new()
+        .stack_size(128 << 10)
+        .spawn(|| {
+            let mut s = Searcher::<Nat>::new(2001);
+            let forced = Cell::new(0u64);
+            for _ in 0..2001 {
+                s.step(|n: Lazy<'_, Nat>| {
+                    let v = n.force();
+                    forced.set(v.to_u64());
+                    dismantle(v);
+                    true
+                })
+                .unwrap();
+            }
+            assert_eq!(forced.get(), 2000);
+            let v = s.value();
+            assert_eq!(v.to_u64(), 2000);
+            dismantle(v);
+        })
+        .unwrap()
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p));
 }
 
 /// Drops a deep natural without recursion.
