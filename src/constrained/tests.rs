@@ -191,7 +191,7 @@ fn increasing_count(size: usize) -> BigUint {
             } else {
                 // Without `b`, or with `b` next.
                 let mut n = after[rest][b + 1].clone();
-                if byte_size[b] != usize::MAX && 1 + byte_size[b] <= rest {
+                if byte_size[b] < rest {
                     n += &after[rest - 1 - byte_size[b]][b + 1];
                 }
                 n

@@ -12,12 +12,18 @@
 //!
 //! `lambda_seconds` (default 300, the paper's) is the budget of each Lambda
 //! series, `row_seconds` (default the same) that of each fixed-size row;
-//! `rows` runs the fixed-size rows only. Every series runs in a child process of its own, so the
+//! `rows` runs the fixed-size rows only, and a fourth argument only that
+//! workload's (`increasing`, `redblack` or `bst_i64`: search trees with
+//! `i64` keys, the ETNA workloads' shape, where a redraw of the check's
+//! random phase costs what a uniform run here does). `us/run` is the time
+//! per run of the predicate: a draw, the run and (uniform, backtracking)
+//! the refinement of the pruned space, against a plain draw and a plain
+//! predicate for `filter`. Every series runs in a child process of its own, so the
 //! peak memory printed (`VmHWM`) is that series' alone.
 
 use neatcheck::constrained::{Method, SampleError, Sampler};
 use neatcheck::index::{seeded_rng, Indexer};
-use neatcheck::Lazy;
+use neatcheck::{Enumerable, Lazy};
 use neatcheck_tools::benchmarks::lambda::{well_typed, Expr};
 use neatcheck_tools::benchmarks::redblack::{invariant_in, invariant_plain, Input, Tree};
 use std::process::Command;
@@ -35,17 +41,30 @@ fn main() {
     let seconds = args.first().map_or("300", String::as_str);
     let row_seconds = args.get(1).map_or(seconds, String::as_str);
     println!(
-        "{:<9} {:<11} {:>4} {:>7} {:>9} {:>9} {:>10} {:>10} {:>10}",
-        "workload", "method", "size", "samples", "seconds", "peak MiB", "runs", "rejected", "nodes"
+        "{:<10} {:<12} {:>4} {:>7} {:>9} {:>9} {:>10} {:>10} {:>10} {:>8}",
+        "workload",
+        "method",
+        "size",
+        "samples",
+        "seconds",
+        "peak MiB",
+        "runs",
+        "rejected",
+        "nodes",
+        "us/run"
     );
     // `rows`: the fixed-size rows only.
     let rows_only = args.get(2).is_some_and(|a| a == "rows");
+    let only = args.get(3);
     for method in ["uniform", "backtrack10k", "backtrack"] {
         if !rows_only {
             spawn("lambda", method, "grow", seconds);
         }
     }
-    for workload in ["increasing", "redblack"] {
+    for workload in ["increasing", "redblack", "bst_i64"] {
+        if only.is_some_and(|w| w != workload) {
+            continue;
+        }
         for size in ["20", "40", "80"] {
             for method in ["uniform", "backtrack10k", "backtrack", "filter"] {
                 spawn(workload, method, size, row_seconds);
@@ -100,6 +119,12 @@ fn one(workload: &str, method: &str, size: &str, budget: Duration) {
                 left,
             ),
             ("redblack", None) => filtered(invariant_plain, size, left),
+            ("bst_i64", Some(m)) => sampled(
+                Sampler::new(|t: Lazy<'_, Bst>| ordered(t, None, None)).method(m),
+                size,
+                left,
+            ),
+            ("bst_i64", None) => filtered(|t: &Bst| ordered_plain(t, None, None), size, left),
             _ => panic!("unknown workload {workload}"),
         };
         let Row {
@@ -111,9 +136,10 @@ fn one(workload: &str, method: &str, size: &str, budget: Duration) {
             cut: row_cut,
         } = row;
         println!(
-            "{workload:<9} {method:<11} {size:>4} {samples:>7} {seconds:>9.2} {:>9.1} {runs:>10} \
-             {rejected:>10} {nodes:>10}",
-            peak_mib()
+            "{workload:<10} {method:<12} {size:>4} {samples:>7} {seconds:>9.2} {:>9.1} {runs:>10} \
+             {rejected:>10} {nodes:>10} {:>8.2}",
+            peak_mib(),
+            seconds * 1e6 / runs.max(1) as f64
         );
         if samples < SAMPLES && row_cut {
             // The budget cut this size: larger ones are out of reach.
@@ -131,6 +157,40 @@ fn increasing(xs: Lazy<'_, Vec<u8>>) -> bool {
         last = Some(x);
     }
     true
+}
+
+/// A search tree with `i64` keys (the ETNA workloads' trees).
+#[derive(Enumerable, Debug, Clone)]
+enum Bst {
+    Leaf,
+    Node(Box<Bst>, i64, Box<Bst>),
+}
+
+/// Whether a lazy tree is a search tree with keys in `(lo, hi)`, read left
+/// to right, stopping at the first key out of order.
+fn ordered(t: Lazy<'_, Bst>, lo: Option<i64>, hi: Option<i64>) -> bool {
+    match t.view() {
+        BstView::Leaf => true,
+        BstView::Node(l, k, r) => {
+            let k = k.get();
+            lo.is_none_or(|lo| lo < k)
+                && hi.is_none_or(|hi| k < hi)
+                && ordered(l, lo, Some(k))
+                && ordered(r, Some(k), hi)
+        }
+    }
+}
+
+fn ordered_plain(t: &Bst, lo: Option<i64>, hi: Option<i64>) -> bool {
+    match t {
+        Bst::Leaf => true,
+        Bst::Node(l, k, r) => {
+            lo.is_none_or(|lo| lo < *k)
+                && hi.is_none_or(|hi| *k < hi)
+                && ordered_plain(l, lo, Some(*k))
+                && ordered_plain(r, Some(*k), hi)
+        }
+    }
 }
 
 struct Row {
