@@ -74,8 +74,13 @@ fn live_bytes() -> i64 {
 
 /// Runs `f` on a thread with a 2 MiB stack (the default of spawned threads).
 fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    on_stack(2 << 20, f)
+}
+
+/// Runs `f` on a thread with a stack of `bytes`.
+fn on_stack<R: Send + 'static>(bytes: usize, f: impl FnOnce() -> R + Send + 'static) -> R {
     std::thread::Builder::new()
-        .stack_size(2 << 20)
+        .stack_size(bytes)
         .spawn(f)
         .unwrap()
         .join()
@@ -1284,28 +1289,23 @@ fn thousands_of_nodes_can_be_forced_and_printed() {
 fn a_deep_derived_value_can_be_forced() {
     // 64 bytes of stack per level: no recursive build or drop survives it.
     // (Each run forces the whole value: the test is quadratic in the depth.)
-    std::thread::Builder::new()
-        .stack_size(128 << 10)
-        .spawn(|| {
-            let mut s = Searcher::<Nat>::new(2001);
-            let forced = Cell::new(0u64);
-            for _ in 0..2001 {
-                s.step(|n: Lazy<'_, Nat>| {
-                    let v = n.force();
-                    forced.set(v.to_u64());
-                    dismantle(v);
-                    true
-                })
-                .unwrap();
-            }
-            assert_eq!(forced.get(), 2000);
-            let v = s.value();
-            assert_eq!(v.to_u64(), 2000);
-            dismantle(v);
-        })
-        .unwrap()
-        .join()
-        .unwrap_or_else(|p| std::panic::resume_unwind(p));
+    on_stack(128 << 10, || {
+        let mut s = Searcher::<Nat>::new(2001);
+        let forced = Cell::new(0u64);
+        for _ in 0..2001 {
+            s.step(|n: Lazy<'_, Nat>| {
+                let v = n.force();
+                forced.set(v.to_u64());
+                dismantle(v);
+                true
+            })
+            .unwrap();
+        }
+        assert_eq!(forced.get(), 2000);
+        let v = s.value();
+        assert_eq!(v.to_u64(), 2000);
+        dismantle(v);
+    });
 }
 
 /// Drops a deep natural without recursion.
