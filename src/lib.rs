@@ -242,6 +242,7 @@ mod replay;
 mod report;
 #[cfg(test)]
 mod robust_tests;
+mod crash;
 mod run_slot;
 pub mod search;
 mod shrink;

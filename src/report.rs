@@ -413,3 +413,33 @@ impl<'t> Unfold for TreePattern<'t> {
         Pattern::Node(prod, fields)
     }
 }
+
+/// The longest `Debug` text a report prints of a value (in characters):
+/// a value whose `Debug` writes megabytes must not bury the rest of the
+/// report (its constructor form and replay key say the same exactly).
+pub(crate) const DEBUG_MAX: usize = 4_000;
+
+/// A value's `Debug` text for a report: a panic of that `Debug` becomes a
+/// note instead of ending the report, and an absurdly long text is cut.
+pub(crate) fn debug_for_report(value: &dyn std::fmt::Debug) -> String {
+    let quiet = crate::internal::quiet::Quiet::new();
+    let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| format!("{value:?}")));
+    drop(quiet);
+    match text {
+        Ok(text) => cut(text, DEBUG_MAX),
+        Err(p) => format!(
+            "<its `Debug` panicked: {}>",
+            crate::engine::panic_message(&*p)
+        ),
+    }
+}
+
+/// `text` cut to `max` characters, saying how much was left out.
+pub(crate) fn cut(mut text: String, max: usize) -> String {
+    if let Some((at, _)) = text.char_indices().nth(max) {
+        let left = text[at..].chars().count();
+        text.truncate(at);
+        let _ = write!(text, "… ({left} more characters)");
+    }
+    text
+}

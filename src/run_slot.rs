@@ -5,7 +5,7 @@
 //! watchdog thread and its reports sit above it.
 
 use crate::arena::{Choice, Node, PublishedArena};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,6 +30,12 @@ pub(crate) struct SlotShared {
     /// The number of alternatives of the worker's grammar, to catch a
     /// report that would rebuild the value with another grammar.
     pub(crate) prods: AtomicUsize,
+    /// The crash of the run in progress, written by the fatal-signal
+    /// handler on the worker's thread (`crate::crash`); 0 while none.
+    pub(crate) crash: AtomicU64,
+    /// Someone watches this slot for crashes: the handler parks a crashed
+    /// run here instead of letting the process die.
+    pub(crate) crash_watched: AtomicBool,
 }
 
 /// One worker engine's end of the watchdog: the engine announces each
@@ -57,6 +63,8 @@ impl RunSlot {
                 arena: PublishedArena::empty(),
                 size: AtomicU64::new(0),
                 prods: AtomicUsize::new(0),
+                crash: AtomicU64::new(0),
+                crash_watched: AtomicBool::new(false),
             }),
             gen: std::cell::Cell::new(0),
         }
@@ -83,12 +91,15 @@ impl RunSlot {
         // Release: a watchdog that acquires this state sees the arena
         // published above (and the nodes written before the run).
         s.state.store(gen << 2 | RUNNING, Ordering::Release);
+        // After the run is announced: a crash from here on finds it running.
+        crate::crash::entering(s);
     }
 
     /// Announces the end of the run entered last. Returns only once the
     /// watchdog is not reading the arena.
     #[inline]
     pub(crate) fn leave(&self) {
+        crate::crash::leaving();
         let running = self.gen.get() << 2 | RUNNING;
         // Acquire on success: the engine's writes to the arena after this
         // can not move before it, i.e. into the window in which the
@@ -136,6 +147,8 @@ pub(crate) struct Fired {
     pub limit: Duration,
     /// The number of alternatives of the grammar the worker searched.
     pub prods: usize,
+    /// What killed the run, when it crashed rather than overran.
+    pub crash: Option<crate::crash::Crash>,
 }
 
 /// Takes run `state` of a slot over and copies its value's structure;
@@ -170,5 +183,6 @@ pub(crate) fn take_over(
         elapsed,
         limit,
         prods: slot.prods.load(Ordering::Relaxed),
+        crash: crate::crash::Crash::decode(slot.crash.load(Ordering::Acquire)),
     })
 }

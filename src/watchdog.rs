@@ -67,6 +67,10 @@ pub(crate) const MIN_PERIOD: Duration = Duration::from_millis(2);
 /// The environment variable that sets the per-run limit.
 pub(crate) const RUN_TIMEOUT_VAR: &str = "NEATCHECK_RUN_TIMEOUT";
 
+/// How often the watchdog looks for a crashed run (a crash is reported
+/// this long after it at most); the per-run limit's period when shorter.
+const CRASH_POLL: Duration = Duration::from_millis(20);
+
 /// The fire callback: runs on the watchdog thread, with the worker held
 /// out of its arena until it returns.
 type OnFire = Box<dyn Fn(&Fired) + Send>;
@@ -96,7 +100,7 @@ pub(crate) struct Watchdog {
     /// The thread, joined on drop.
     thread: Option<JoinHandle<()>>,
     /// The per-run limit (for `Debug`).
-    limit: Duration,
+    limit: Option<Duration>,
 }
 
 impl Debug for Watchdog {
@@ -108,7 +112,7 @@ impl Debug for Watchdog {
 impl Watchdog {
     /// Starts watching with the given per-run limit; `on_fire` is called on
     /// the watchdog thread for a run that overran it.
-    pub(crate) fn start(limit: Duration, on_fire: impl Fn(&Fired) + Send + 'static) -> Watchdog {
+    pub(crate) fn start(limit: Option<Duration>, on_fire: impl Fn(&Fired) + Send + 'static) -> Watchdog {
         let shared = Arc::new(Shared {
             control: Mutex::new(Control {
                 stop: false,
@@ -117,6 +121,7 @@ impl Watchdog {
             wake: Condvar::new(),
         });
         let on_fire: OnFire = Box::new(on_fire);
+        crate::crash::install();
         let thread = {
             let shared = shared.clone();
             std::thread::Builder::new()
@@ -136,6 +141,7 @@ impl Watchdog {
     pub(crate) fn slot(&self) -> RunSlot {
         let slot = RunSlot::unwatched();
         let shared = slot.shared();
+        shared.crash_watched.store(true, Ordering::Relaxed);
         lock(&self.shared.control).new_slots.push(shared);
         slot
     }
@@ -170,8 +176,8 @@ struct Watched {
 }
 
 /// The watchdog thread's loop.
-fn watch(shared: &Shared, limit: Duration, on_fire: OnFire) {
-    let period = (limit / 4).max(MIN_PERIOD);
+fn watch(shared: &Shared, limit: Option<Duration>, on_fire: OnFire) {
+    let period = limit.map_or(CRASH_POLL, |l| (l / 4).max(MIN_PERIOD).min(CRASH_POLL));
     let mut watched: Vec<Watched> = vec![];
     loop {
         {
@@ -191,12 +197,20 @@ fn watch(shared: &Shared, limit: Duration, on_fire: OnFire) {
         let now = Instant::now();
         for w in &mut watched {
             let state = w.slot.state.load(Ordering::Relaxed);
+            if state & PHASE == RUNNING && w.slot.crash.load(Ordering::Acquire) != 0 {
+                // The run's thread is parked in the signal handler for good.
+                if let Some(fired) = take_over(&w.slot, state, now - w.since, Duration::ZERO) {
+                    on_fire(&fired);
+                }
+                continue;
+            }
             if state & PHASE != RUNNING || state != w.last {
                 w.last = state;
                 w.since = now;
                 continue;
             }
             let elapsed = now - w.since;
+            let Some(limit) = limit else { continue };
             if elapsed >= limit {
                 if let Some(fired) = take_over(&w.slot, state, elapsed, limit) {
                     on_fire(&fired);
@@ -279,14 +293,27 @@ pub(crate) fn describe<T: Enumerable + Debug>(
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "neatcheck: {header}");
-    let _ = writeln!(
-        s,
-        "neatcheck: a run of the property took longer than {:?} (the per-run limit; \
-         {RUN_TIMEOUT_VAR} or Config::run_timeout): it has run for at least {:.1?} and has not \
-         returned",
-        fired.limit, fired.elapsed
-    );
-    let shown = catch_unwind(AssertUnwindSafe(|| {
+    match fired.crash {
+        Some(crash) => {
+            let _ = writeln!(
+                s,
+                "neatcheck: a run of the property crashed the process: {}",
+                crash.describe()
+            );
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "neatcheck: a run of the property took longer than {:?} (the per-run limit; \
+                 {RUN_TIMEOUT_VAR} or Config::run_timeout): it has run for at least {:.1?} and \
+                 has not returned",
+                fired.limit, fired.elapsed
+            );
+        }
+    }
+    // Each part on its own: a `Debug` that panics (or a value too deep for
+    // it) leaves the constructor form and the key intact.
+    let rebuilt = catch_unwind(AssertUnwindSafe(|| {
         let g = source.grammar();
         if g.prods.len() != fired.prods {
             return Err(format!(
@@ -300,17 +327,38 @@ pub(crate) fn describe<T: Enumerable + Debug>(
             .ok_or_else(|| "the value under the run does not fit the grammar".to_string())?;
         let shown = crate::report::show_tree(&g, &tree);
         let key = crate::replay::key_of(&g, &tree);
-        let value: T = crate::grammar::downcast(g.build_root(&tree), "the watchdog");
-        Ok((format!("{value:?}"), shown, key))
+        let deep = crate::report::nesting_depth(&g, &tree) > crate::outcome::Counterexample::<T>::DEBUG_DEPTH;
+        Ok((g, tree, shown, key, deep))
     }));
-    match shown {
-        Ok(Ok((debug, constructors, key))) => {
+    match rebuilt {
+        Ok(Ok((g, tree, constructors, key, deep))) => {
+            let debug = if deep {
+                "(not printed with `Debug`: nested too deep, see its constructors)".to_string()
+            } else {
+                match catch_unwind(AssertUnwindSafe(|| {
+                    crate::grammar::downcast::<T>(g.build_root(&tree), "the watchdog")
+                })) {
+                    Ok(value) => crate::report::debug_for_report(&value),
+                    Err(p) => format!(
+                        "(could not be built: {})",
+                        crate::engine::panic_message(&*p)
+                    ),
+                }
+            };
             let _ = writeln!(s, "  input (size {}): {debug}", fired.size);
-            let _ = writeln!(s, "  as constructors:  {constructors}");
             let _ = writeln!(
                 s,
-                "  replay: NEATCHECK_REPLAY={key} (runs just this input, with no per-run limit \
-                 if NEATCHECK_RUN_TIMEOUT=0)"
+                "  as constructors:  {}",
+                crate::report::cut(constructors, crate::report::DEBUG_MAX)
+            );
+            let _ = writeln!(
+                s,
+                "  replay: NEATCHECK_REPLAY={key} (runs just this input{})",
+                if fired.crash.is_some() {
+                    ", and crashes again if the crash is reproducible"
+                } else {
+                    ", with no per-run limit if NEATCHECK_RUN_TIMEOUT=0"
+                }
             );
         }
         Ok(Err(why)) => {
@@ -323,7 +371,7 @@ pub(crate) fn describe<T: Enumerable + Debug>(
         Err(p) => {
             let _ = writeln!(
                 s,
-                "  input (size {}): could not be printed: {}",
+                "  input (size {}): could not be rebuilt: {}",
                 fired.size,
                 crate::engine::panic_message(&*p)
             );
@@ -331,7 +379,13 @@ pub(crate) fn describe<T: Enumerable + Debug>(
     }
     let _ = writeln!(
         s,
-        "  a thread can not be stopped, so the test process exits now (status 101)"
+        "  {}, so the test process exits now (status 101); the other tests of this binary \
+         that had not finished are not reported",
+        if fired.crash.is_some() {
+            "a process can not go on after this fault"
+        } else {
+            "a thread can not be stopped"
+        }
     );
     s
 }
@@ -341,7 +395,7 @@ pub(crate) fn describe<T: Enumerable + Debug>(
 /// exits the process with status 101, which the test harness reports as a
 /// failed test binary. `header` names the property (test name, location).
 pub(crate) fn start_for<T: Enumerable + Debug>(
-    limit: Duration,
+    limit: Option<Duration>,
     header: String,
     source: crate::engine::GrammarSource<T>,
 ) -> Watchdog {
@@ -372,7 +426,7 @@ mod tests {
     fn recording(limit: Duration) -> (Watchdog, mpsc::Receiver<Fired>) {
         let (tx, rx) = mpsc::channel();
         let tx = Mutex::new(tx);
-        let dog = Watchdog::start(limit, move |f| {
+        let dog = Watchdog::start(Some(limit), move |f| {
             let _ = lock(&tx).send(f.clone());
         });
         (dog, rx)
@@ -532,7 +586,7 @@ mod tests {
         )
         .expect("a duration");
         let dog = start_for::<Vec<u8>>(
-            limit,
+            Some(limit),
             format!("property `hanging_child` at {}:{}", file!(), line!()),
             crate::engine::GrammarSource::Canonical,
         );
@@ -610,7 +664,7 @@ mod tests {
     #[test]
     #[ignore = "a measurement: prints ns per run"]
     fn overhead() {
-        let dog = Watchdog::start(Duration::from_secs(10), |_| {});
+        let dog = Watchdog::start(Some(Duration::from_secs(10)), |_| {});
         let pred = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 1000;
         let mut best = [f64::MAX; 2];
         let mut runs = 0;

@@ -371,21 +371,21 @@ pub(crate) fn deepen_for<T: Enumerable + Debug + Send>(
         .map(|c| *c)
 }
 
-/// The per-run watchdog of a check, if it has a per-run limit.
+/// The per-run watchdog of a check: it reports a run past the per-run
+/// limit (if there is one) and a run that crashed the process (always,
+/// where signals allow: `crate::crash`).
 fn start_watchdog<T: Enumerable + Debug>(
     config: &Config,
     origin: &Origin,
     source: &GrammarSource<T>,
 ) -> Option<crate::watchdog::Watchdog> {
-    let limit = config.run_timeout?;
-    let header = format!(
-        "property {}{}",
-        origin
-            .test
-            .as_deref()
-            .map_or(String::new(), |t| format!("`{t}` ")),
-        origin.file.map_or(String::new(), |f| format!("in {f}"))
-    );
+    let limit = config.run_timeout;
+    let header = match (origin.test.as_deref(), origin.file) {
+        (Some(t), Some(f)) => format!("property `{t}` in {f}"),
+        (Some(t), None) => format!("property `{t}`"),
+        (None, Some(f)) => format!("property in {f}"),
+        (None, None) => "property (run outside a test)".to_string(),
+    };
     Some(crate::watchdog::start_for::<T>(
         limit,
         header,
@@ -452,7 +452,9 @@ fn report<T: Debug>(
         );
         c.shown.clone()
     } else {
-        let debug = format!("{:?}", c.value);
+        // A `Debug` that panics or writes megabytes leaves the constructor
+        // form and the replay line below intact.
+        let debug = crate::report::debug_for_report(&c.value);
         let _ = writeln!(s, "  counterexample (size {}): {debug}", c.size);
         debug
     };

@@ -46,13 +46,25 @@ pub enum PanicKind {
     Capacity,
     /// `panic!`, `expect`, or any message not recognised above.
     Explicit,
+    /// The call overflowed its thread's stack (unbounded recursion): the
+    /// process would have died; the exploration reports it and goes on.
+    StackOverflow,
+    /// The call killed the process otherwise: `abort()`, an allocation that
+    /// failed, a memory fault or another fatal signal.
+    Crash,
 }
 
 impl PanicKind {
     /// The kind of the panic whose message is `message`.
     pub fn classify(message: &str) -> PanicKind {
         let m = message;
-        if m.starts_with("attempt to ") && m.contains("with overflow") {
+        if let Some(cause) = m.strip_prefix(crate::crash::CRASH_PREFIX) {
+            if cause.starts_with(crate::crash::STACK_OVERFLOW) {
+                PanicKind::StackOverflow
+            } else {
+                PanicKind::Crash
+            }
+        } else if m.starts_with("attempt to ") && m.contains("with overflow") {
             PanicKind::Overflow
         } else if m == "attempt to divide by zero"
             || m == "attempt to calculate the remainder with a divisor of zero"
@@ -110,6 +122,8 @@ impl PanicKind {
             PanicKind::Borrow => "borrow",
             PanicKind::Capacity => "capacity",
             PanicKind::Explicit => "explicit",
+            PanicKind::StackOverflow => "stack-overflow",
+            PanicKind::Crash => "crash",
         }
     }
 }

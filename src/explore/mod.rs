@@ -64,6 +64,14 @@
 //! At most [`Explorer::max_abandoned`] threads are abandoned (default 8);
 //! past that the exploration stops and says so.
 //!
+//! A call that kills the process (a stack overflow, `abort()`, an
+//! allocation that failed, a memory fault) is reported as a failure site of
+//! kind [`PanicKind::StackOverflow`] or [`PanicKind::Crash`], with its input
+//! and replay key, like a panic; its thread is abandoned the same way, and
+//! the exploration goes on with the next function (the rest of the crashing
+//! one is skipped, as each crash holds a thread and its stack for good).
+//! Fatal signals are caught on Unix only.
+//!
 //! # Stateful APIs
 //!
 //! [`Explorer::sequence`] explores a value built by a constructor and then
@@ -651,6 +659,12 @@ impl Sink for Collector {
                 "exploring {}: {message} (the rest of this function was not explored)",
                 self.names[target]
             )),
+            Event::Crashed { target } => self.problem(format!(
+                "exploring {}: a call crashed the process (see its site); the rest of this \
+                 function was not explored, since each crash holds a thread and its stack for \
+                 good",
+                self.names[target]
+            )),
             Event::BoundDone {
                 target,
                 bound,
@@ -733,15 +747,15 @@ impl Collector {
             .next()
             .unwrap_or("")
             .trim_end_matches(".rs");
-        let ident = identifier(&format!(
-            "{}_panics_{}_{}",
-            match &self.shapes[target] {
-                Shape::Function => name.as_str(),
-                Shape::Sequence { constructor, .. } => constructor.as_str(),
-            },
-            file,
-            location.line
-        ));
+        let subject = match &self.shapes[target] {
+            Shape::Function => name.as_str(),
+            Shape::Sequence { constructor, .. } => constructor.as_str(),
+        };
+        let ident = identifier(&match kind {
+            // A crash has no source location to name the test by.
+            PanicKind::StackOverflow | PanicKind::Crash => format!("{subject}_{kind}"),
+            _ => format!("{subject}_panics_{file}_{}", location.line),
+        });
         let first_line = message.lines().next().unwrap_or("");
         let call = match &self.shapes[target] {
             Shape::Function => format!("neatcheck::explore::call_at({key:?}, {name});"),

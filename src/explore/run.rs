@@ -1,7 +1,9 @@
 //! The threads of an exploration: a worker thread searches the targets'
 //! inputs and calls them, the calling thread supervises it. A call past its
 //! time or allocation budget can not be stopped (Rust can not kill a
-//! thread), so the supervisor takes its run over through the watchdog's
+//! thread), and a call that crashed the process (a stack overflow, an
+//! abort: `crate::crash`) is parked in the signal handler and must never
+//! run again; so the supervisor takes its run over through the watchdog's
 //! slot protocol (`crate::run_slot`), which copies the input and keeps the
 //! worker out of its arena for good, abandons the worker, and starts a
 //! fresh one that resumes the search just after the stuck call: it runs the
@@ -51,6 +53,10 @@ pub(crate) enum Event {
     },
     /// neatcheck's own error (an inconsistent space): the target stops.
     Internal { target: usize, message: String },
+    /// A call of the target crashed the process (reported as a failure
+    /// before this): the rest of the target is skipped, since every crash
+    /// costs a thread and its stack.
+    Crashed { target: usize },
     /// Every input of the target up to `bound` was called (or skipped as
     /// stuck): `runs` new calls so far.
     BoundDone {
@@ -175,7 +181,18 @@ pub(crate) fn explore(
                 abandoned += 1;
                 let described = targets[over.target].describe_copy(&over.fired.nodes);
                 let key = described.as_ref().map(|(_, key)| key.clone());
-                sink.overran(&over, described);
+                match (over.fired.crash, &described) {
+                    // A crash is a failure of its own site, like a panic.
+                    (Some(crash), Some((input, key))) => sink.event(Event::Failed {
+                        target: over.target,
+                        message: format!("{}{}", crate::crash::CRASH_PREFIX, crash.describe()),
+                        location: None,
+                        input: input.clone(),
+                        size: over.size,
+                        key: key.clone(),
+                    }),
+                    _ => sink.overran(&over, described),
+                }
                 let p = &worker.position;
                 resume = Resume {
                     target: p.target.load(Ordering::Relaxed),
@@ -192,17 +209,32 @@ pub(crate) fn explore(
                     return;
                 };
                 lock(&stuck)[over.target].insert(key, over.step);
+                if over.fired.crash.is_some() {
+                    sink.event(Event::Crashed {
+                        target: over.target,
+                    });
+                    sink.event(Event::TargetDone {
+                        target: over.target,
+                        runs: resume.runs,
+                        complete: false,
+                    });
+                    resume = Resume {
+                        target: over.target + 1,
+                        ..Resume::default()
+                    };
+                }
                 if abandoned > settings.max_abandoned {
                     sink.problem(format!(
-                        "neatcheck: {abandoned} calls went over their budget and their threads \
-                         are abandoned (at most {} allowed, Explorer::max_abandoned): the \
+                        "neatcheck: {abandoned} calls went over their budget or crashed, and \
+                         their threads are abandoned (at most {} allowed, Explorer::max_abandoned): the \
                          exploration stops",
                         settings.max_abandoned
                     ));
                     return;
                 }
                 // The abandoned thread stays parked (its run is held by
-                // the slot protocol, or it sleeps in the allocator).
+                // the slot protocol, it sleeps in the allocator, or it
+                // waits in the fatal-signal handler).
                 drop(worker.thread);
             }
         }
@@ -222,6 +254,8 @@ fn spawn(
 ) -> Worker {
     let slot = RunSlot::unwatched();
     let shared = slot.shared();
+    crate::crash::install();
+    shared.crash_watched.store(true, Ordering::Relaxed);
     // One small flag per worker, leaked: the allocator reads it through a
     // thread-local `&'static`, and an abandoned worker may still hold it.
     let over_alloc: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
@@ -270,17 +304,14 @@ fn spawn(
 /// Follows a worker until it ends (`None`) or a call of it goes over a
 /// budget.
 fn supervise(w: &Worker, settings: &Settings, sink: &mut dyn Sink) -> Option<Overran> {
-    let period = match (settings.time, settings.alloc) {
-        (Some(t), _) => Some((t / 4).max(MIN_PERIOD).min(ALLOC_POLL.max(MIN_PERIOD))),
-        (None, Some(_)) => Some(ALLOC_POLL),
-        (None, None) => None,
+    // Always polled: a crashed call parks its thread and sends nothing.
+    let period = match settings.time {
+        Some(t) => (t / 4).max(MIN_PERIOD).min(ALLOC_POLL.max(MIN_PERIOD)),
+        None => ALLOC_POLL,
     };
     let mut last = (w.slot.state.load(Ordering::Relaxed), Instant::now());
     loop {
-        let received = match period {
-            Some(p) => w.events.recv_timeout(p),
-            None => w.events.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
+        let received = w.events.recv_timeout(period);
         match received {
             Ok(e) => sink.event(e),
             Err(RecvTimeoutError::Timeout) => {}
@@ -292,11 +323,12 @@ fn supervise(w: &Worker, settings: &Settings, sink: &mut dyn Sink) -> Option<Ove
             last = (state, now);
         }
         let alloc = w.over_alloc.load(Ordering::Acquire);
+        let crashed = state & PHASE == RUNNING && w.slot.crash.load(Ordering::Acquire) != 0;
         let elapsed = now - last.1;
         let late = settings
             .time
             .is_some_and(|t| state & PHASE == RUNNING && elapsed >= t);
-        if !(alloc || late) {
+        if !(alloc || late || crashed) {
             continue;
         }
         let limit = settings.time.unwrap_or(Duration::ZERO);
