@@ -6,6 +6,7 @@
 mod check;
 mod collections;
 mod common;
+mod crash;
 mod constrained;
 mod custom_spaces;
 mod derive;
