@@ -152,7 +152,8 @@ pub struct Summary {
     pub discarded: u64,
     /// Random cases tested after the exhaustive phase.
     pub random: u64,
-    /// The sizes of the random cases (smallest, largest), if any.
+    /// The sizes of the random cases run (smallest, largest), if any: the
+    /// sizes of the inputs themselves, after moved atoms and long structures.
     pub random_sizes: Option<(usize, usize)>,
     /// Whether the time ceiling stopped the random phase before its last
     /// case.

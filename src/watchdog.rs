@@ -573,7 +573,7 @@ mod tests {
     }
 
     /// The environment variable that makes [`hanging_child`] run.
-    const CHILD_VAR: &str = "NEATCHECK_WATCHDOG_CHILD";
+    const CHILD_VAR: &str = "WATCHDOG_TEST_CHILD";
 
     #[test]
     #[ignore = "run in a child process by a_hanging_property_fails_the_process_naming_the_input"]

@@ -38,6 +38,11 @@ use std::time::Duration;
 /// | `NEATCHECK_INTEGERS` | sizes of the primitive integers: `linear` or `bits` | the thread's (bits) |
 /// | `NEATCHECK_SHARD` | search only shard `i` of `n` (`i/n`, numbered from 1 as in `cargo nextest --partition count:i/n`) | the whole search |
 /// | `NEATCHECK_PORTFOLIO` | `0`: no depth-bounded search beside the size-bounded one | `1` |
+///
+/// Yes-or-no variables take `1`, `true`, `yes`, `on` or `0`, `false`, `no`,
+/// `off`; any other value, a variable that can not be read, and a
+/// `NEATCHECK_*` variable that is not in this table (a typo such as
+/// `NEATCHECK_SIZ`) stop the check with an error naming it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// Largest size bound the exhaustive phase searches.
@@ -252,8 +257,77 @@ fn parsed_count<N: TryFrom<u128>>(name: &str, what: &str, max: N) -> Option<N> {
     })
 }
 
-fn flag(v: &str) -> bool {
-    !matches!(v.trim(), "0" | "false" | "no" | "off")
+/// A yes-or-no variable: `1`, `true`, `yes`, `on` or `0`, `false`, `no`,
+/// `off` (any case); anything else is an error, not a guess.
+fn flag(name: &str, v: &str) -> bool {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => true,
+        "0" | "false" | "no" | "off" => false,
+        _ => invalid(name, v, "expected 1, true, yes, on or 0, false, no, off"),
+    }
+}
+
+/// Every `NEATCHECK_*` variable neatcheck reads (a check's, and the suite
+/// snapshot's): any other is a typo, reported rather than ignored.
+const KNOWN_VARIABLES: [&str; 17] = [
+    "NEATCHECK_PROFILE",
+    "NEATCHECK_SIZE",
+    "NEATCHECK_RUNS",
+    "NEATCHECK_SAMPLES",
+    "NEATCHECK_SAMPLE_SIZE",
+    "NEATCHECK_SEED",
+    "NEATCHECK_THREADS",
+    "NEATCHECK_TIME",
+    "NEATCHECK_RUN_TIMEOUT",
+    "NEATCHECK_VERBOSE",
+    "NEATCHECK_REPLAY",
+    "NEATCHECK_REGRESSIONS",
+    "NEATCHECK_STRATEGY",
+    "NEATCHECK_INTEGERS",
+    "NEATCHECK_SHARD",
+    "NEATCHECK_PORTFOLIO",
+    crate::suite::SNAPSHOT_ENV,
+];
+
+/// Panics naming the first `NEATCHECK_*` variable of the environment that
+/// neatcheck does not read, with the known name nearest to it.
+fn refuse_unknown_variables() {
+    for (name, _) in std::env::vars_os() {
+        let Some(name) = name.to_str() else { continue };
+        if !name.starts_with("NEATCHECK_") || KNOWN_VARIABLES.contains(&name) {
+            continue;
+        }
+        let nearest = KNOWN_VARIABLES
+            .iter()
+            .min_by_key(|known| edit_distance(name, known))
+            .expect("known variables");
+        let hint = if edit_distance(name, nearest) <= 3 {
+            format!(" (did you mean {nearest}?)")
+        } else {
+            String::new()
+        };
+        panic!(
+            "neatcheck: {name} is set, but neatcheck reads no such variable{hint}; the ones it \
+             reads are listed in the documentation of neatcheck::check::Config"
+        );
+    }
+}
+
+/// The number of single-character insertions, deletions and substitutions
+/// that turn `a` into `b` (Levenshtein's distance).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 impl Config {
@@ -270,6 +344,7 @@ impl Config {
     /// # Panics
     /// With a clear message if a variable is set to something unreadable.
     pub fn with_env(mut self) -> Self {
+        refuse_unknown_variables();
         if let Some(v) = env_var("NEATCHECK_PROFILE") {
             let profile: Profile = v
                 .parse()
@@ -292,7 +367,10 @@ impl Config {
             self.seed = n;
         }
         if let Some(n) = parsed::<usize>("NEATCHECK_THREADS", "a number of threads") {
-            self.threads = n.max(1);
+            if n == 0 {
+                invalid("NEATCHECK_THREADS", "0", "expected at least 1 thread");
+            }
+            self.threads = n;
         }
         if let Some(v) = env_var("NEATCHECK_TIME") {
             self.time =
@@ -303,13 +381,13 @@ impl Config {
             self.run_timeout = (!t.is_zero()).then_some(t);
         }
         if let Some(v) = env_var("NEATCHECK_VERBOSE") {
-            self.verbose = flag(&v);
+            self.verbose = flag("NEATCHECK_VERBOSE", &v);
         }
         if let Some(v) = env_var("NEATCHECK_REPLAY") {
             self.replay = Some(v.trim().to_string());
         }
         if let Some(v) = env_var("NEATCHECK_REGRESSIONS") {
-            self.regressions = flag(&v);
+            self.regressions = flag("NEATCHECK_REGRESSIONS", &v);
         }
         if let Some(v) = env_var("NEATCHECK_STRATEGY") {
             self.strategy = v
@@ -320,7 +398,7 @@ impl Config {
             self.shard = Some(parse_shard(&v));
         }
         if let Some(v) = env_var("NEATCHECK_PORTFOLIO") {
-            self.portfolio = flag(&v);
+            self.portfolio = flag("NEATCHECK_PORTFOLIO", &v);
         }
         if let Some(v) = env_var("NEATCHECK_INTEGERS") {
             self.integers = Some(

@@ -640,7 +640,9 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                     random::Atoms::Edges | random::Atoms::Uniform
                 ));
                 summary.random_long += u64::from(case.atoms == random::Atoms::Long);
-                let size = case.drawn_at;
+                // The size run, not the size drawn at: moved atoms and long
+                // cases change it, and the report must cover what ran.
+                let size = usize::try_from(g.tree_size(&case.tree)).unwrap_or(usize::MAX);
                 summary.random_sizes = Some(
                     summary
                         .random_sizes
@@ -875,6 +877,21 @@ fn health(config: &Config, min_size: usize, summary: &mut Summary) {
         summary.problems.push(format!(
             "the exhaustive phase did not complete even the smallest inputs (size \
              {min_size}): {why_short}. Raise the budget, or make the property cheaper."
+        ));
+    }
+    // A size bound at the smallest inputs and no random phase: a green
+    // that tested almost nothing (`max_size(0)` over a number: one run).
+    if summary.random + summary.edge_cases == 0
+        && summary.stopped == Stop::MaxSize
+        && summary.exhausted == Some(min_size)
+        && config.max_size == min_size
+    {
+        summary.problems.push(format!(
+            "only the smallest inputs were tested (size {min_size}, {} runs): the size bound \
+             ({}, NEATCHECK_SIZE / Config::max_size) stops the exhaustive phase there, and no \
+             random case ran. Raise the size bound, or turn the random phase on \
+             (NEATCHECK_SAMPLES / Config::samples).",
+            summary.runs, config.max_size
         ));
     }
     // One shard of a search that ran to its end may hold none of its runs,

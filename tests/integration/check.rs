@@ -315,6 +315,55 @@ fn a_check_that_tests_nothing_fails_and_says_why() {
 }
 
 #[test]
+fn a_size_bound_at_the_smallest_inputs_without_random_cases_is_not_a_green() {
+    let (code, stderr) = child(
+        "env_probe",
+        &[("NEATCHECK_SIZE", "1"), ("NEATCHECK_SAMPLES", "0")],
+    );
+    assert_eq!(code, Some(101), "{stderr}");
+    assert!(
+        stderr.contains("only the smallest inputs were tested (size 1, 1 runs)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn variables_that_can_not_be_honoured_are_errors() {
+    for (env, why) in [
+        (
+            ("NEATCHECK_VERBOSE", "maybe"),
+            "NEATCHECK_VERBOSE=\"maybe\" is not valid: expected 1, true, yes, on or 0",
+        ),
+        (
+            ("NEATCHECK_PORTFOLIO", "x"),
+            "NEATCHECK_PORTFOLIO=\"x\" is not valid",
+        ),
+        (
+            ("NEATCHECK_REGRESSIONS", "2"),
+            "NEATCHECK_REGRESSIONS=\"2\" is not valid",
+        ),
+        (
+            ("NEATCHECK_THREADS", "0"),
+            "NEATCHECK_THREADS=\"0\" is not valid: expected at least 1 thread",
+        ),
+        (
+            ("NEATCHECK_SIZ", "4"),
+            "NEATCHECK_SIZ is set, but neatcheck reads no such variable (did you mean \
+             NEATCHECK_SIZE?)",
+        ),
+    ] {
+        let (code, stderr) = child("env_probe", &[env]);
+        assert_eq!(code, Some(101), "{env:?}: {stderr}");
+        assert!(stderr.contains(why), "{env:?}: {why:?} missing from {stderr}");
+    }
+    // The documented spellings are taken.
+    for v in ["on", "TRUE", "yes", "off", "No", "0"] {
+        let (code, stderr) = child("env_probe", &[("NEATCHECK_VERBOSE", v)]);
+        assert_eq!(code, Some(0), "{v}: {stderr}");
+    }
+}
+
+#[test]
 fn a_time_ceiling_that_cuts_the_search_is_reported() {
     let config = Config::default()
         .runs(u64::MAX)
