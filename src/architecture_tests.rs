@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["internal"],
     &["arena"],
-    &["run_slot"],
+    &["run_slot", "crash"],
     &["describe"],
     &["grammar"],
     &["feat"],
@@ -92,7 +92,7 @@ fn code_only(src: &str) -> String {
                 (1, "\"")
             };
             let mut j = i + open;
-            while j < b.len() && !src[j..].starts_with(close) {
+            while j < b.len() && !b[j..].starts_with(close.as_bytes()) {
                 j += if b[j] == b'\\' && open == 1 { 2 } else { 1 };
             }
             out.extend(src[i..j.min(b.len())].chars().filter(|&c| c == '\n'));

@@ -225,6 +225,7 @@ pub mod check;
 pub mod constrained;
 pub mod cool;
 pub mod count;
+mod crash;
 mod derive_support;
 mod describe;
 pub mod dynamic;
@@ -242,7 +243,6 @@ mod replay;
 mod report;
 #[cfg(test)]
 mod robust_tests;
-mod crash;
 mod run_slot;
 pub mod search;
 mod shrink;

@@ -429,7 +429,7 @@ pub(crate) fn debug_for_report(value: &dyn std::fmt::Debug) -> String {
         Ok(text) => cut(text, DEBUG_MAX),
         Err(p) => format!(
             "<its `Debug` panicked: {}>",
-            crate::engine::panic_message(&*p)
+            crate::internal::panic_message(&*p)
         ),
     }
 }
@@ -439,7 +439,7 @@ pub(crate) fn cut(mut text: String, max: usize) -> String {
     if let Some((at, _)) = text.char_indices().nth(max) {
         let left = text[at..].chars().count();
         text.truncate(at);
-        let _ = write!(text, "… ({left} more characters)");
+        let _ = write!(text, "... ({left} more characters)");
     }
     text
 }

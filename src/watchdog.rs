@@ -112,7 +112,10 @@ impl Debug for Watchdog {
 impl Watchdog {
     /// Starts watching with the given per-run limit; `on_fire` is called on
     /// the watchdog thread for a run that overran it.
-    pub(crate) fn start(limit: Option<Duration>, on_fire: impl Fn(&Fired) + Send + 'static) -> Watchdog {
+    pub(crate) fn start(
+        limit: Option<Duration>,
+        on_fire: impl Fn(&Fired) + Send + 'static,
+    ) -> Watchdog {
         let shared = Arc::new(Shared {
             control: Mutex::new(Control {
                 stop: false,
@@ -327,7 +330,8 @@ pub(crate) fn describe<T: Enumerable + Debug>(
             .ok_or_else(|| "the value under the run does not fit the grammar".to_string())?;
         let shown = crate::report::show_tree(&g, &tree);
         let key = crate::replay::key_of(&g, &tree);
-        let deep = crate::report::nesting_depth(&g, &tree) > crate::outcome::Counterexample::<T>::DEBUG_DEPTH;
+        let deep = crate::report::nesting_depth(&g, &tree)
+            > crate::outcome::Counterexample::<T>::DEBUG_DEPTH;
         Ok((g, tree, shown, key, deep))
     }));
     match rebuilt {

@@ -354,7 +354,10 @@ fn variables_that_can_not_be_honoured_are_errors() {
     ] {
         let (code, stderr) = child("env_probe", &[env]);
         assert_eq!(code, Some(101), "{env:?}: {stderr}");
-        assert!(stderr.contains(why), "{env:?}: {why:?} missing from {stderr}");
+        assert!(
+            stderr.contains(why),
+            "{env:?}: {why:?} missing from {stderr}"
+        );
     }
     // The documented spellings are taken.
     for v in ["on", "TRUE", "yes", "off", "No", "0"] {

@@ -122,7 +122,11 @@ fn allocating_probe() {
 
 #[test]
 fn a_memory_fault_is_reported_with_its_input_and_key() {
-    assert_crash_report("faulting_probe", "invalid memory access (SIGSEGV)", "(size 3): 5");
+    assert_crash_report(
+        "faulting_probe",
+        "invalid memory access (SIGSEGV)",
+        "(size 3): 5",
+    );
 }
 
 #[test]
@@ -141,7 +145,10 @@ fn faulting_probe() {
 fn a_crash_in_a_worker_thread_of_a_parallel_check_is_reported() {
     let (code, report) = child("parallel_probe", &[]);
     assert_eq!(code, Some(101), "{report}");
-    assert!(report.contains("crashed the process: stack overflow"), "{report}");
+    assert!(
+        report.contains("crashed the process: stack overflow"),
+        "{report}"
+    );
     assert_eq!(line_after(&report, "input "), "(size 7): 77", "{report}");
 }
 
@@ -194,7 +201,9 @@ fn an_exploration_reports_a_crash_as_a_site_and_goes_on() {
     assert_eq!(overflow.smallest.input, "recurse_past_three(4)");
     assert_eq!(overflow.smallest.target, 0);
     assert!(overflow.smallest.key.starts_with("v1."), "{e}");
-    assert!(overflow.test.contains("fn recurse_past_three_stack_overflow()"));
+    assert!(overflow
+        .test
+        .contains("fn recurse_past_three_stack_overflow()"));
     // The next function is still explored.
     let pair = e
         .sites

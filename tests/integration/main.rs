@@ -6,8 +6,8 @@
 mod check;
 mod collections;
 mod common;
-mod crash;
 mod constrained;
+mod crash;
 mod custom_spaces;
 mod derive;
 mod enumeration;

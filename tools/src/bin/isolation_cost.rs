@@ -1,0 +1,108 @@
+//! What a passing default check pays for crash isolation and the watchdog:
+//! a few passing properties of `neatcheck_tools::green` checked many times,
+//! with the thread's CPU time, the whole process's CPU time (the watchdog
+//! thread included) and wall time per check. Build the commit before the
+//! isolation beside this one and run both to compare.
+//!
+//! ```text
+//! cargo run --release -p neatcheck-tools --bin isolation_cost [-- REPEATS]
+//! ```
+
+use neatcheck::check::{run_check, Config};
+use neatcheck_tools::green::*;
+use std::time::{Duration, Instant};
+
+/// CPU time of the calling thread (`thread`) or of the whole process.
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn cpu(thread: bool) -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    let clock = if thread {
+        CLOCK_THREAD_CPUTIME_ID
+    } else {
+        CLOCK_PROCESS_CPUTIME_ID
+    };
+    // SAFETY: `clock_gettime` (libc, linked by std) writes one `timespec`,
+    // whose layout on 64-bit Linux is two 64-bit integers, to `t`.
+    let r = unsafe { clock_gettime(clock, &mut t) };
+    assert_eq!(r, 0, "clock_gettime failed");
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn cpu(_thread: bool) -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
+
+/// Checks `check` `repeats` times: per check, the median thread CPU time,
+/// and the mean process CPU and wall times.
+fn measure(repeats: u32, check: &dyn Fn()) -> (Duration, Duration, Duration) {
+    check();
+    let mut thread = vec![];
+    let (process0, wall0) = (cpu(false), Instant::now());
+    for _ in 0..repeats {
+        let t0 = cpu(true);
+        check();
+        thread.push(cpu(true) - t0);
+    }
+    let (process, wall) = (cpu(false) - process0, wall0.elapsed());
+    thread.sort();
+    (thread[thread.len() / 2], process / repeats, wall / repeats)
+}
+
+fn main() {
+    let repeats: u32 = std::env::args()
+        .nth(1)
+        .map_or(40, |s| s.parse().expect("a number of repeats"));
+    let config = Config::default().regressions(false);
+    type Check<'a> = (&'a str, Box<dyn Fn() + 'a>);
+    let checks: Vec<Check<'_>> = vec![
+        (
+            "magnitude (i32)",
+            Box::new(|| {
+                run_check(&config, |x: i32| {
+                    u64::from(magnitude(x, false)) == x.unsigned_abs() as u64
+                })
+                .expect("passes");
+            }),
+        ),
+        (
+            "chunks of 3 (Vec<u8>)",
+            Box::new(|| {
+                run_check(&config, |xs: Vec<u8>| chunks_round_trip(&xs, false)).expect("passes");
+            }),
+        ),
+        (
+            "escape round trip (String)",
+            Box::new(|| {
+                run_check(&config, |s: String| unescape(&escape(&s, false)) == s).expect("passes");
+            }),
+        ),
+        (
+            "ordinal round trip (u16, u16)",
+            Box::new(|| {
+                run_check(&config, |y: u16, d: u16| ordinal_round_trip((y, d), false))
+                    .expect("passes");
+            }),
+        ),
+    ];
+    println!("| property | thread CPU (median) | process CPU (mean) | wall (mean) |");
+    println!("|---|---|---|---|");
+    for (name, check) in &checks {
+        let (thread, process, wall) = measure(repeats, check);
+        println!("| {name} | {thread:.2?} | {process:.2?} | {wall:.2?} |");
+    }
+}
