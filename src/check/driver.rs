@@ -642,7 +642,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 summary.random_long += u64::from(case.atoms == random::Atoms::Long);
                 // The size run, not the size drawn at: moved atoms and long
                 // cases change it, and the report must cover what ran.
-                let size = usize::try_from(g.tree_size(&case.tree)).unwrap_or(usize::MAX);
+                let size = case.size;
                 summary.random_sizes = Some(
                     summary
                         .random_sizes

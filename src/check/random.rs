@@ -100,6 +100,8 @@ pub(crate) struct Case {
     pub tree: Tree,
     /// The size it was drawn at (edge values may change its size).
     pub drawn_at: usize,
+    /// Its size.
+    pub size: usize,
     pub atoms: Atoms,
 }
 
@@ -249,6 +251,7 @@ impl<'g> RandomCases<'g> {
             return Some(Case {
                 tree,
                 drawn_at: size,
+                size: moved_size,
                 atoms: Atoms::Long,
             });
         }
@@ -295,8 +298,8 @@ impl<'g> RandomCases<'g> {
     }
 
     fn with_atoms(&mut self, tree: Tree, drawn_at: usize, atoms: Atoms) -> Case {
-        let tree = match atoms {
-            Atoms::BySize => tree,
+        let (tree, size) = match atoms {
+            Atoms::BySize => (tree, drawn_at),
             _ => {
                 // Moved atoms may land in a class a discarded case ruled
                 // out (an edge value below the precondition's bound): the
@@ -304,8 +307,8 @@ impl<'g> RandomCases<'g> {
                 let moved = self.with_moved_atoms(&tree, atoms);
                 let size = self.grammar.tree_size(&moved) as usize;
                 match self.pruned.get(&size) {
-                    Some(p) if p.rules_out(&moved) => tree,
-                    _ => moved,
+                    Some(p) if p.rules_out(&moved) => (tree, drawn_at),
+                    _ => (moved, size),
                 }
             }
         };
@@ -314,6 +317,7 @@ impl<'g> RandomCases<'g> {
         Case {
             tree,
             drawn_at,
+            size,
             atoms,
         }
     }
