@@ -145,6 +145,11 @@ pub struct Summary {
     pub depth_exhausted: Option<usize>,
     /// Runs at the largest bound exhausted (compare with `worst_case`).
     pub runs_last_bound: u64,
+    /// Of [`Summary::runs`], those that searched the sizes below a random
+    /// or edge-sweep find, to confirm it minimal: that search has a run
+    /// budget ([`crate::check::Config::runs`]) of its own, so a check that
+    /// finds a bug at random may run up to twice the budget.
+    pub confirm_runs: u64,
     /// Number of values of size `<= exhausted`: the runs a non-lazy search
     /// would have needed.
     pub worst_case: String,
@@ -399,6 +404,13 @@ impl fmt::Display for Summary {
                 self.runs, self.runs_last_bound, self.worst_case
             )?,
             None => write!(f, "no size exhausted ({} runs)", self.runs)?,
+        }
+        if self.confirm_runs > 0 {
+            write!(
+                f,
+                "; {} of the runs searched the sizes below the random find",
+                self.confirm_runs
+            )?;
         }
         match self.stopped {
             Stop::Runs(b) => write!(f, "; the run budget stopped size {b}")?,

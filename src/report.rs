@@ -420,17 +420,50 @@ impl<'t> Unfold for TreePattern<'t> {
 pub(crate) const DEBUG_MAX: usize = 4_000;
 
 /// A value's `Debug` text for a report: a panic of that `Debug` becomes a
-/// note instead of ending the report, and an absurdly long text is cut.
+/// note instead of ending the report, and the text stops at
+/// [`DEBUG_MAX`] characters (the formatting itself is stopped there, so a
+/// `Debug` that would write gigabytes costs no more).
 pub(crate) fn debug_for_report(value: &dyn std::fmt::Debug) -> String {
     let quiet = crate::internal::quiet::Quiet::new();
-    let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| format!("{value:?}")));
+    let mut out = Bounded {
+        text: String::new(),
+        left: DEBUG_MAX,
+        cut: false,
+    };
+    let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // An error here is the bound reached (or the `Debug`'s own error):
+        // what was written so far is kept either way.
+        let _ = write!(out, "{value:?}");
+    }));
     drop(quiet);
-    match text {
-        Ok(text) => cut(text, DEBUG_MAX),
+    match written {
+        Ok(()) if out.cut => format!("{}... (cut at {DEBUG_MAX} characters)", out.text),
+        Ok(()) => out.text,
         Err(p) => format!(
             "<its `Debug` panicked: {}>",
             crate::internal::panic_message(&*p)
         ),
+    }
+}
+
+/// A text sink that refuses more than `left` further characters.
+struct Bounded {
+    text: String,
+    left: usize,
+    cut: bool,
+}
+
+impl Write for Bounded {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for c in s.chars() {
+            if self.left == 0 {
+                self.cut = true;
+                return Err(std::fmt::Error);
+            }
+            self.text.push(c);
+            self.left -= 1;
+        }
+        Ok(())
     }
 }
 

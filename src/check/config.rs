@@ -24,7 +24,7 @@ use std::time::Duration;
 /// |---|---|---|
 /// | `NEATCHECK_PROFILE` | `deep`: raise every budget to at least [`Config::deep`]'s ([`Profile`]) | `default` |
 /// | `NEATCHECK_SIZE` | largest size bound the exhaustive phase searches | 100 |
-/// | `NEATCHECK_RUNS` | runs of the exhaustive phase | 3 000 (deep: 1 000 000) |
+/// | `NEATCHECK_RUNS` | runs of the exhaustive phase (and as many again to confirm a random find minimal) | 3 000 (deep: 1 000 000) |
 /// | `NEATCHECK_SAMPLES` | random cases (a quarter before the exhaustive phase); the edge sweep runs up to five times as many | 150 (deep: 10 000) |
 /// | `NEATCHECK_SAMPLE_SIZE` | largest size of a random case (uniform ones stop at 200) | 1 000 |
 /// | `NEATCHECK_SEED` | seed of the random phase | fixed |
@@ -416,7 +416,9 @@ impl Config {
         self
     }
 
-    /// Sets the number of runs of the exhaustive phase.
+    /// Sets the number of runs of the exhaustive phase. Confirming a random
+    /// or edge-sweep find minimal (searching the sizes below it) has a
+    /// budget of as many runs again, counted in [`Summary::confirm_runs`](crate::check::Summary::confirm_runs).
     pub fn runs(mut self, n: u64) -> Self {
         self.runs = n;
         self

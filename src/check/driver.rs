@@ -818,8 +818,10 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         let from = summary.exhausted.map_or(0, |e| e.saturating_add(1));
         if from <= c.size as usize {
             let to = c.size as usize;
-            if let Err(canonical) = self.exhaust(from, to, self.config.runs, summary, observe, None)
-            {
+            let before = summary.runs;
+            let confirmed = self.exhaust(from, to, self.config.runs, summary, observe, None);
+            summary.confirm_runs += summary.runs - before;
+            if let Err(canonical) = confirmed {
                 c.discard();
                 return canonical;
             }

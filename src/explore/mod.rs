@@ -169,7 +169,9 @@ impl Explorer {
             name: name.to_string(),
             shape: Shape::Function,
             show: Box::new(move |x: &T| {
-                let args = format!("{x:?}");
+                // A `Debug` that panics or writes megabytes leaves the site
+                // and its key intact.
+                let args = crate::report::debug_for_report(x);
                 if arity > 1 {
                     format!("{shown}{args}")
                 } else {
@@ -206,7 +208,13 @@ impl Explorer {
                 constructor: ctor.clone(),
                 step: stepper,
             },
-            show: Box::new(move |x: &(C, Vec<Op>)| format!("{ctor}({:?}) then {:?}", x.0, x.1)),
+            show: Box::new(move |x: &(C, Vec<Op>)| {
+                format!(
+                    "{ctor}({}) then {}",
+                    crate::report::debug_for_report(&x.0),
+                    crate::report::debug_for_report(&x.1)
+                )
+            }),
             stand_in: stand_in_sequence::<C, Op>,
             f: move |x: Lazy<'_, (C, Vec<Op>)>| run_sequence(x, &constructor, &step),
         }));
