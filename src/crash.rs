@@ -25,7 +25,9 @@
 //! binary's other tests are lost, as they were before; an exploration runs
 //! its calls on a worker thread and goes on with a fresh one.
 //!
-//! Unix only (signals); elsewhere a crash ends the process as before.
+//! Linux, Android and macOS (signals, and the thread's stack bounds to tell
+//! a stack overflow from another fault); elsewhere a crash ends the process
+//! as before.
 
 use crate::run_slot::SlotShared;
 
@@ -107,7 +109,7 @@ pub(crate) fn leaving() {
     imp::leaving();
 }
 
-#[cfg(unix)]
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
 #[allow(unsafe_code)]
 mod imp {
     use super::Crash;
@@ -237,9 +239,25 @@ mod imp {
         }
     }
 
-    #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "macos")))]
-    fn stack_low() -> Option<usize> {
-        None
+    /// The address a memory fault hit.
+    ///
+    /// # Safety
+    /// `info` is the `siginfo_t` the kernel passed to a `SA_SIGINFO`
+    /// handler of SIGSEGV or SIGBUS.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    unsafe fn fault_address(info: *const libc::siginfo_t) -> usize {
+        // SAFETY: as the caller promises.
+        unsafe { (*info).si_addr() as usize }
+    }
+
+    /// The address a memory fault hit.
+    ///
+    /// # Safety
+    /// As above.
+    #[cfg(target_os = "macos")]
+    unsafe fn fault_address(info: *const libc::siginfo_t) -> usize {
+        // SAFETY: as the caller promises.
+        unsafe { (*info).si_addr as usize }
     }
 
     /// The handler: marks the watched run in progress crashed and parks
@@ -260,7 +278,7 @@ mod imp {
                 let fault = if signal == libc::SIGSEGV || signal == libc::SIGBUS {
                     // SAFETY: the kernel passes a valid `siginfo_t` to a
                     // `SA_SIGINFO` handler; these signals carry an address.
-                    Some(unsafe { (*info).si_addr() } as usize)
+                    Some(unsafe { fault_address(info) })
                 } else {
                     None
                 };
@@ -306,7 +324,7 @@ mod imp {
     }
 }
 
-#[cfg(not(unix))]
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "macos")))]
 mod imp {
     use crate::run_slot::SlotShared;
 

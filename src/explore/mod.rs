@@ -70,7 +70,7 @@
 //! and replay key, like a panic; its thread is abandoned the same way, and
 //! the exploration goes on with the next function (the rest of the crashing
 //! one is skipped, as each crash holds a thread and its stack for good).
-//! Fatal signals are caught on Unix only.
+//! Fatal signals are caught on Linux, Android and macOS only.
 //!
 //! # Stateful APIs
 //!

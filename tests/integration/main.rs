@@ -7,6 +7,8 @@ mod check;
 mod collections;
 mod common;
 mod constrained;
+// Crash isolation catches signals on Linux, Android and macOS only.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
 mod crash;
 mod custom_spaces;
 mod derive;
