@@ -33,6 +33,7 @@ const LAYERS: &[&[&str]] = &[
     &["constrained"],
     &["watchdog"],
     &["check"],
+    &["state"],
     &["mutation"],
     &["explore"],
     &["dynamic"],

@@ -249,6 +249,7 @@ mod shrink;
 pub mod space;
 #[cfg(test)]
 mod spec_tests;
+pub mod state;
 pub mod suite;
 mod types;
 pub mod values;

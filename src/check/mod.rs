@@ -622,6 +622,19 @@ fn finish<T: Debug>(
     location: &'static Location<'static>,
     result: Result<Summary, Box<Counterexample<T>>>,
 ) -> Summary {
+    finish_with(config, origin, location, result, &|_| String::new())
+}
+
+/// [`finish`], with `more` appended to a failure report (what a caller on
+/// top of `check` knows of the counterexample: a state machine's steps).
+#[track_caller]
+fn finish_with<T: Debug>(
+    config: &Config,
+    origin: &Origin,
+    location: &'static Location<'static>,
+    result: Result<Summary, Box<Counterexample<T>>>,
+    more: &dyn Fn(&Counterexample<T>) -> String,
+) -> Summary {
     match result {
         Ok(summary) => {
             if summary.stopped == Stop::Internal {
@@ -651,6 +664,7 @@ fn finish<T: Debug>(
         }
         Err(c) => {
             let mut text = report(&c, origin, Some(location));
+            text.push_str(&more(&c));
             if !matches!(c.found, Found::Replay { .. }) {
                 if let Some(path) = regressions::save(config, origin, &c.key, &c.shown) {
                     let _ = writeln!(
@@ -705,6 +719,28 @@ fn check_from<T: Enumerable + Debug + Send, M>(
     let origin = origin_here(location);
     let result = run_property(&config, prop, &origin, source);
     finish(&config, &origin, location, result)
+}
+
+/// [`check_with`] for a layer above `check` (a state machine): the
+/// configuration with the environment, `problems` adding to a pass's health
+/// checks, and `more` to a failure's report.
+#[track_caller]
+pub(crate) fn check_extended<T: Enumerable + Debug + Send, M>(
+    config: Config,
+    prop: &(impl Property<T, M> + Sync),
+    problems: &dyn Fn(&Summary) -> Vec<String>,
+    more: &dyn Fn(&Counterexample<T>) -> String,
+) -> Summary {
+    let location = Location::caller();
+    let config = config.with_env();
+    let origin = origin_here(location);
+    let result = run_property(&config, prop, &origin, &GrammarSource::Canonical).map(|mut s| {
+        if s.stopped != Stop::Internal {
+            s.problems.extend(problems(&s));
+        }
+        s
+    });
+    finish_with(&config, &origin, location, result, more)
 }
 
 /// [`check`] over the values of given spaces instead of the arguments'

@@ -1,0 +1,3 @@
+//! The state machine check against brute force over every command sequence.
+
+use super::*;
