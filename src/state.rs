@@ -497,3 +497,275 @@ impl CommandTable {
 
 #[cfg(test)]
 mod tests;
+
+/// A state machine whose system can be used from several threads at once
+/// (`&Sut`): [`check_parallel`] runs two command sequences concurrently on
+/// it and asks whether the model explains what they returned.
+pub trait ConcurrentMachine: StateMachine
+where
+    Self::Sut: Sync,
+{
+    /// Runs `command` on a system shared with other threads.
+    fn run_shared(&self, sut: &Self::Sut, command: &Self::Command) -> Self::Output;
+}
+
+/// How many commands a branch of a parallel case may hold: the
+/// interleavings of two branches of `n` commands number `C(2n, n)` (70
+/// for 4), all of which the model is asked about.
+pub const MAX_BRANCH: usize = 4;
+
+/// How many times a parallel case runs: a race shows up in some runs and
+/// not others, so each case is repeated and fails if any repetition's
+/// outputs have no explanation.
+pub const PARALLEL_REPEATS: u32 = 16;
+
+/// A parallel case: a prefix run alone, then two branches run at once.
+pub type ParallelCase<C> = (Vec<C>, Vec<C>, Vec<C>);
+
+/// Checks that a concurrent system is linearizable with respect to its
+/// model (the parallel state machine testing of QuickCheck): cases are a
+/// prefix of commands run alone, then two branches (at most [`MAX_BRANCH`]
+/// commands each) run on two threads at once, each case
+/// [`PARALLEL_REPEATS`] times. A repetition fails when no interleaving of
+/// the two branches, run on the model after the prefix, gives the outputs
+/// the system gave (every interleaving must meet the preconditions). Cases
+/// are searched by size like any input, so the failing case reported is
+/// among the smallest in which the race showed up.
+///
+/// A race is found by repetition, not proven absent: a pass says that no
+/// repetition of any case tried went wrong, and a failure that does not
+/// show up again when the case is re-run is reported as not reproducible.
+#[track_caller]
+pub fn check_parallel<M: ConcurrentMachine>(machine: &M) -> Summary
+where
+    M::Sut: Sync,
+    M::Output: Send,
+{
+    let prop = |case: Lazy<'_, ParallelCase<M::Command>>| {
+        let (prefix, left, right) = case.force();
+        run_parallel_case(machine, &prefix, &left, &right)
+    };
+    check_extended(Config::default(), &prop, &|_| vec![], &|c| {
+        let (prefix, left, right) = &c.value;
+        explain_parallel(machine, prefix, left, right)
+    })
+}
+
+/// [`check_parallel`]'s search, returning what it found (for a library
+/// on top of neatcheck): the case that went wrong, or the summary of a
+/// pass.
+pub fn run_parallel<M: ConcurrentMachine>(
+    config: &Config,
+    machine: &M,
+) -> Result<Summary, Box<Counterexample<ParallelCase<M::Command>>>>
+where
+    M::Sut: Sync,
+    M::Output: Send,
+{
+    run_check(config, |case: Lazy<'_, ParallelCase<M::Command>>| {
+        let (prefix, left, right) = case.force();
+        run_parallel_case(machine, &prefix, &left, &right)
+    })
+}
+
+/// Runs a parallel case [`PARALLEL_REPEATS`] times: discarded if its
+/// prefix or any interleaving of its branches breaks a precondition (or a
+/// branch is too long), failed if a repetition's outputs have no
+/// explanation.
+fn run_parallel_case<M: ConcurrentMachine>(
+    machine: &M,
+    prefix: &[M::Command],
+    left: &[M::Command],
+    right: &[M::Command],
+) -> RunResult
+where
+    M::Sut: Sync,
+    M::Output: Send,
+{
+    if left.len() > MAX_BRANCH || right.len() > MAX_BRANCH || left.is_empty() || right.is_empty()
+    {
+        return RunResult::Discarded;
+    }
+    let mut state = machine.initial_state();
+    for command in prefix {
+        if !machine.precondition(&state, command) {
+            return RunResult::Discarded;
+        }
+        machine.next_state(&mut state, command);
+    }
+    if !every_interleaving_valid(machine, &state, left, right) {
+        return RunResult::Discarded;
+    }
+    for repetition in 1..=PARALLEL_REPEATS {
+        let outcome = run_once(machine, prefix, left, right);
+        if let Err(why) = outcome.explained(machine) {
+            return RunResult::False(Some(format!(
+                "went wrong in repetition {repetition} of {PARALLEL_REPEATS}: {why}"
+            )));
+        }
+    }
+    RunResult::True
+}
+
+/// Whether every interleaving of the branches meets the preconditions
+/// from `state`.
+fn every_interleaving_valid<M: StateMachine>(
+    machine: &M,
+    state: &M::State,
+    left: &[M::Command],
+    right: &[M::Command],
+) -> bool {
+    let (Some(l), Some(r)) = (left.first(), right.first()) else {
+        return left.iter().chain(right).try_fold(state.clone(), |mut s, c| {
+            machine.precondition(&s, c).then(|| {
+                machine.next_state(&mut s, c);
+                s
+            })
+        }).is_some();
+    };
+    [(l, &left[1..], right), (r, left, &right[1..])]
+        .into_iter()
+        .all(|(first, left, right)| {
+            machine.precondition(state, first) && {
+                let mut next = state.clone();
+                machine.next_state(&mut next, first);
+                every_interleaving_valid(machine, &next, left, right)
+            }
+        })
+}
+
+/// What one repetition of a parallel case did.
+struct ParallelRun<'c, M: StateMachine> {
+    prefix: &'c [M::Command],
+    left: &'c [M::Command],
+    right: &'c [M::Command],
+    /// The prefix's outputs (run alone).
+    prefix_out: Vec<M::Output>,
+    left_out: Vec<M::Output>,
+    right_out: Vec<M::Output>,
+}
+
+/// Runs the prefix alone, then the branches on two threads released at
+/// the same moment.
+fn run_once<'c, M: ConcurrentMachine>(
+    machine: &M,
+    prefix: &'c [M::Command],
+    left: &'c [M::Command],
+    right: &'c [M::Command],
+) -> ParallelRun<'c, M>
+where
+    M::Sut: Sync,
+    M::Output: Send,
+{
+    let sut = machine.new_sut();
+    let prefix_out = prefix.iter().map(|c| machine.run_shared(&sut, c)).collect();
+    let start = std::sync::Barrier::new(2);
+    let (left_out, right_out) = std::thread::scope(|scope| {
+        let (sut, start) = (&sut, &start);
+        // The other thread owns its commands (`Command` is `Send`, not
+        // necessarily `Sync`).
+        let theirs = right.to_vec();
+        let other = scope.spawn(move || {
+            start.wait();
+            theirs
+                .iter()
+                .map(|c| machine.run_shared(sut, c))
+                .collect::<Vec<_>>()
+        });
+        start.wait();
+        let mine: Vec<_> = left.iter().map(|c| machine.run_shared(sut, c)).collect();
+        let theirs = match other.join() {
+            Ok(out) => out,
+            Err(p) => std::panic::resume_unwind(p),
+        };
+        (mine, theirs)
+    });
+    ParallelRun {
+        prefix,
+        left,
+        right,
+        prefix_out,
+        left_out,
+        right_out,
+    }
+}
+
+impl<M: StateMachine> ParallelRun<'_, M> {
+    /// `Ok` if the prefix's outputs meet the postconditions and some
+    /// interleaving of the branches explains theirs.
+    fn explained(&self, machine: &M) -> Result<(), String> {
+        let mut state = machine.initial_state();
+        for (i, (command, output)) in self.prefix.iter().zip(&self.prefix_out).enumerate() {
+            machine
+                .postcondition(&state, command, output)
+                .map_err(|why| {
+                    format!(
+                        "the prefix's step {} ({command:?} returned {output:?}): {why}",
+                        i + 1
+                    )
+                })?;
+            machine.next_state(&mut state, command);
+        }
+        let left: Vec<_> = self.left.iter().zip(&self.left_out).collect();
+        let right: Vec<_> = self.right.iter().zip(&self.right_out).collect();
+        if linearizable(machine, &state, &left, &right) {
+            Ok(())
+        } else {
+            Err(format!(
+                "no interleaving of the model explains the outputs: left {:?} returned {:?}, \
+                 right {:?} returned {:?}",
+                self.left, self.left_out, self.right, self.right_out
+            ))
+        }
+    }
+}
+
+/// Whether some interleaving of the two branches (command and output
+/// each), run on the model from `state`, meets every postcondition.
+fn linearizable<M: StateMachine>(
+    machine: &M,
+    state: &M::State,
+    left: &[(&M::Command, &M::Output)],
+    right: &[(&M::Command, &M::Output)],
+) -> bool {
+    if left.is_empty() && right.is_empty() {
+        return true;
+    }
+    let mut tries = vec![];
+    if let Some((first, rest)) = left.split_first() {
+        tries.push((*first, rest, right));
+    }
+    if let Some((first, rest)) = right.split_first() {
+        tries.push((*first, left, rest));
+    }
+    tries.into_iter().any(|((command, output), left, right)| {
+        machine.postcondition(state, command, output).is_ok() && {
+            let mut next = state.clone();
+            machine.next_state(&mut next, command);
+            linearizable(machine, &next, left, right)
+        }
+    })
+}
+
+/// A parallel case's report: what it ran, and how to run it again.
+fn explain_parallel<M: ConcurrentMachine>(
+    _machine: &M,
+    prefix: &[M::Command],
+    left: &[M::Command],
+    right: &[M::Command],
+) -> String
+where
+    M::Sut: Sync,
+{
+    let mut s = String::new();
+    let _ = writeln!(s, "  prefix (run alone): {}", show(&prefix));
+    let _ = writeln!(s, "  then at once, on two threads:");
+    let _ = writeln!(s, "    left:  {}", show(&left));
+    let _ = writeln!(s, "    right: {}", show(&right));
+    let _ = writeln!(
+        s,
+        "  (each case runs {PARALLEL_REPEATS} times; the outputs of the failing repetition \
+         are in the message above)"
+    );
+    s
+}

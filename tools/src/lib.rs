@@ -24,6 +24,7 @@ pub mod args;
 pub mod benchmarks;
 pub mod green;
 pub mod interpreter;
+pub mod machines;
 pub mod user_examples;
 
 #[cfg(test)]

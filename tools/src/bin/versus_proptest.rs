@@ -5,7 +5,11 @@
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin versus_proptest -- [--deep] [--only NAME] [--markdown]
+//! cargo run --profile profiling -p neatcheck-tools --bin versus_proptest -- --repeat N [--only NAME]
 //! ```
+//!
+//! The second form only repeats neatcheck's default check of each fixed
+//! property N times and prints its CPU time per check (a loop for `perf`).
 //!
 //! Per property and tool: whether it found the bug, the thread CPU time of
 //! the check, the counterexample and whether it is minimal (neatcheck:
@@ -142,6 +146,9 @@ struct Row {
 
 struct Bench {
     deep: bool,
+    /// `--repeat N`: only neatcheck's default check of the fixed variants,
+    /// N times each (a loop to profile), no table.
+    repeat: Option<u32>,
     only: Option<String>,
     rows: Vec<Row>,
     default_config: NcConfig,
@@ -170,6 +177,17 @@ impl Bench {
         if !self.wants(name) {
             return;
         }
+        if let Some(n) = self.repeat {
+            let start = cpu_now();
+            for _ in 0..n {
+                neat(&self.default_config, nc(false));
+            }
+            println!(
+                "{name}: {:.3} ms per check",
+                ms_f(cpu_now() - start) / f64::from(n)
+            );
+            return;
+        }
         for bug in [true, false] {
             let default = neat(&self.default_config, nc(bug));
             let deep = self.deep.then(|| neat(&self.deep_config, nc(bug)));
@@ -185,6 +203,10 @@ impl Bench {
             self.rows.push(row);
         }
     }
+}
+
+fn ms_f(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
 
 fn ms(d: Duration) -> String {
@@ -246,6 +268,11 @@ fn main() {
             .iter()
             .position(|a| a == "--only")
             .and_then(|i| args.get(i + 1).cloned()),
+        repeat: args
+            .iter()
+            .position(|a| a == "--repeat")
+            .and_then(|i| args.get(i + 1))
+            .map(|n| n.parse().expect("--repeat N: a number of checks")),
         rows: vec![],
         default_config: NcConfig::default().regressions(false).with_env(),
         deep_config: NcConfig::deep().regressions(false),
@@ -257,6 +284,9 @@ fn main() {
     println!("|---|---|---|{}---|", if bench.deep { "---|" } else { "" });
 
     run_all(&mut bench);
+    if bench.repeat.is_some() {
+        return;
+    }
 
     let fixed: Vec<&Row> = bench.rows.iter().filter(|r| !r.bug).collect();
     let ratios: Vec<f64> = fixed
