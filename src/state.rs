@@ -582,8 +582,7 @@ where
     M::Sut: Sync,
     M::Output: Send,
 {
-    if left.len() > MAX_BRANCH || right.len() > MAX_BRANCH || left.is_empty() || right.is_empty()
-    {
+    if left.len() > MAX_BRANCH || right.len() > MAX_BRANCH || left.is_empty() || right.is_empty() {
         return RunResult::Discarded;
     }
     let mut state = machine.initial_state();
@@ -616,12 +615,16 @@ fn every_interleaving_valid<M: StateMachine>(
     right: &[M::Command],
 ) -> bool {
     let (Some(l), Some(r)) = (left.first(), right.first()) else {
-        return left.iter().chain(right).try_fold(state.clone(), |mut s, c| {
-            machine.precondition(&s, c).then(|| {
-                machine.next_state(&mut s, c);
-                s
+        return left
+            .iter()
+            .chain(right)
+            .try_fold(state.clone(), |mut s, c| {
+                machine.precondition(&s, c).then(|| {
+                    machine.next_state(&mut s, c);
+                    s
+                })
             })
-        }).is_some();
+            .is_some();
     };
     [(l, &left[1..], right), (r, left, &right[1..])]
         .into_iter()
