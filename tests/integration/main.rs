@@ -20,4 +20,5 @@ mod parallel;
 #[cfg(feature = "proptest")]
 mod proptest_bridge;
 mod search_reference;
+mod state;
 mod suite;

@@ -1,0 +1,187 @@
+//! Stateful testing through the public API: the report of a failing
+//! machine, its replay test (pasted below from the report, so it is known to
+//! compile), replay keys, and threads.
+
+use neatcheck::check::{Config, Found};
+use neatcheck::state::{check_machine_with, run_machine, StateMachine};
+use neatcheck::Enumerable;
+
+/// A set of small numbers kept as a sorted vector; the planted bug: a
+/// removal of the largest of several elements also removes the one below.
+#[derive(Default, Debug)]
+struct SortedSet(Vec<u8>);
+
+impl SortedSet {
+    fn insert(&mut self, x: u8) -> bool {
+        match self.0.binary_search(&x) {
+            Ok(_) => false,
+            Err(i) => {
+                self.0.insert(i, x);
+                true
+            }
+        }
+    }
+
+    fn remove(&mut self, x: u8) -> bool {
+        match self.0.binary_search(&x) {
+            Ok(i) => {
+                self.0.remove(i);
+                if i == self.0.len() && i >= 1 {
+                    self.0.pop();
+                }
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn contains(&self, x: u8) -> bool {
+        self.0.binary_search(&x).is_ok()
+    }
+}
+
+#[derive(Enumerable, Debug, Clone, PartialEq)]
+enum SetOp {
+    Insert(u8),
+    Remove(u8),
+    Contains(u8),
+}
+
+#[derive(Default)]
+struct SetMachine;
+
+impl StateMachine for SetMachine {
+    type State = std::collections::BTreeSet<u8>;
+    type Sut = SortedSet;
+    type Command = SetOp;
+    type Output = bool;
+
+    fn initial_state(&self) -> Self::State {
+        Self::State::new()
+    }
+    fn new_sut(&self) -> SortedSet {
+        SortedSet::default()
+    }
+    fn run(&self, sut: &mut SortedSet, op: &SetOp) -> bool {
+        match op {
+            SetOp::Insert(x) => sut.insert(*x),
+            SetOp::Remove(x) => sut.remove(*x),
+            SetOp::Contains(x) => sut.contains(*x),
+        }
+    }
+    fn next_state(&self, state: &mut Self::State, op: &SetOp) {
+        match op {
+            SetOp::Insert(x) => {
+                state.insert(*x);
+            }
+            SetOp::Remove(x) => {
+                state.remove(x);
+            }
+            SetOp::Contains(_) => {}
+        }
+    }
+    fn postcondition(&self, before: &Self::State, op: &SetOp, out: &bool) -> Result<(), String> {
+        let expected = match op {
+            SetOp::Insert(x) => !before.contains(x),
+            SetOp::Remove(x) | SetOp::Contains(x) => before.contains(x),
+        };
+        if *out == expected {
+            Ok(())
+        } else {
+            Err(format!("expected {expected}"))
+        }
+    }
+    fn invariant(&self, sut: &SortedSet, state: &Self::State) -> Result<(), String> {
+        if sut.0.iter().eq(state.iter()) {
+            Ok(())
+        } else {
+            Err(format!("the set holds {:?}", sut.0))
+        }
+    }
+}
+
+/// The report's replay test for the failing sequence, pasted as printed.
+#[test]
+#[should_panic]
+fn set_machine_counterexample() {
+    neatcheck::state::replay(
+        &SetMachine::default(),
+        vec![SetOp::Insert(0), SetOp::Insert(1), SetOp::Remove(1)],
+    );
+}
+
+/// The text of the pasted test above, as the report prints it.
+const PASTED: &str = "#[test]
+#[should_panic]
+fn set_machine_counterexample() {
+    neatcheck::state::replay(
+        &SetMachine::default(),
+        vec![SetOp::Insert(0), SetOp::Insert(1), SetOp::Remove(1)],
+    );
+}";
+
+fn failure_report(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    let p = std::panic::catch_unwind(f).expect_err("the check fails");
+    p.downcast_ref::<String>().cloned().expect("a text report")
+}
+
+#[test]
+fn a_failing_machine_reports_its_shortest_sequence_step_by_step() {
+    let report = failure_report(|| {
+        check_machine_with(Config::default().regressions(false), &SetMachine);
+    });
+    assert!(
+        report.contains("counterexample (size 9): [Insert(0), Insert(1), Remove(1)]"),
+        "{report}"
+    );
+    assert!(
+        report.contains("the property broke the invariant at step 3 (Remove(1)): the set holds []"),
+        "{report}"
+    );
+    assert!(
+        report.contains("    step 3: Remove(1) -> true; model: {0}"),
+        "{report}"
+    );
+    assert!(
+        report.contains("    failed: invariant: the set holds []"),
+        "{report}"
+    );
+    assert!(
+        report.contains("minimal: every smaller input passed"),
+        "{report}"
+    );
+    let pasted: Vec<&str> = PASTED.lines().collect();
+    let printed: Vec<&str> = report
+        .lines()
+        .skip_while(|l| !l.contains("a test that replays it"))
+        .skip(1)
+        .take(pasted.len())
+        .map(|l| l.strip_prefix("    ").unwrap_or(l))
+        .collect();
+    assert_eq!(printed, pasted, "{report}");
+}
+
+#[test]
+fn the_replay_key_runs_the_same_sequence() {
+    let config = Config::default().regressions(false);
+    let c = run_machine(&config, &SetMachine).unwrap_err();
+    let replaying = Config {
+        replay: Some(c.key.clone()),
+        ..config
+    };
+    let again = run_machine(&replaying, &SetMachine).unwrap_err();
+    assert_eq!(again.value, c.value);
+    assert!(
+        matches!(again.found, Found::Replay { .. }),
+        "{:?}",
+        again.found
+    );
+}
+
+#[test]
+fn threads_find_the_same_sequence() {
+    let config = Config::default().regressions(false);
+    let one = run_machine(&config, &SetMachine).unwrap_err();
+    let two = run_machine(&config.threads(2), &SetMachine).unwrap_err();
+    assert_eq!(one.value, two.value);
+}
