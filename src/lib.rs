@@ -172,6 +172,14 @@
 //! assert_eq!(neatcheck::values::values_of::<Even>(3), vec![Even(6)]);
 //! ```
 //!
+//! ## Stateful systems
+//!
+//! A data structure, a cache or a protocol is checked against a model with
+//! sequences of commands: implement [`state::StateMachine`] and call
+//! [`state::check_machine`]. The first failing sequence is a shortest one;
+//! the report shows the model after each step and a test that replays it
+//! (the [`state`] module has a complete example).
+//!
 //! ## Search
 //!
 //! [`search::sat`], [`search::search`], [`search::ctrex`],

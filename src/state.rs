@@ -184,7 +184,7 @@ impl Debug for Pick {
 
 impl Pick {
     /// The picked element of `things`, if there are that many.
-    pub fn of<'t, X>(self, things: &'t [X]) -> Option<&'t X> {
+    pub fn of<X>(self, things: &[X]) -> Option<&X> {
         things.get(usize::from(self.0))
     }
 
@@ -196,7 +196,7 @@ impl Pick {
 }
 
 /// Checks a state machine with the default configuration (overridden by
-/// the `NEATCHECK_*` variables), like [`crate::check`]: panics with a report
+/// the `NEATCHECK_*` variables), like [`crate::check()`]: panics with a report
 /// naming the shortest failing sequence, the model state after each of its
 /// steps and a test that replays it, or saying why a pass would mean
 /// nothing (no valid sequence, a command whose precondition never held).

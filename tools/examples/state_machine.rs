@@ -22,11 +22,7 @@ fn sequential<M: StateMachine>(name: &str, bugged: &M, fixed: &M) -> bool {
     let config = Config::default().regressions(false);
     let found = match run_machine(&config, bugged) {
         Err(c) => {
-            println!(
-                "bug {name} steps {} sequence {:?}",
-                c.value.len(),
-                c.value
-            );
+            println!("bug {name} steps {} sequence {:?}", c.value.len(), c.value);
             true
         }
         Ok(s) => {
@@ -61,7 +57,10 @@ fn passes<C: Debug>(
 fn main() {
     let parallel = std::env::args().any(|a| a == "--parallel");
     let ok = if parallel {
-        let config = Config::default().regressions(false).runs(200).samples(20, 20);
+        let config = Config::default()
+            .regressions(false)
+            .runs(200)
+            .samples(20, 20);
         let found = match run_parallel(&config, &CounterMachine { bug: true }) {
             Err(c) => {
                 let (prefix, left, right) = &c.value;
@@ -77,10 +76,11 @@ fn main() {
                 false
             }
         };
-        found & passes(
-            "counter",
-            run_parallel(&config, &CounterMachine { bug: false }),
-        )
+        found
+            & passes(
+                "counter",
+                run_parallel(&config, &CounterMachine { bug: false }),
+            )
     } else {
         [
             sequential(
