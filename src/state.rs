@@ -541,11 +541,23 @@ where
     M::Sut: Sync,
     M::Output: Send,
 {
+    check_parallel_with(Config::default(), machine)
+}
+
+/// [`check_parallel`] with a configuration (each run of a case is
+/// [`PARALLEL_REPEATS`] runs of the system: a smaller run budget than a
+/// sequential check's may be wise).
+#[track_caller]
+pub fn check_parallel_with<M: ConcurrentMachine>(config: Config, machine: &M) -> Summary
+where
+    M::Sut: Sync,
+    M::Output: Send,
+{
     let prop = |case: Lazy<'_, ParallelCase<M::Command>>| {
         let (prefix, left, right) = case.force();
         run_parallel_case(machine, &prefix, &left, &right)
     };
-    check_extended(Config::default(), &prop, &|_| vec![], &|c| {
+    check_extended(config, &prop, &|_| vec![], &|c| {
         let (prefix, left, right) = &c.value;
         explain_parallel(machine, prefix, left, right)
     })

@@ -3,7 +3,7 @@
 //! compile), replay keys, and threads.
 
 use neatcheck::check::{Config, Found};
-use neatcheck::state::{check_machine_with, run_machine, StateMachine};
+use neatcheck::state::{check_machine_with, run_machine, ConcurrentMachine, StateMachine};
 use neatcheck::Enumerable;
 
 /// A set of small numbers kept as a sorted vector; the planted bug: a
@@ -186,4 +186,108 @@ fn threads_find_the_same_sequence() {
     let one = run_machine(&config, &SetMachine).unwrap_err();
     let two = run_machine(&config.threads(2), &SetMachine).unwrap_err();
     assert_eq!(one.value, two.value);
+}
+
+/// A counter whose increment reads the value, waits a millisecond with the
+/// lock released (the planted race, wide enough to be met every time two
+/// increments run at once), then writes it plus one.
+#[derive(Default)]
+struct RacyCounter {
+    value: std::sync::Mutex<u32>,
+    racy: bool,
+}
+
+impl RacyCounter {
+    fn increment(&self) -> u32 {
+        if self.racy {
+            let read = *self.value.lock().unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            let mut v = self.value.lock().unwrap();
+            *v = read + 1;
+            *v
+        } else {
+            let mut v = self.value.lock().unwrap();
+            *v += 1;
+            *v
+        }
+    }
+}
+
+#[derive(Enumerable, Debug, Clone, PartialEq)]
+enum CounterOp {
+    Increment,
+    Get,
+}
+
+struct CounterModel {
+    racy: bool,
+}
+
+impl StateMachine for CounterModel {
+    type State = u32;
+    type Sut = RacyCounter;
+    type Command = CounterOp;
+    type Output = u32;
+
+    fn initial_state(&self) -> u32 {
+        0
+    }
+    fn new_sut(&self) -> RacyCounter {
+        RacyCounter {
+            racy: self.racy,
+            ..RacyCounter::default()
+        }
+    }
+    fn run(&self, sut: &mut RacyCounter, op: &CounterOp) -> u32 {
+        self.run_shared(sut, op)
+    }
+    fn next_state(&self, state: &mut u32, op: &CounterOp) {
+        *state += u32::from(*op == CounterOp::Increment);
+    }
+    fn postcondition(&self, before: &u32, op: &CounterOp, out: &u32) -> Result<(), String> {
+        let expected = before + u32::from(*op == CounterOp::Increment);
+        if *out == expected {
+            Ok(())
+        } else {
+            Err(format!("expected {expected}"))
+        }
+    }
+}
+
+impl ConcurrentMachine for CounterModel {
+    fn run_shared(&self, sut: &RacyCounter, op: &CounterOp) -> u32 {
+        match op {
+            CounterOp::Increment => sut.increment(),
+            CounterOp::Get => *sut.value.lock().unwrap(),
+        }
+    }
+}
+
+#[test]
+fn a_race_is_found_in_the_smallest_parallel_case() {
+    use neatcheck::state::run_parallel;
+    let config = Config::default()
+        .regressions(false)
+        .runs(60)
+        .samples(0, 0)
+        .portfolio(false);
+    let c = run_parallel(&config, &CounterModel { racy: true }).unwrap_err();
+    assert_eq!(
+        c.value,
+        (
+            vec![],
+            vec![CounterOp::Increment],
+            vec![CounterOp::Increment]
+        )
+    );
+    assert!(
+        c.reason
+            .as_deref()
+            .is_some_and(|r| r.contains("no interleaving of the model explains the outputs")),
+        "{:?}",
+        c.reason
+    );
+    // Without the race every case is explained.
+    let s = run_parallel(&config, &CounterModel { racy: false }).expect("linearizable");
+    assert!(s.runs > 0 && s.discarded < s.runs, "{s}");
 }
