@@ -8,7 +8,9 @@
 //! thread-local points at the run's slot. A fatal signal on a thread inside
 //! a watched run marks the slot crashed (the signal, and whether the fault
 //! hit the thread's stack guard) and parks the thread in the handler, on its
-//! alternate signal stack, for good. The watcher sees the mark within a poll
+//! alternate signal stack, for good once the watcher has taken the run over
+//! (a watcher that does not come within 10 s lets the crash go on as if no
+//! one watched, rather than hang). The watcher sees the mark within a poll
 //! period, takes the run over exactly as it takes over a run past its time
 //! limit (the parked thread never leaves its run, so its arena stays
 //! readable), and reports the input from its own, healthy thread. A signal
@@ -113,7 +115,7 @@ pub(crate) fn leaving() {
 #[allow(unsafe_code)]
 mod imp {
     use super::Crash;
-    use crate::run_slot::SlotShared;
+    use crate::run_slot::{SlotShared, INSPECTING, PHASE};
     use std::cell::Cell;
     use std::sync::atomic::Ordering;
     use std::sync::{Once, OnceLock};
@@ -132,6 +134,11 @@ mod imp {
     /// still counts as a stack overflow: the guard page and the largest
     /// stack probe step, with room to spare.
     const GUARD_REACH: usize = 1 << 20;
+
+    /// How long a crashed thread waits for its watcher to take its run
+    /// over, in tenths of a second, before the crash goes on as if no one
+    /// watched (the watcher polls every 20 ms).
+    const PARK_LIMIT: u32 = 100;
 
     /// The size of the alternate signal stack given to a thread that has
     /// none (threads Rust starts have one).
@@ -263,7 +270,7 @@ mod imp {
     /// The handler: marks the watched run in progress crashed and parks
     /// the thread, or hands the signal to the handler that was there
     /// before. Only async-signal-safe calls: atomics, thread-local reads of
-    /// plain cells, `sigaction`, `raise` and `pause`.
+    /// plain cells, `sigaction`, `raise` and `nanosleep`.
     extern "C" fn on_fatal_signal(
         signal: libc::c_int,
         info: *mut libc::siginfo_t,
@@ -291,13 +298,25 @@ mod imp {
                     stack_overflow,
                 };
                 slot.crash.store(crash.encode(), Ordering::Release);
-                // The watcher takes the run over and ends the process (a
-                // check) or abandons this thread (an exploration).
-                loop {
-                    // SAFETY: `pause` only waits for a signal.
+                // The watcher takes the run over, then ends the process (a
+                // check) or abandons this thread (an exploration): once it
+                // has, this thread waits for good. A watcher that does not
+                // come (stuck behind a lock this thread held when it
+                // crashed) must not turn the crash into a hang: past
+                // `PARK_LIMIT` the signal goes on to the previous handler.
+                let taken =
+                    |slot: &SlotShared| slot.state.load(Ordering::Acquire) & PHASE == INSPECTING;
+                let mut waited = 0;
+                while waited < PARK_LIMIT || taken(slot) {
+                    let tenth = libc::timespec {
+                        tv_sec: 0,
+                        tv_nsec: 100_000_000,
+                    };
+                    // SAFETY: `nanosleep` only reads the given duration.
                     unsafe {
-                        libc::pause();
+                        libc::nanosleep(&tenth, std::ptr::null_mut());
                     }
+                    waited += 1;
                 }
             }
         }

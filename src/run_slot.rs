@@ -14,7 +14,7 @@ pub(crate) const IDLE: u64 = 0;
 /// A run is in progress.
 pub(crate) const RUNNING: u64 = 1;
 /// The watchdog has taken over a run that overran the limit.
-const INSPECTING: u64 = 2;
+pub(crate) const INSPECTING: u64 = 2;
 /// The phase bits of a state word (the generation is above them).
 pub(crate) const PHASE: u64 = 3;
 
