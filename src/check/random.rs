@@ -13,18 +13,16 @@
 //! precondition, found after far fewer draws than by rejection.
 
 use super::edges::edge_indices;
-use crate::arena::{build, Opened, Unfold};
 use crate::constrained::count::Count;
 use crate::constrained::pruned::Pruned;
 use crate::feat::walk::{walk_counted, TreeSink};
 use crate::feat::{Counts, Leaves};
-use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
+use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use crate::index::{sample_tree_in, uniform_below, SeedRng};
 use num_bigint::BigUint;
 use num_traits::Zero;
 use rand::RngExt;
 use std::collections::{BTreeMap, HashMap};
-use std::marker::PhantomData;
 use std::rc::Rc;
 
 /// How a case is drawn.
@@ -233,11 +231,10 @@ impl<'g> RandomCases<'g> {
             let skeleton = Rc::try_unwrap(skeleton).unwrap_or_else(|t| (*t).clone());
             // One in four keeps every atom minimal: runs of equal values
             // (a run-length count kept in a byte) need all of them alike.
-            let tree = if self.rng.random_range(0..4u8) == 0 {
-                skeleton
-            } else {
-                self.with_moved_atoms(&skeleton, Atoms::Long)
-            };
+            let mut tree = skeleton;
+            if self.rng.random_range(0..4u8) != 0 {
+                self.move_atoms(&mut tree, Atoms::Long);
+            }
             let moved_size = g.tree_size(&tree) as usize;
             if self
                 .pruned
@@ -304,10 +301,14 @@ impl<'g> RandomCases<'g> {
                 // Moved atoms may land in a class a discarded case ruled
                 // out (an edge value below the precondition's bound): the
                 // case is then drawn as sampled, which no case ruled out.
-                let moved = self.with_moved_atoms(&tree, atoms);
+                // The drawn tree is kept only where a discard may send the
+                // case back to it (moved in place otherwise: no copy).
+                let original = (!self.pruned.is_empty()).then(|| tree.clone());
+                let mut moved = tree;
+                self.move_atoms(&mut moved, atoms);
                 let size = self.grammar.tree_size(&moved) as usize;
-                match self.pruned.get(&size) {
-                    Some(p) if p.rules_out(&moved) => (tree, drawn_at),
+                match (self.pruned.get(&size), original) {
+                    (Some(p), Some(original)) if p.rules_out(&moved) => (original, drawn_at),
                     _ => (moved, size),
                 }
             }
@@ -346,22 +347,22 @@ impl<'g> RandomCases<'g> {
         }
     }
 
-    /// The tree with each leaf moved, with probability one half, to one of
-    /// its family's edge values or to a uniform value of the family.
-    fn with_moved_atoms(&mut self, tree: &Tree, atoms: Atoms) -> Tree {
-        let root = build(
-            &mut MovedAtoms {
-                sampler: self,
-                atoms,
-                tree: PhantomData,
-            },
-            tree,
-        );
-        Rc::try_unwrap(root).unwrap_or_else(|t| (*t).clone())
+    /// Moves each leaf of the tree, with probability one half, to one of
+    /// its family's edge values or to a uniform value of the family, in
+    /// place (pre-order, left to right: the order the draws are made in).
+    /// Shared subtrees are copied before they change.
+    fn move_atoms(&mut self, tree: &mut Tree, atoms: Atoms) {
+        let mut stack: Vec<&mut Tree> = vec![tree];
+        while let Some(t) = stack.pop() {
+            match t {
+                Tree::Leaf(sort, index) => *index = self.moved_index(*sort, *index, atoms),
+                Tree::Node(_, kids) => stack.extend(kids.iter_mut().rev().map(Rc::make_mut)),
+            }
+        }
     }
 
     /// A leaf's index, moved with probability one half (see
-    /// `with_moved_atoms`).
+    /// `move_atoms`).
     fn moved_index(&mut self, sort: SortId, index: u64, atoms: Atoms) -> u64 {
         let atoms = match atoms {
             // Mostly small values, an edge value or a uniform one now and
@@ -432,41 +433,6 @@ fn leaf_index_cap(g: &Grammar, last: usize) -> usize {
         }
     }
     cap
-}
-
-/// A tree copied bottom-up with its leaves moved (the random phase's edge
-/// and uniform atoms); iterative, like every walker of a tree.
-struct MovedAtoms<'s, 'g, 't> {
-    sampler: &'s mut RandomCases<'g>,
-    atoms: Atoms,
-    tree: PhantomData<&'t Tree>,
-}
-
-impl<'t> Unfold for MovedAtoms<'_, '_, 't> {
-    type Pos = &'t Tree;
-    type Label = ProdId;
-    type Out = Rc<Tree>;
-
-    fn open(
-        &mut self,
-        tree: &'t Tree,
-        fields: &mut Vec<&'t Tree>,
-    ) -> Option<Opened<ProdId, Rc<Tree>>> {
-        Some(match tree {
-            Tree::Leaf(sort, index) => {
-                let index = self.sampler.moved_index(*sort, *index, self.atoms);
-                Opened::Done(Rc::new(Tree::Leaf(*sort, index)))
-            }
-            Tree::Node(prod, kids) => {
-                fields.extend(kids.iter().map(|k| &**k));
-                Opened::Node(*prod)
-            }
-        })
-    }
-
-    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
-        Rc::new(Tree::Node(prod, fields))
-    }
 }
 
 /// A record of every case drawn and every class ruled out on this thread,
