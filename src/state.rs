@@ -329,6 +329,8 @@ struct Steps {
 
 /// Runs a sequence on a fresh system and model, recording each step.
 fn run_steps<M: StateMachine>(machine: &M, commands: &[M::Command]) -> Steps {
+    // A step that panics is reported in the steps, with its message, once.
+    let _quiet = crate::internal::quiet::Quiet::new();
     let mut state = machine.initial_state();
     let mut sut = machine.new_sut();
     let mut lines = vec![];
