@@ -563,8 +563,31 @@ fn parse_shard(v: &str) -> Shard {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_shard;
+    use super::{edit_distance, flag, parse_shard};
     use crate::outcome::Shard;
+
+    #[test]
+    fn yes_or_no_variables_take_the_documented_spellings_only() {
+        for on in ["1", "true", "YES", " on "] {
+            assert!(flag("NEATCHECK_VERBOSE", on), "{on}");
+        }
+        for off in ["0", "False", "no", "OFF"] {
+            assert!(!flag("NEATCHECK_VERBOSE", off), "{off}");
+        }
+        for bad in ["maybe", "2", "y", "onn"] {
+            let e = std::panic::catch_unwind(|| flag("NEATCHECK_VERBOSE", bad)).unwrap_err();
+            let message = e.downcast_ref::<String>().unwrap();
+            assert!(message.contains("is not valid"), "{message}");
+        }
+    }
+
+    #[test]
+    fn unknown_variables_are_named_with_the_nearest_known_one() {
+        assert_eq!(edit_distance("NEATCHECK_SIZ", "NEATCHECK_SIZE"), 1);
+        assert_eq!(edit_distance("NEATCHECK_SEDE", "NEATCHECK_SEED"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
 
     #[test]
     fn neatcheck_shard_is_read_as_i_of_n_from_one() {
