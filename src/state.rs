@@ -210,7 +210,7 @@ pub fn check_machine<M: StateMachine>(machine: &M) -> Summary {
 pub fn check_machine_with<M: StateMachine>(config: Config, machine: &M) -> Summary {
     let commands = CommandTable::of::<M::Command>();
     let prop = |seq: Lazy<'_, Vec<M::Command>>| run_lazily(machine, seq, &commands);
-    check_extended(config, &prop, &|_| commands.never_ran(), &|c| {
+    check_extended(config, &prop, &|s| commands.never_ran(s), &|c| {
         explain(machine, &c.value)
     })
 }
@@ -227,7 +227,8 @@ pub fn run_machine<M: StateMachine>(
     let commands = CommandTable::of::<M::Command>();
     let prop = |seq: Lazy<'_, Vec<M::Command>>| run_lazily(machine, seq, &commands);
     run_check(config, prop).map(|mut s| {
-        s.problems.extend(commands.never_ran());
+        let never = commands.never_ran(&s);
+        s.problems.extend(never);
         s
     })
 }
@@ -476,8 +477,12 @@ impl CommandTable {
         }
     }
 
-    /// A health problem for each command that never ran.
-    fn never_ran(&self) -> Vec<String> {
+    /// A health problem for each command that never ran in a search
+    /// (a replay of one key, or one shard of a search, runs only part).
+    fn never_ran(&self, summary: &Summary) -> Vec<String> {
+        if summary.stopped == crate::check::Stop::Replay || summary.part().is_some() {
+            return vec![];
+        }
         let missing: Vec<&str> = self
             .names
             .iter()

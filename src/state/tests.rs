@@ -260,3 +260,24 @@ fn linearizability_is_decided_over_every_interleaving() {
     assert!(every_interleaving_valid(&m, &1, &[true], &[true]));
     assert!(!every_interleaving_valid(&m, &2, &[true], &[true]));
 }
+
+#[test]
+fn a_replay_that_passes_is_not_a_health_problem() {
+    // Only one sequence runs: the commands it lacks did not "never run".
+    let m = Register {
+        trigger: u32::MAX,
+        floor: 0,
+        max_add: 255,
+    };
+    let g = crate::types::grammar_of::<Vec<Op>>();
+    let tree = crate::values::trees_of::<Vec<Op>>(3)
+        .into_iter()
+        .next()
+        .expect("sequences of size 3");
+    let config = Config {
+        replay: Some(crate::replay::key_of(&g, &tree)),
+        ..Config::default().regressions(false)
+    };
+    let s = run_machine(&config, &m).expect("it passes");
+    assert!(s.problems.is_empty(), "{:?}", s.problems);
+}
