@@ -146,7 +146,7 @@ pub(crate) const DEFAULT_SAMPLE_MAX_SIZE: usize = 1000;
 /// The deep profile's budgets.
 pub(crate) const DEEP_RUNS: u64 = 1_000_000;
 pub(crate) const DEEP_SAMPLES: u64 = 10_000;
-const DEFAULT_SEED: u64 = 0x5eed;
+pub(crate) const DEFAULT_SEED: u64 = 0x5eed;
 const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Default for Config {

@@ -50,12 +50,12 @@
 pub(crate) mod config;
 pub(crate) mod deepen;
 mod driver;
-mod edges;
+pub(crate) mod edges;
 #[cfg(test)]
 mod given_tests;
 pub(crate) mod labels;
 mod portfolio;
-mod random;
+pub(crate) mod random;
 #[cfg(test)]
 mod redraw_tests;
 mod regressions;

@@ -10,6 +10,11 @@
 //! overflow, assertions, `unreachable!`. An exploration needs no property:
 //! a call fails when it panics.
 //!
+//! Each function's inputs are explored size by size up to the largest size
+//! ([`Explorer::max_size`]), then, as in a check, an edge sweep and random
+//! cases call larger inputs ([`Explorer::random_cases`]): a site found
+//! there is not proven to have the smallest input.
+//!
 //! ```
 //! use neatcheck::explore::PanicKind;
 //!
@@ -109,6 +114,9 @@ const DEFAULT_MAX_ABANDONED: usize = 8;
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
     pub(crate) max_size: usize,
+    /// Random cases past the exhausted sizes (as a check's random phase),
+    /// after the edge sweep of up to five times as many inputs.
+    pub(crate) samples: u64,
     pub(crate) max_runs: Option<u64>,
     pub(crate) time: Option<Duration>,
     pub(crate) alloc: Option<u64>,
@@ -147,6 +155,7 @@ impl Explorer {
             targets: vec![],
             settings: Settings {
                 max_size: DEFAULT_MAX_SIZE,
+                samples: crate::check::config::DEFAULT_SAMPLES,
                 max_runs: Some(DEFAULT_MAX_RUNS),
                 time: Some(DEFAULT_TIME_BUDGET),
                 alloc: None,
@@ -227,6 +236,19 @@ impl Explorer {
         self
     }
 
+    /// Sets how many random cases each function gets once its sizes up to
+    /// the largest are explored (default 150, as a check's; 0 turns the
+    /// phase off). They come after an edge sweep of up to five times as
+    /// many inputs (numbers and characters set to their types' edge
+    /// values), and both only call inputs larger than the sizes explored:
+    /// a panic at `2^42` or `i64::MIN` is met without exploring that far.
+    /// Both are drawn from a fixed seed, so an exploration is the same
+    /// every time.
+    pub fn random_cases(mut self, cases: u64) -> Self {
+        self.settings.samples = cases;
+        self
+    }
+
     /// Calls each function on at most this many new inputs (`None`: no
     /// limit; default 100 000).
     pub fn max_runs(mut self, runs: Option<u64>) -> Self {
@@ -303,7 +325,7 @@ impl Explorer {
                 .filter(|o| o.target == s.smallest.target)
                 .map(|o| o.size)
                 .min();
-            s.smallest.minimal = below.is_none_or(|b| s.smallest.size <= b);
+            s.smallest.minimal &= below.is_none_or(|b| s.smallest.size <= b);
         }
         out
     }
@@ -548,8 +570,9 @@ pub struct Smallest {
     /// Its replay key (for [`call_at`]).
     pub key: String,
     /// Whether every smaller input of every function explored was called:
-    /// false when a call over budget of a smaller size left the inputs it
-    /// stood for behind.
+    /// false when it was found by the edge sweep or a random case (past
+    /// the sizes explored), or when a call over budget of a smaller size
+    /// left the inputs it stood for behind.
     pub minimal: bool,
 }
 
@@ -631,6 +654,7 @@ impl Sink for Collector {
                 input,
                 size,
                 key,
+                by_size,
             } => {
                 let location = location
                     .as_deref()
@@ -646,7 +670,7 @@ impl Sink for Collector {
                     if size < site.smallest.size {
                         let test = self.test(target, &location, kind, &message, &input, size, &key);
                         let site = &mut self.out.sites[i];
-                        site.smallest = smallest(target, input, size, key);
+                        site.smallest = smallest(target, input, size, key, by_size);
                         site.message = message;
                         site.test = test;
                     }
@@ -659,7 +683,7 @@ impl Sink for Collector {
                     kind,
                     message,
                     runs: 1,
-                    smallest: smallest(target, input, size, key),
+                    smallest: smallest(target, input, size, key, by_size),
                     test,
                 });
             }
@@ -725,13 +749,13 @@ impl Sink for Collector {
     }
 }
 
-fn smallest(target: usize, input: String, size: u64, key: String) -> Smallest {
+fn smallest(target: usize, input: String, size: u64, key: String, by_size: bool) -> Smallest {
     Smallest {
         target,
         input,
         size,
         key,
-        minimal: true,
+        minimal: by_size,
     }
 }
 
@@ -830,6 +854,7 @@ mod tests {
         let report = Explorer::new()
             .sequence("start", |(): ()| 0u8, "counter_step", counter_step)
             .max_size(8)
+            .random_cases(0)
             .time_budget(Some(Duration::from_millis(300)))
             .run();
         assert!(report.problems.is_empty(), "{}", report.details());

@@ -50,6 +50,9 @@ pub(crate) enum Event {
         input: String,
         size: u64,
         key: String,
+        /// Found by iterative deepening (every smaller input was called),
+        /// not by the edge sweep or a random case.
+        by_size: bool,
     },
     /// neatcheck's own error (an inconsistent space): the target stops.
     Internal { target: usize, message: String },
@@ -190,6 +193,7 @@ pub(crate) fn explore(
                         input: input.clone(),
                         size: over.size,
                         key: key.clone(),
+                        by_size: worker.position.bound.load(Ordering::Relaxed) <= settings.max_size,
                     }),
                     _ => sink.overran(&over, described),
                 }
@@ -209,14 +213,21 @@ pub(crate) fn explore(
                     return;
                 };
                 lock(&stuck)[over.target].insert(key, over.step);
-                if over.fired.crash.is_some() {
-                    sink.event(Event::Crashed {
-                        target: over.target,
-                    });
+                // A random case stands for no other input, so the next ones
+                // could go over budget as well, each costing a thread: a
+                // function's random phase ends at its first call over
+                // budget (its sizes were all explored).
+                let in_cases = resume.bound > settings.max_size;
+                if over.fired.crash.is_some() || in_cases {
+                    if over.fired.crash.is_some() {
+                        sink.event(Event::Crashed {
+                            target: over.target,
+                        });
+                    }
                     sink.event(Event::TargetDone {
                         target: over.target,
                         runs: resume.runs,
-                        complete: false,
+                        complete: over.fired.crash.is_none(),
                     });
                     resume = Resume {
                         target: over.target + 1,
@@ -368,7 +379,8 @@ impl Link {
 
 /// The worker: every target from `resume` on, by iterative deepening, so
 /// that the first failure of a site is one of the smallest inputs that
-/// reach it. A bound calls the inputs of the smaller ones again (their
+/// reach it, then the target's edge sweep and random cases past the
+/// largest size. A bound calls the inputs of the smaller ones again (their
 /// reads are needed to reach the larger inputs) without reporting them:
 /// an input is new in the bound equal to its size.
 fn work(
@@ -391,7 +403,10 @@ fn work(
         let mut runs = if resuming { resume.runs } else { 0 };
         let mut complete = true;
         let first_bound = if resuming { resume.bound } else { 0 };
-        'bounds: for bound in first_bound..=settings.max_size {
+        // Past the largest size, one more pass: the edge sweep and the
+        // random cases (`Target::cases`), resumed like a bound.
+        let cases_pass = settings.max_size.saturating_add(1);
+        'bounds: for bound in first_bound..=cases_pass {
             let skip = lock(stuck)[t].clone();
             let replay = if resuming && bound == resume.bound {
                 resume.replay
@@ -403,7 +418,12 @@ fn work(
                 shared: shared.clone(),
                 gen: std::cell::Cell::new(shared.state.load(Ordering::Relaxed) >> 2),
             };
-            let mut search = target.search(bound, slot);
+            let cases = bound == cases_pass;
+            let mut search = if cases {
+                target.cases(settings.max_size, settings.samples, slot)
+            } else {
+                target.search(bound, slot)
+            };
             let mut index = 0u64;
             while search.advance() {
                 index += 1;
@@ -414,7 +434,8 @@ fn work(
                     }
                 }
                 let size = search.size();
-                let fresh = index > replay && size == bound as u64;
+                // A case is larger than every size explored: each is new.
+                let fresh = index > replay && (cases || size == bound as u64);
                 if fresh {
                     if settings.max_runs.is_some_and(|m| runs >= m) {
                         complete = false;
@@ -448,14 +469,17 @@ fn work(
                         input: search.input(),
                         size,
                         key: search.key(),
+                        by_size: !cases,
                     });
                 }
             }
-            link.send(Event::BoundDone {
-                target: t,
-                bound,
-                runs,
-            });
+            if !cases {
+                link.send(Event::BoundDone {
+                    target: t,
+                    bound,
+                    runs,
+                });
+            }
         }
         link.send(Event::TargetDone {
             target: t,

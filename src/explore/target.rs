@@ -5,6 +5,7 @@
 use super::alloc::Armed;
 use crate::check::{LazyArg, LazyArgs, PlainArg, PlainArgs};
 use crate::engine::{RunResult, Searcher};
+use crate::grammar::Tree;
 use crate::handle::Lazy;
 use crate::run_slot::RunSlot;
 use crate::types::Enumerable;
@@ -93,6 +94,10 @@ pub(crate) trait Target: Send + Sync {
     /// A search of the inputs up to `bound`, on this thread, announcing its
     /// calls to `slot`.
     fn search(&self, bound: usize, slot: RunSlot) -> Box<dyn Search + '_>;
+    /// The edge sweep and random cases of the phase after the exhaustive
+    /// one: only inputs larger than `past` (the sizes explored), in a fixed
+    /// order, on this thread, announcing its calls to `slot`.
+    fn cases(&self, past: usize, samples: u64, slot: RunSlot) -> Box<dyn Search + '_>;
     /// The input under a copied arena (a call that overran its budget),
     /// rebuilt on the calling thread: the call's text and its replay key.
     fn describe_copy(&self, nodes: &[crate::arena::Choice]) -> Option<(String, String)>;
@@ -157,12 +162,105 @@ where
         })
     }
 
+    fn cases(&self, past: usize, samples: u64, slot: RunSlot) -> Box<dyn Search + '_> {
+        let g = crate::types::grammar_of::<T>();
+        let larger = |t: &Tree| g.tree_size(t) > past as u64;
+        let edge_budget = samples.saturating_mul(EDGE_CASES_PER_SAMPLE);
+        let mut trees: Vec<Tree> = crate::check::edges::sweep(&g, edge_budget)
+            .into_iter()
+            .filter(|t| larger(t))
+            .collect();
+        if samples > 0 {
+            let last = past.saturating_add(RANDOM_SPAN);
+            let mut random = crate::check::random::RandomCases::new(
+                &g,
+                crate::check::config::DEFAULT_SEED,
+                past + 1,
+                last,
+                samples,
+            )
+            .long_up_to(last);
+            trees.extend(std::iter::from_fn(|| random.next_case()).map(|c| c.tree));
+            trees.retain(|t| larger(t));
+        }
+        let mut searcher = Searcher::<T>::from_grammar(g, 0);
+        searcher.watch(slot);
+        Box::new(CasesSearch {
+            searcher,
+            target: self,
+            trees: trees.into_iter(),
+            pending: None,
+        })
+    }
+
     fn describe_copy(&self, nodes: &[crate::arena::Choice]) -> Option<(String, String)> {
         let g = crate::types::grammar_of::<T>();
         let tree = crate::watchdog::tree_of_copy(&g, nodes)?;
         let key = crate::replay::key_of(&g, &tree);
         let value: T = crate::grammar::downcast(g.build_root(&tree), "an exploration");
         Some(((self.show)(&value), key))
+    }
+}
+
+/// Edge cases per random case (as a check's edge sweep).
+const EDGE_CASES_PER_SAMPLE: u64 = 5;
+
+/// How far past the explored sizes the random cases go.
+const RANDOM_SPAN: usize = 190;
+
+/// The edge sweep and random cases of a target, called one by one.
+struct CasesSearch<'a, T, F> {
+    searcher: Searcher<T>,
+    target: &'a Typed<T, F>,
+    trees: std::vec::IntoIter<Tree>,
+    /// The input loaded last.
+    pending: Option<Tree>,
+}
+
+impl<T, F> Search for CasesSearch<'_, T, F>
+where
+    T: Enumerable + Debug,
+    F: Fn(Lazy<'_, T>),
+{
+    fn advance(&mut self) -> bool {
+        self.pending = self.trees.next();
+        match &self.pending {
+            Some(t) => {
+                self.searcher.load(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn size(&self) -> u64 {
+        self.pending
+            .as_ref()
+            .map_or(0, |t| self.searcher.grammar().tree_size(t))
+    }
+
+    fn key(&self) -> String {
+        self.pending.as_ref().map_or_else(String::new, |t| {
+            crate::replay::key_of(self.searcher.grammar(), t)
+        })
+    }
+
+    fn stand_in(&mut self, _step: u64) {
+        // A stuck input is skipped: a case stands for no other input.
+    }
+
+    fn call(&mut self, budget: CallBudget) -> RunResult {
+        let f = &self.target.f;
+        self.searcher
+            .step(|x| {
+                let _armed = budget.alloc.map(|limit| Armed::new(limit, budget.flag));
+                f(x);
+            })
+            .expect("a loaded input is called")
+    }
+
+    fn input(&self) -> String {
+        (self.target.show)(&self.searcher.value())
     }
 }
 

@@ -69,7 +69,10 @@ fn sites_match_the_reference_enumeration_for_plain_arguments() {
         let _ = mixed(xs, k);
     });
     assert_eq!(expected.len(), 4, "{expected:?}");
-    let report = neatcheck::explore!(mixed).max_size(max).run();
+    let report = neatcheck::explore!(mixed)
+        .max_size(max)
+        .random_cases(0)
+        .run();
     assert!(report.problems.is_empty() && report.overruns.is_empty());
     let mut found = BTreeMap::new();
     for s in &report.sites {
@@ -99,8 +102,12 @@ fn lazy_arguments_find_the_same_smallest_sizes_in_fewer_calls() {
     let report = Explorer::new()
         .function("mixed_lazy", mixed_lazy)
         .max_size(max)
+        .random_cases(0)
         .run();
-    let plain = neatcheck::explore!(mixed).max_size(max).run();
+    let plain = neatcheck::explore!(mixed)
+        .max_size(max)
+        .random_cases(0)
+        .run();
     // `expect` on the lazy index is an explicit panic where the plain
     // function has an index panic.
     assert_eq!(report.sites.len(), 4, "{report}");
@@ -135,6 +142,7 @@ fn through_two(x: u8, y: u8) {
 fn failures_are_grouped_by_location_and_kind_across_functions() {
     let report = neatcheck::explore!(through_one, through_two)
         .max_size(6)
+        .random_cases(0)
         .run();
     assert_eq!(report.sites.len(), 1, "{}", report.details());
     let site = &report.sites[0];
@@ -255,6 +263,7 @@ fn sequences_of_calls_find_the_smallest_failing_sequence_lazily() {
     let report = Explorer::new()
         .sequence("new_stack", new_stack, "apply", apply)
         .max_size(max)
+        .random_cases(0)
         .run();
     assert_eq!(report.sites.len(), 2, "{}", report.details());
     for s in &report.sites {
@@ -299,4 +308,43 @@ fn a_bad_replay_key_is_a_clear_error() {
     let e = catch_unwind(|| call_at("v9.nonsense", through_one)).unwrap_err();
     let m = e.downcast_ref::<String>().unwrap();
     assert!(m.contains("names no input of `u8`"), "{m}");
+}
+
+/// The length of `x` as a varint, with the table wrong from `2^42` on.
+fn varint_len(x: u64) -> usize {
+    const TABLE: [u32; 9] = [7, 14, 21, 28, 35, 42, 49, 56, 63];
+    let bits = 64 - x.leading_zeros();
+    TABLE
+        .iter()
+        .position(|&limit| bits <= limit)
+        .map(|i| i + 1)
+        .filter(|&n| bits <= 42 || n < 7)
+        .expect("a length for every value")
+}
+
+#[test]
+fn past_the_sizes_explored_edge_values_and_random_cases_meet_large_inputs() {
+    // Sizes up to 10 hold the numbers below 2^10; the edge sweep reaches
+    // 2^42 anyway, the same every time, and says it is not proven smallest.
+    let explore = || neatcheck::explore!(varint_len).max_size(10).run();
+    let report = explore();
+    assert_eq!(report.sites.len(), 1, "{}", report.details());
+    let site = &report.sites[0];
+    assert_eq!(site.kind, PanicKind::Explicit);
+    assert!(site.smallest.size > 10 && !site.smallest.minimal, "{site}");
+    let x: u64 = site
+        .smallest
+        .input
+        .trim_start_matches("varint_len(")
+        .trim_end_matches(')')
+        .parse()
+        .unwrap();
+    assert!(x >= 1 << 42, "{x}");
+    assert_eq!(explore().sites[0].smallest.input, site.smallest.input);
+    // Without the phase past the sizes, nothing is found.
+    let exhaustive = neatcheck::explore!(varint_len)
+        .max_size(10)
+        .random_cases(0)
+        .run();
+    assert!(exhaustive.sites.is_empty(), "{}", exhaustive.details());
 }

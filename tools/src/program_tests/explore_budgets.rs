@@ -35,6 +35,7 @@ fn hog(n: u8) {
 fn an_allocating_call_is_reported_and_the_search_goes_on() {
     let report = neatcheck::explore!(hog)
         .max_size(4)
+        .random_cases(0)
         .time_budget(None)
         .alloc_budget(Some(1 << 20))
         .run();
@@ -61,6 +62,7 @@ fn hogs(n: u8) {
 fn past_the_abandoned_threads_allowed_the_exploration_stops_and_says_so() {
     let report = neatcheck::explore!(hogs)
         .max_size(4)
+        .random_cases(0)
         .time_budget(None)
         .alloc_budget(Some(1 << 16))
         .max_abandoned(2)
