@@ -135,7 +135,8 @@ pub fn implies<R: Outcome>(pre: bool, prop: impl FnOnce() -> R) -> RunResult {
             handles (`|x: Lazy<T>, y: Lazy<U>|`) of `Enumerable` types, and returns `bool`, \
             `()`, `Result<(), E>` or `RunResult`",
     note = "every argument type needs a space: `#[derive(Enumerable)]`, or \
-            `impl Enumerable` with `neatcheck::space`"
+            `impl Enumerable` with `neatcheck::space`",
+    note = "for `&str` or `&[T]`, take `String` or `Vec<T>` and borrow it: `|s: String| f(&s)`"
 )]
 pub trait Property<T, M> {
     /// Runs the property on a lazy input.

@@ -23,7 +23,9 @@ use std::sync::atomic::AtomicBool;
     label = "not explorable",
     note = "an explored function takes one to four plain values (`|x: T, y: U|`) or lazy \
             handles (`|x: Lazy<T>, y: Lazy<U>|`) of `Enumerable` types, returns anything, and \
-            is `Send + Sync + 'static` (it runs on a worker thread)"
+            is `Send + Sync + 'static` (it runs on a worker thread)",
+    note = "a function of `&str`, `&[T]` or `&T` is explored through a closure over the owned \
+            form: `.function(\"f\", |s: String| f(&s))`"
 )]
 pub trait Callable<T, M>: Send + Sync + 'static {
     /// Calls the function on a lazy input.

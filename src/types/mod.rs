@@ -82,7 +82,9 @@ use std::rc::Rc;
     note = "derive it with `#[derive(Enumerable)]`, or describe it with `neatcheck::space` in \
             `impl Enumerable for {Self}` (see the `Enumerable` docs)",
     note = "for a field of a type from another crate, give the field a space with \
-            `#[enumerable(with = ...)]`, or wrap the type in a struct of yours"
+            `#[enumerable(with = ...)]`, or wrap the type in a struct of yours",
+    note = "a reference (`&str`, `&[T]`, `&T`) has no space of its own: take the owned form \
+            (`String`, `Vec<T>`, `T`) and borrow it, as in `|s: String| f(&s)`"
 )]
 pub trait Enumerable: Sized + 'static {
     /// Describes the space of the type. Called once per type and thread;
