@@ -252,18 +252,27 @@ where
     }
 
     fn call(&mut self, budget: CallBudget) -> RunResult {
-        let f = &self.target.f;
-        self.searcher
-            .step(|x| {
-                let _armed = budget.alloc.map(|limit| Armed::new(limit, budget.flag));
-                f(x);
-            })
-            .expect("a loaded input is called")
+        call_within(&mut self.searcher, &self.target.f, budget)
     }
 
     fn input(&self) -> String {
         (self.target.show)(&self.searcher.value())
     }
+}
+
+/// Calls `f` on the searcher's pending (or loaded) input, the allocation
+/// budget armed around the call.
+fn call_within<T: Enumerable, F: Fn(Lazy<'_, T>)>(
+    searcher: &mut Searcher<T>,
+    f: &F,
+    budget: CallBudget,
+) -> RunResult {
+    searcher
+        .step(|x| {
+            let _armed = budget.alloc.map(|limit| Armed::new(limit, budget.flag));
+            f(x);
+        })
+        .expect("a pending input is called")
 }
 
 struct TypedSearch<'a, T, F> {
@@ -296,13 +305,7 @@ where
     }
 
     fn call(&mut self, budget: CallBudget) -> RunResult {
-        let f = &self.target.f;
-        self.searcher
-            .step(|x| {
-                let _armed = budget.alloc.map(|limit| Armed::new(limit, budget.flag));
-                f(x);
-            })
-            .expect("a pending input is called")
+        call_within(&mut self.searcher, &self.target.f, budget)
     }
 
     fn input(&self) -> String {

@@ -212,25 +212,7 @@ fn exists_finds_the_smallest_witness() {
 
 /// Runs `probe` of this test binary in a child process with `env`.
 fn child(probe: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let exe = std::env::current_exe().unwrap();
-    // Test names are paths within the test binary: `check::<probe>`.
-    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
-    let out = std::process::Command::new(&exe)
-        .args([
-            "--exact",
-            &format!("{module}::{probe}"),
-            "--nocapture",
-            "--ignored",
-            "--test-threads=1",
-        ])
-        .env("NEATCHECK_REGRESSIONS", "0")
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::common::run_probe(module_path!(), probe, env)
 }
 
 #[test]

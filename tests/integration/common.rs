@@ -755,3 +755,49 @@ pub(crate) fn assert_distinct<T: Eq + Hash + Debug>(values: &[T], what: &str) {
         assert!(seen.insert(v), "{what}: {v:?} is listed twice");
     }
 }
+
+/// Runs the ignored test `probe` of the module at `module_path` (its
+/// `module_path!()`) of this test binary in a child process, with `env`,
+/// no regression file and no backtraces: its exit code and standard error.
+pub(crate) fn run_probe(
+    module_path: &str,
+    probe: &str,
+    env: &[(&str, &str)],
+) -> (Option<i32>, String) {
+    let exe = std::env::current_exe().unwrap();
+    // Test names are paths within the test binary: `<module>::<probe>`.
+    let module = module_path.split_once("::").map_or("", |(_, m)| m);
+    let out = std::process::Command::new(&exe)
+        .args([
+            "--exact",
+            &format!("{module}::{probe}"),
+            "--nocapture",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env("NEATCHECK_REGRESSIONS", "0")
+        .env("RUST_BACKTRACE", "0")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The text a closure panics with (it must panic, with a string).
+pub(crate) fn panic_text(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    match std::panic::catch_unwind(f) {
+        Ok(()) => panic!("expected a panic"),
+        Err(p) => {
+            if let Some(s) = p.downcast_ref::<String>() {
+                s.clone()
+            } else if let Some(s) = p.downcast_ref::<&str>() {
+                s.to_string()
+            } else {
+                panic!("a panic with a non-string payload")
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! crashing check runs in a child process (this test binary, re-run on one
 //! ignored probe) and the parent reads its report.
 
+use crate::common::panic_text;
 use neatcheck::check::{check_with, Config};
 use neatcheck::explore::PanicKind;
 use neatcheck::Enumerable;
@@ -24,25 +25,7 @@ fn overflow(n: u64) -> u64 {
 /// Runs `probe` of this module in a child process with `env`: its exit
 /// code and standard error.
 fn child(probe: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let exe = std::env::current_exe().unwrap();
-    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
-    let out = std::process::Command::new(&exe)
-        .args([
-            "--exact",
-            &format!("{module}::{probe}"),
-            "--nocapture",
-            "--ignored",
-            "--test-threads=1",
-        ])
-        .env("NEATCHECK_REGRESSIONS", "0")
-        .env("RUST_BACKTRACE", "0")
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::common::run_probe(module_path!(), probe, env)
 }
 
 /// The text after `prefix` on the report line that starts with it.
@@ -249,18 +232,9 @@ impl fmt::Debug for Verbose {
     }
 }
 
-/// The report of a failing check (the message it panicked with).
-fn failure_report(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
-    let p = std::panic::catch_unwind(f).expect_err("the check fails");
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-        .expect("a text report")
-}
-
 #[test]
 fn a_panicking_debug_leaves_the_rest_of_the_report() {
-    let report = failure_report(|| {
+    let report = panic_text(|| {
         check_with(Config::default().regressions(false), |x: Loud| x.0 < 9);
     });
     assert!(
@@ -273,7 +247,7 @@ fn a_panicking_debug_leaves_the_rest_of_the_report() {
 
 #[test]
 fn an_enormous_debug_is_cut() {
-    let report = failure_report(|| {
+    let report = panic_text(|| {
         check_with(Config::default().regressions(false), |x: Verbose| x.0 < 9);
     });
     assert!(report.len() < 20_000, "{} bytes", report.len());

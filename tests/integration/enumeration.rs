@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{assert_distinct, Forest, List, Nat, Oracle, Shape, Tree2};
+use common::{assert_distinct, panic_text, Forest, List, Nat, Oracle, Shape, Tree2};
 use neatcheck::count::{count_of, count_up_to};
 use neatcheck::space::{self, Space};
 use neatcheck::values::{tree_size, tree_value, trees_of, values_of, values_up_to};
@@ -365,21 +365,6 @@ impl Enumerable for Good {
             space::pure(Good(0)),
             space::map(space::of::<Good>(), |g| Good(g.0 + 1)),
         ]))
-    }
-}
-
-fn panic_text(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
-    match std::panic::catch_unwind(f) {
-        Ok(()) => panic!("expected a panic"),
-        Err(p) => {
-            if let Some(s) = p.downcast_ref::<String>() {
-                s.clone()
-            } else if let Some(s) = p.downcast_ref::<&str>() {
-                s.to_string()
-            } else {
-                panic!("a panic with a non-string payload")
-            }
-        }
     }
 }
 

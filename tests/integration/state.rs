@@ -2,6 +2,7 @@
 //! machine, its replay test (pasted below from the report, so it is known to
 //! compile), replay keys, and threads.
 
+use crate::common::panic_text;
 use neatcheck::check::{Config, Found};
 use neatcheck::state::{check_machine_with, run_machine, ConcurrentMachine, StateMachine};
 use neatcheck::Enumerable;
@@ -122,14 +123,9 @@ fn set_machine_counterexample() {
     );
 }";
 
-fn failure_report(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
-    let p = std::panic::catch_unwind(f).expect_err("the check fails");
-    p.downcast_ref::<String>().cloned().expect("a text report")
-}
-
 #[test]
 fn a_failing_machine_reports_its_shortest_sequence_step_by_step() {
-    let report = failure_report(|| {
+    let report = panic_text(|| {
         check_machine_with(Config::default().regressions(false), &SetMachine);
     });
     assert!(

@@ -9,56 +9,22 @@
 //! ```
 
 use neatcheck::check::{run_check, Config};
+use neatcheck_tools::benchmarks::timing::{cpu_now, process_cpu_now};
 use neatcheck_tools::green::*;
 use std::time::{Duration, Instant};
-
-/// CPU time of the calling thread (`thread`) or of the whole process.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn cpu(thread: bool) -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    let clock = if thread {
-        CLOCK_THREAD_CPUTIME_ID
-    } else {
-        CLOCK_PROCESS_CPUTIME_ID
-    };
-    // SAFETY: `clock_gettime` (libc, linked by std) writes one `timespec`,
-    // whose layout on 64-bit Linux is two 64-bit integers, to `t`.
-    let r = unsafe { clock_gettime(clock, &mut t) };
-    assert_eq!(r, 0, "clock_gettime failed");
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn cpu(_thread: bool) -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
-}
 
 /// Checks `check` `repeats` times: per check, the median thread CPU time,
 /// and the mean process CPU and wall times.
 fn measure(repeats: u32, check: &dyn Fn()) -> (Duration, Duration, Duration) {
     check();
     let mut thread = vec![];
-    let (process0, wall0) = (cpu(false), Instant::now());
+    let (process0, wall0) = (process_cpu_now(), Instant::now());
     for _ in 0..repeats {
-        let t0 = cpu(true);
+        let t0 = cpu_now();
         check();
-        thread.push(cpu(true) - t0);
+        thread.push(cpu_now() - t0);
     }
-    let (process, wall) = (cpu(false) - process0, wall0.elapsed());
+    let (process, wall) = (process_cpu_now() - process0, wall0.elapsed());
     thread.sort();
     (thread[thread.len() / 2], process / repeats, wall / repeats)
 }
