@@ -1,8 +1,9 @@
 //! What a passing default check pays for crash isolation and the watchdog:
 //! a few passing properties of `neatcheck_tools::green` checked many times,
 //! with the thread's CPU time, the whole process's CPU time (the watchdog
-//! thread included) and wall time per check. Build the commit before the
-//! isolation beside this one and run both to compare.
+//! thread included) and wall time per check. To compare with a commit from
+//! before the isolation, build this tool there too (with
+//! `benchmarks::timing::process_cpu_now`) and run both alternately.
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin isolation_cost [-- REPEATS]
