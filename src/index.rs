@@ -47,10 +47,10 @@ mod sample;
 #[cfg(feature = "proptest")]
 pub mod proptest_bridge;
 
-pub(crate) use sample::{spaced_indices, uniform_below, StripeIndices};
+pub(crate) use sample::{spaced_indices, uniform_below, uniform_below_small, StripeIndices};
 
 use crate::describe::Space;
-use crate::feat::walk::{locate_bounded, max_size, root_value_at, total};
+use crate::feat::walk::{locate_bounded, max_size, root_value_at, total, Ix};
 use crate::grammar::{compile_space, downcast, Grammar, Tree};
 use crate::types::grammar_of;
 use crate::Enumerable;
@@ -148,12 +148,15 @@ pub fn size_of_index_in(g: &Grammar, i: &BigUint) -> Option<usize> {
 
 /// A uniformly random tree of exactly `size`, or `None` if there is none.
 pub fn sample_tree_in<R: Rng + ?Sized>(g: &Grammar, size: usize, rng: &mut R) -> Option<Tree> {
-    let card = g.count(size);
-    if card.is_zero() {
-        return None;
-    }
-    let i = uniform_below(&card, rng);
-    Some(g.index_tree(g.root, size, &i))
+    // One handle on the counts for the count and the walk; in 128 bits
+    // while the count fits (the same draws as the big-number path).
+    let mut counts = crate::feat::Counts::of(g);
+    let index = match counts.sort_count_small(g.root, size) {
+        Some(0) => return None,
+        Some(card) => Ix::Small(uniform_below_small(card, rng)),
+        None => Ix::Big(uniform_below(&counts.sort_count(g.root, size), rng)),
+    };
+    Some(crate::feat::walk::tree_at(counts, g.root, size, index))
 }
 
 /// A uniformly random tree among all those of size `0..=max_size`, or `None`

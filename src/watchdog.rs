@@ -2,8 +2,9 @@
 //! failed test that names the hanging input, instead of a suite that hangs.
 //!
 //! Rust can not stop a thread, so the watchdog can only report and end the
-//! process. It owns one background thread per check ([`Watchdog`]) and one
-//! [`RunSlot`] per worker engine. The engine brackets every predicate call
+//! process. One background thread serves the whole process; each check
+//! registers a [`Watchdog`] with it and gets one [`RunSlot`] per worker
+//! engine. The engine brackets every predicate call
 //! with [`RunSlot::enter`] and [`RunSlot::leave`], which cost four plain
 //! stores and one uncontended compare-exchange (about 6 ns together): there
 //! is no clock read per run. The thread samples the slots every quarter of the limit (never more
@@ -57,7 +58,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The shortest sampling period: below it the watchdog thread would cost
@@ -75,37 +75,68 @@ const CRASH_POLL: Duration = Duration::from_millis(20);
 /// out of its arena until it returns.
 type OnFire = Box<dyn Fn(&Fired) + Send>;
 
-/// What the watchdog thread and the owner share.
-struct Shared {
-    /// What the owner asks of the thread.
-    control: Mutex<Control>,
-    /// Wakes the thread early (to stop it).
+/// The process's one watchdog thread and what it watches: every check's
+/// [`Watchdog`] registers here. A thread per check cost more than a small
+/// check itself: starting and ending a thread maps and unmaps its stack
+/// and signal stack, about 0.3 ms of CPU, where a passing default check
+/// over an integer takes about as much.
+struct Hub {
+    /// The watchers of the checks running now.
+    watchers: Mutex<Vec<Arc<Watcher>>>,
+    /// Wakes the thread when a watcher is added (its period may be shorter
+    /// than the current wait).
     wake: Condvar,
 }
 
-/// Requests from the owner to the watchdog thread.
-struct Control {
-    /// The watchdog was dropped: the thread ends.
-    stop: bool,
-    /// Slots handed out since the thread last looked.
-    new_slots: Vec<Arc<SlotShared>>,
+/// The hub, its thread started by the first call.
+fn hub() -> &'static Hub {
+    static HUB: std::sync::OnceLock<Hub> = std::sync::OnceLock::new();
+    let mut first = false;
+    let hub = HUB.get_or_init(|| {
+        first = true;
+        Hub {
+            watchers: Mutex::new(vec![]),
+            wake: Condvar::new(),
+        }
+    });
+    if first {
+        std::thread::Builder::new()
+            .name("neatcheck-watchdog".into())
+            .spawn(move || watch(hub))
+            .expect("neatcheck: could not start the watchdog thread");
+    }
+    hub
 }
 
-/// The watchdog of one check: a background thread that samples the run
-/// slots it handed out and fires when a run overruns the limit. Dropping it
-/// stops the thread (promptly: it waits on a condition variable).
-pub(crate) struct Watchdog {
-    /// Shared with the thread.
-    shared: Arc<Shared>,
-    /// The thread, joined on drop.
-    thread: Option<JoinHandle<()>>,
-    /// The per-run limit (for `Debug`).
+/// What one check's watchdog watches, shared by its owner and the thread.
+struct Watcher {
+    /// The per-run limit.
     limit: Option<Duration>,
+    /// Locked by the thread while it samples this watcher's slots (and
+    /// fires), so that the owner's drop waits for a firing in progress.
+    state: Mutex<WatcherState>,
+}
+
+struct WatcherState {
+    /// The owner dropped its watchdog: nothing more is sampled or fired.
+    stopped: bool,
+    /// Slots handed out since the thread last looked.
+    new_slots: Vec<Arc<SlotShared>>,
+    watched: Vec<Watched>,
+    on_fire: OnFire,
+}
+
+/// The watchdog of one check: its run slots, sampled by the process's
+/// watchdog thread, which fires when a run overruns the limit or crashed.
+/// Dropping it stops the watching (at once, or once a firing in progress
+/// has returned).
+pub(crate) struct Watchdog {
+    watcher: Arc<Watcher>,
 }
 
 impl Debug for Watchdog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Watchdog({:?})", self.limit)
+        write!(f, "Watchdog({:?})", self.watcher.limit)
     }
 }
 
@@ -116,27 +147,20 @@ impl Watchdog {
         limit: Option<Duration>,
         on_fire: impl Fn(&Fired) + Send + 'static,
     ) -> Watchdog {
-        let shared = Arc::new(Shared {
-            control: Mutex::new(Control {
-                stop: false,
-                new_slots: vec![],
-            }),
-            wake: Condvar::new(),
-        });
-        let on_fire: OnFire = Box::new(on_fire);
         crate::crash::install();
-        let thread = {
-            let shared = shared.clone();
-            std::thread::Builder::new()
-                .name("neatcheck-watchdog".into())
-                .spawn(move || watch(&shared, limit, on_fire))
-                .expect("neatcheck: could not start the watchdog thread")
-        };
-        Watchdog {
-            shared,
-            thread: Some(thread),
+        let watcher = Arc::new(Watcher {
             limit,
-        }
+            state: Mutex::new(WatcherState {
+                stopped: false,
+                new_slots: vec![],
+                watched: vec![],
+                on_fire: Box::new(on_fire),
+            }),
+        });
+        let hub = hub();
+        lock(&hub.watchers).push(watcher.clone());
+        hub.wake.notify_all();
+        Watchdog { watcher }
     }
 
     /// A new slot for one worker engine (see [`crate::search::Searcher`]'s
@@ -145,25 +169,26 @@ impl Watchdog {
         let slot = RunSlot::unwatched();
         let shared = slot.shared();
         shared.crash_watched.store(true, Ordering::Relaxed);
-        lock(&self.shared.control).new_slots.push(shared);
+        lock(&self.watcher.state).new_slots.push(shared);
         slot
     }
 }
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
-        lock(&self.shared.control).stop = true;
-        self.shared.wake.notify_all();
-        if let Some(t) = self.thread.take() {
-            // A panic of the thread (in a fire callback) was already
-            // reported by the panic hook; there is nothing to add.
-            let _ = t.join();
+        {
+            let mut state = lock(&self.watcher.state);
+            state.stopped = true;
+            state.new_slots.clear();
+            state.watched.clear();
         }
+        lock(&hub().watchers).retain(|w| !Arc::ptr_eq(w, &self.watcher));
     }
 }
 
-/// Locks, ignoring poisoning: the control block stays consistent whatever
-/// panicked while holding it (every update is a single assignment or push).
+/// Locks, ignoring poisoning: the state stays consistent whatever panicked
+/// while holding it (every update is a single assignment, push or
+/// retain).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -178,56 +203,83 @@ struct Watched {
     since: Instant,
 }
 
-/// The watchdog thread's loop.
-fn watch(shared: &Shared, limit: Option<Duration>, on_fire: OnFire) {
-    let period = limit.map_or(CRASH_POLL, |l| (l / 4).max(MIN_PERIOD).min(CRASH_POLL));
-    let mut watched: Vec<Watched> = vec![];
+/// The watchdog thread's loop: samples every watcher, then sleeps for the
+/// shortest of their periods (or until a watcher comes, when there is
+/// none).
+fn watch(hub: &Hub) {
     loop {
-        {
-            let mut c = lock(&shared.control);
-            if c.stop {
-                return;
+        let watchers: Vec<Arc<Watcher>> = {
+            let mut w = lock(&hub.watchers);
+            while w.is_empty() {
+                w = hub.wake.wait(w).unwrap_or_else(|e| e.into_inner());
             }
-            let now = Instant::now();
-            watched.extend(c.new_slots.drain(..).map(|slot| Watched {
+            w.clone()
+        };
+        for w in &watchers {
+            w.sample();
+        }
+        let period = watchers
+            .iter()
+            .map(|w| w.period())
+            .min()
+            .unwrap_or(CRASH_POLL);
+        drop(watchers);
+        let w = lock(&hub.watchers);
+        let _ = hub.wake.wait_timeout(w, period);
+    }
+}
+
+impl Watcher {
+    /// How often its slots are sampled: a quarter of the limit, within
+    /// [`MIN_PERIOD`] and [`CRASH_POLL`].
+    fn period(&self) -> Duration {
+        self.limit
+            .map_or(CRASH_POLL, |l| (l / 4).max(MIN_PERIOD).min(CRASH_POLL))
+    }
+
+    /// Samples the slots once, firing for a run that crashed or overran the
+    /// limit.
+    fn sample(&self) {
+        let mut guard = lock(&self.state);
+        let state = &mut *guard;
+        if state.stopped {
+            return;
+        }
+        let now = Instant::now();
+        state
+            .watched
+            .extend(state.new_slots.drain(..).map(|slot| Watched {
                 last: slot.state.load(Ordering::Relaxed),
                 slot,
                 since: now,
             }));
-        }
         // A slot only the watchdog still holds belongs to a dropped engine.
-        watched.retain(|w| Arc::strong_count(&w.slot) > 1);
-        let now = Instant::now();
-        for w in &mut watched {
-            let state = w.slot.state.load(Ordering::Relaxed);
-            if state & PHASE == RUNNING && w.slot.crash.load(Ordering::Acquire) != 0 {
+        state.watched.retain(|w| Arc::strong_count(&w.slot) > 1);
+        for w in &mut state.watched {
+            let run = w.slot.state.load(Ordering::Relaxed);
+            if run & PHASE == RUNNING && w.slot.crash.load(Ordering::Acquire) != 0 {
                 // The run's thread is parked in the signal handler for good.
-                if let Some(fired) = take_over(&w.slot, state, now - w.since, Duration::ZERO) {
-                    on_fire(&fired);
+                if let Some(fired) = take_over(&w.slot, run, now - w.since, Duration::ZERO) {
+                    (state.on_fire)(&fired);
                 }
                 continue;
             }
-            if state & PHASE != RUNNING || state != w.last {
-                w.last = state;
+            if run & PHASE != RUNNING || run != w.last {
+                w.last = run;
                 w.since = now;
                 continue;
             }
             let elapsed = now - w.since;
-            let Some(limit) = limit else { continue };
+            let Some(limit) = self.limit else { continue };
             if elapsed >= limit {
-                if let Some(fired) = take_over(&w.slot, state, elapsed, limit) {
-                    on_fire(&fired);
+                if let Some(fired) = take_over(&w.slot, run, elapsed, limit) {
+                    (state.on_fire)(&fired);
                     // Only reached when the callback lets the process go
                     // on (tests): give the run back to its worker.
-                    w.slot.state.store(state & !PHASE | IDLE, Ordering::Release);
+                    w.slot.state.store(run & !PHASE | IDLE, Ordering::Release);
                 }
             }
         }
-        let c = lock(&shared.control);
-        if c.stop {
-            return;
-        }
-        let _ = shared.wake.wait_timeout_while(c, period, |c| !c.stop);
     }
 }
 

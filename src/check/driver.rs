@@ -365,8 +365,8 @@ fn drive_phases<T: Enumerable + Debug + Send>(
     // Its cases are the smallest there are, so it may take a few times the
     // random phase's count (a `u64` alone has about 400 edge values).
     if !covered {
-        let trees = super::edges::sweep(g, config.samples.saturating_mul(EDGE_CASES_PER_SAMPLE));
-        if let Some(c) = phase.sweep(&trees, summary, observe) {
+        let plan = super::edges::sweep(g, config.samples.saturating_mul(EDGE_CASES_PER_SAMPLE));
+        if let Some(c) = phase.sweep(&plan, summary, observe) {
             return Err(c);
         }
     }
@@ -698,7 +698,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
     /// failure is shrunk and confirmed.
     fn sweep(
         &self,
-        trees: &[Tree],
+        plan: &super::edges::SweepPlan,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
     ) -> Option<Box<Counterexample<T>>> {
@@ -708,17 +708,24 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             .map_or((0, 1), |s| (s.index() - 1, s.count()));
         let mut s = self.subject.searcher(0);
         let mut tally = Tally::default();
-        for (i, tree) in trees.iter().enumerate().skip(mine).step_by(shards) {
+        // Each base loaded once; its inputs set a leaf or two of it.
+        let mut kept = vec![];
+        for (i, input) in plan.inputs().iter().enumerate().skip(mine).step_by(shards) {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            s.load(tree);
+            if kept.len() <= input.base {
+                kept.resize_with(input.base + 1, || None);
+            }
+            let base = kept[input.base].get_or_insert_with(|| s.load_and_keep(plan.base(input)));
+            s.load_kept(base, input.leaves(plan));
             let r = (self.subject.step)(&mut s).expect("a loaded value runs");
             tally.add(&r);
             summary.edge_cases += 1;
             if r.is_failure() {
                 summary.discarded += tally.discarded;
                 let c = describe(&mut s, self.subject, r, i as u64 + 1);
+                let tree = &plan.tree(input);
                 let (case, sampled_size) = (i as u64 + 1, c.size);
                 let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::EdgeSweep {
                     case,

@@ -16,7 +16,8 @@ use crate::feat::{Counts, Leaves};
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// The edge values of a leaf family, as global indices: for every size,
@@ -25,36 +26,57 @@ use std::rc::Rc;
 /// these are 0, ±1, the powers of two and their neighbours, and MIN and
 /// MAX of every width (signed sizes hold the positives, then the
 /// negatives); for `char`, the first and last code of each bit length.
-pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
+///
+/// Computed once per grammar and thread: the sweep and the random phase
+/// both move atoms to them.
+pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Rc<Vec<u64>> {
+    /// Per grammar (its id) and leaf sort.
+    type EdgeCache = HashMap<(u64, SortId), Rc<Vec<u64>>>;
+    thread_local! {
+        static EDGES: std::cell::RefCell<EdgeCache> = std::cell::RefCell::new(HashMap::new());
+    }
+    let key = (g.id, sort);
+    if let Some(e) = EDGES.with(|e| e.borrow().get(&key).cloned()) {
+        return e;
+    }
+    let e = Rc::new(compute_edge_indices(g, sort));
+    EDGES.with(|edges| edges.borrow_mut().insert(key, e.clone()));
+    e
+}
+
+fn compute_edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
     let SortKind::Leaf { family, .. } = &g.sorts[sort.index()].kind else {
         return vec![];
     };
     let last = family.last_size().unwrap_or(128).min(130);
-    let mut start = BigUint::zero();
+    // In 128 bits: an index past 64 bits ends the list, and every count
+    // before it is below 2^64.
+    let mut start = 0u128;
     let mut out = vec![];
     for size in 0..=last {
-        let count = family.count(size);
-        if count.is_zero() {
+        let Some(count) = family.count(size).to_u128() else {
+            break;
+        };
+        if count == 0 {
             continue;
         }
-        let half = &count >> 1u32;
-        let one = BigUint::from(1u32);
-        let mut offsets = vec![BigUint::zero(), one.clone(), &count - &one, half.clone()];
-        if half > BigUint::zero() {
-            offsets.push(&half - &one);
+        let half = count >> 1;
+        let mut offsets = vec![0, 1, count - 1, half];
+        if half > 0 {
+            offsets.push(half - 1);
         }
-        if count > one {
-            offsets.push(&count - 2u32);
+        if count > 1 {
+            offsets.push(count - 2);
         }
         for off in offsets {
             if off < count {
-                match (&start + off).to_u64() {
+                match start.checked_add(off).and_then(|i| u64::try_from(i).ok()) {
                     Some(i) => out.push(i),
                     None => return sorted(out),
                 }
             }
         }
-        start += count;
+        start = start.saturating_add(count);
     }
     sorted(out)
 }
@@ -82,80 +104,193 @@ const PAIR_LAST: usize = 7;
 /// its family's first and last values; then each pair of atoms at each
 /// pair of those; then each atom at each of its family's edge values. At
 /// most `budget` inputs, each once.
-pub(crate) fn sweep(g: &Grammar, budget: u64) -> Vec<Tree> {
+///
+/// An input is kept as the base it changes and the one or two leaves it
+/// sets, not as a tree: a searcher loads each base once and runs each of
+/// its inputs by setting those leaves ([`crate::engine::Searcher`]'s
+/// loaded values), so an input costs about what an exhaustive run does.
+pub(crate) fn sweep(g: &Grammar, budget: u64) -> SweepPlan {
     let budget = usize::try_from(budget).unwrap_or(usize::MAX);
-    if budget == 0 || !g.is_inhabited() {
-        return vec![];
-    }
-    let bases = bases(g);
-    let mut edges: HashMap<SortId, Rc<Vec<u64>>> = HashMap::new();
-    let mut edges_of = |sort: SortId| {
-        edges
-            .entry(sort)
-            .or_insert_with(|| Rc::new(edge_indices(g, sort)))
-            .clone()
+    let mut plan = SweepPlan {
+        bases: vec![],
+        inputs: vec![],
     };
+    if budget == 0 || !g.is_inhabited() {
+        return plan;
+    }
+    plan.bases = bases(g);
+    let edges_of = |sort: SortId| edge_indices(g, sort);
     let mut out = Sweep {
-        trees: vec![],
-        seen: std::collections::HashSet::new(),
+        inputs: vec![],
+        seen: HashSet::default(),
         budget,
     };
     // First each atom at the values that end or start its family, then
     // pairs of atoms at those (two `MAX`s overflow a sum), then each atom
     // at every edge value of its family (`2^42`): a budget too small for
     // all of them keeps the likeliest.
-    for (base, leaves) in &bases {
-        for (path, sort) in leaves {
-            for &e in &pair_values(&edges_of(*sort)) {
-                if !out.push(with_leaves(base, &[(path, *sort, e)])) {
-                    return out.trees;
+    let bases = &plan.bases;
+    'passes: {
+        for (b, base) in bases.iter().enumerate() {
+            for (leaf, &(_, sort, _)) in base.leaves.iter().enumerate() {
+                for &e in &pair_values(&edges_of(sort)) {
+                    if !out.push(base.input(b, &[(leaf, e)])) {
+                        break 'passes;
+                    }
                 }
             }
         }
-    }
-    for (base, leaves) in &bases {
-        for (i, (p, ps)) in leaves.iter().enumerate() {
-            for (q, qs) in &leaves[i + 1..] {
-                let (a, b) = (pair_values(&edges_of(*ps)), pair_values(&edges_of(*qs)));
-                for &x in &a {
-                    for &y in &b {
-                        if !out.push(with_leaves(base, &[(p, *ps, x), (q, *qs, y)])) {
-                            return out.trees;
+        for (b, base) in bases.iter().enumerate() {
+            for (i, &(_, ps, _)) in base.leaves.iter().enumerate() {
+                for (j, &(_, qs, _)) in base.leaves.iter().enumerate().skip(i + 1) {
+                    let (xs, ys) = (pair_values(&edges_of(ps)), pair_values(&edges_of(qs)));
+                    for &x in &xs {
+                        for &y in &ys {
+                            if !out.push(base.input(b, &[(i, x), (j, y)])) {
+                                break 'passes;
+                            }
                         }
                     }
                 }
             }
         }
-    }
-    for (base, leaves) in &bases {
-        for (path, sort) in leaves {
-            for &e in edges_of(*sort).iter() {
-                if !out.push(with_leaves(base, &[(path, *sort, e)])) {
-                    return out.trees;
+        for (b, base) in bases.iter().enumerate() {
+            for (leaf, &(_, sort, _)) in base.leaves.iter().enumerate() {
+                for &e in edges_of(sort).iter() {
+                    if !out.push(base.input(b, &[(leaf, e)])) {
+                        break 'passes;
+                    }
                 }
             }
         }
     }
-    out.trees
+    plan.inputs = out.inputs;
+    plan
+}
+
+/// The edge sweep's inputs (see [`sweep`]).
+#[derive(Debug)]
+pub(crate) struct SweepPlan {
+    bases: Vec<Base>,
+    inputs: Vec<SweepInput>,
+}
+
+/// One of the smallest skeletons that hold atoms, which the sweep's inputs
+/// change a leaf or two of.
+#[derive(Debug)]
+struct Base {
+    tree: Tree,
+    /// Its leaves breadth first (the order [`crate::engine::Searcher::load`]
+    /// lays them out in): path, sort and index.
+    leaves: Vec<(Path, SortId, u64)>,
+}
+
+/// An input of the sweep: a base with up to two of its leaves (by their
+/// breadth-first number) set to other values, those that change nothing
+/// left out, in the order of their leaves. Equal inputs are equal trees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SweepInput {
+    pub(crate) base: usize,
+    leaves: [Option<(usize, u64)>; 2],
+}
+
+impl SweepInput {
+    /// The leaves it sets: breadth-first number, sort and index.
+    pub(crate) fn leaves<'p>(
+        &'p self,
+        plan: &'p SweepPlan,
+    ) -> impl Iterator<Item = (usize, SortId, u64)> + 'p {
+        let base = &plan.bases[self.base];
+        self.leaves
+            .iter()
+            .flatten()
+            .map(|&(leaf, index)| (leaf, base.leaves[leaf].1, index))
+    }
+}
+
+impl Base {
+    /// The input that sets the given leaves (at most two) to the given
+    /// indices.
+    fn input(&self, base: usize, set: &[(usize, u64)]) -> SweepInput {
+        let mut leaves = [None; 2];
+        let changed = set.iter().filter(|&&(leaf, i)| self.leaves[leaf].2 != i);
+        for (slot, &change) in leaves.iter_mut().zip(changed) {
+            *slot = Some(change);
+        }
+        SweepInput { base, leaves }
+    }
+}
+
+impl SweepPlan {
+    /// The inputs, in the order they run.
+    pub(crate) fn inputs(&self) -> &[SweepInput] {
+        &self.inputs
+    }
+
+    /// The base an input changes.
+    pub(crate) fn base(&self, input: &SweepInput) -> &Tree {
+        &self.bases[input.base].tree
+    }
+
+    /// The input as a tree (for a report, or a caller that runs trees).
+    pub(crate) fn tree(&self, input: &SweepInput) -> Tree {
+        let base = &self.bases[input.base];
+        let set: Vec<(&Path, SortId, u64)> = input
+            .leaves(self)
+            .map(|(leaf, sort, index)| (&base.leaves[leaf].0, sort, index))
+            .collect();
+        with_leaves(&base.tree, &set)
+    }
+
+    /// Every input as a tree, in order.
+    pub(crate) fn trees(&self) -> Vec<Tree> {
+        self.inputs.iter().map(|i| self.tree(i)).collect()
+    }
 }
 
 /// The sweep's inputs so far, each once, up to its budget.
 struct Sweep {
-    trees: Vec<Tree>,
-    seen: std::collections::HashSet<Tree>,
+    inputs: Vec<SweepInput>,
+    seen: HashSet<SweepInput, BuildHasherDefault<WordHasher>>,
     budget: usize,
 }
 
 impl Sweep {
-    /// Adds a tree not seen before; false once the budget is spent.
-    fn push(&mut self, tree: Tree) -> bool {
-        if self.trees.len() >= self.budget {
+    /// Adds an input not seen before; false once the budget is spent.
+    fn push(&mut self, input: SweepInput) -> bool {
+        if self.inputs.len() >= self.budget {
             return false;
         }
-        if self.seen.insert(tree.clone()) {
-            self.trees.push(tree);
+        if self.seen.insert(input) {
+            self.inputs.push(input);
         }
-        self.trees.len() < self.budget
+        self.inputs.len() < self.budget
+    }
+}
+
+/// A hasher for keys of a few machine words made by the sweep itself (no
+/// adversary to resist): a multiply and a rotate per word (the "Fx" hash),
+/// where the default hasher spent more time than running the inputs.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
     }
 }
 
@@ -173,7 +308,7 @@ type Path = Vec<usize>;
 /// The smallest skeletons (inputs whose atoms are all minimal) that hold
 /// atoms, one per size from the smallest, with their atoms' paths and
 /// sorts in breadth-first order.
-fn bases(g: &Grammar) -> Vec<(Tree, Vec<(Path, SortId)>)> {
+fn bases(g: &Grammar) -> Vec<Base> {
     let Some(min) = g.min_size() else {
         return vec![];
     };
@@ -192,19 +327,19 @@ fn bases(g: &Grammar) -> Vec<(Tree, Vec<(Path, SortId)>)> {
         let tree = Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone());
         let leaves = leaves_of(&tree);
         if !leaves.is_empty() {
-            out.push((tree, leaves));
+            out.push(Base { tree, leaves });
         }
     }
     out
 }
 
-/// The paths and sorts of a tree's leaves, breadth first.
-fn leaves_of(tree: &Tree) -> Vec<(Path, SortId)> {
+/// The paths, sorts and indices of a tree's leaves, breadth first.
+fn leaves_of(tree: &Tree) -> Vec<(Path, SortId, u64)> {
     let mut out = vec![];
     let mut queue = std::collections::VecDeque::from([(tree, vec![])]);
     while let Some((t, path)) = queue.pop_front() {
         match t {
-            Tree::Leaf(sort, _) => out.push((path, *sort)),
+            Tree::Leaf(sort, index) => out.push((path, *sort, *index)),
             Tree::Node(_, kids) => {
                 for (i, k) in kids.iter().enumerate() {
                     let mut p = path.clone();
@@ -259,14 +394,15 @@ mod tests {
         let g = grammar_of::<T>();
         let sort = g.root;
         edge_indices(&g, sort)
-            .into_iter()
-            .map(|i| crate::grammar::downcast::<T>(g.build_root(&Tree::Leaf(sort, i)), "test"))
+            .iter()
+            .map(|i| crate::grammar::downcast::<T>(g.build_root(&Tree::Leaf(sort, *i)), "test"))
             .collect()
     }
 
     fn swept<T: crate::Enumerable>(budget: u64) -> Vec<T> {
         let g = grammar_of::<T>();
         sweep(&g, budget)
+            .trees()
             .iter()
             .map(|t| crate::grammar::downcast::<T>(g.build_root(t), "test"))
             .collect()

@@ -127,6 +127,17 @@ fn initial_mark(fixity: Fixity) -> u32 {
 }
 
 /// The untyped engine over a compiled grammar.
+/// A value loaded into an engine, kept to be loaded again with some
+/// leaves changed (the edge sweep's inputs: a few skeletons, each with a
+/// leaf or two set to edge values).
+#[derive(Debug)]
+pub(crate) struct KeptValue {
+    nodes: Vec<Node>,
+    size: u64,
+    /// The node of each leaf, breadth first.
+    leaves: Vec<u32>,
+}
+
 pub(crate) struct Engine {
     pub grammar: Rc<Grammar>,
     info: Vec<ProdInfo>,
@@ -719,6 +730,49 @@ impl Engine {
                     }
                 }
             }
+        }
+        self.size = size;
+        self.max_size = self.max_size.max(size);
+        self.started = true;
+        self.pending = true;
+        self.finished = false;
+        self.keep = 0;
+    }
+
+    /// The value [`Engine::load`] just loaded, kept to be loaded again with
+    /// some of its leaves changed ([`Engine::load_kept`]).
+    pub(crate) fn keep_loaded(&self) -> KeptValue {
+        let leaves = (0..self.nodes.len())
+            .filter(|&n| self.grammar.prods[self.nodes[n].prod().index()].leaf)
+            .map(id32)
+            .collect();
+        KeptValue {
+            nodes: self.nodes.clone(),
+            size: self.size,
+            leaves,
+        }
+    }
+
+    /// Loads a kept value again (as [`Engine::load`] would) with the given
+    /// leaves (by breadth-first number) set to the given indices of their
+    /// sorts: a copy of its nodes, where loading a tree allocates one.
+    pub(crate) fn load_kept(
+        &mut self,
+        kept: &KeptValue,
+        leaves: impl Iterator<Item = (usize, SortId, u64)>,
+    ) {
+        self.nodes.clone_from(&kept.nodes);
+        self.frames.clear();
+        self.extras.clear();
+        self.reads.truncate(0);
+        let mut size = kept.size;
+        for (leaf, sort, index) in leaves {
+            let node = &mut self.nodes[kept.leaves[leaf] as usize];
+            let NodeKind::Leaf { index: old } = node.kind(true) else {
+                unreachable!("a kept leaf is a leaf")
+            };
+            size = size - self.grammar.leaf_size(sort, old) + self.grammar.leaf_size(sort, index);
+            node.set_choice(Choice::leaf(self.grammar.min_prod(sort), index));
         }
         self.size = size;
         self.max_size = self.max_size.max(size);

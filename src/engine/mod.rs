@@ -564,6 +564,24 @@ impl<T: 'static> Searcher<T> {
         self.engine.load(tree);
     }
 
+    /// Loads `tree` as [`Searcher::load`] does and keeps it, so that
+    /// [`Searcher::load_kept`] can load it again with some leaves changed.
+    pub(crate) fn load_and_keep(&mut self, tree: &Tree) -> dfs::KeptValue {
+        self.load(tree);
+        self.engine.keep_loaded()
+    }
+
+    /// Makes the next `step` run on a kept value with the given leaves
+    /// (numbered breadth first) set to the given indices of their sorts.
+    pub(crate) fn load_kept(
+        &mut self,
+        kept: &dfs::KeptValue,
+        leaves: impl Iterator<Item = (usize, crate::grammar::SortId, u64)>,
+    ) {
+        self.shard = None;
+        self.engine.load_kept(kept, leaves);
+    }
+
     /// Runs `pred` once on `tree`, recording every position it reads in the
     /// order it first reads them (positions numbered breadth first from
     /// the root, the layout [`Searcher::load`] gives the value). The run is

@@ -121,6 +121,19 @@ impl Grammar {
     }
 }
 
+/// The tree at index `i` (which must exist) of `sort` at `size`, walked by
+/// the given counts.
+pub(crate) fn tree_at(counts: Counts<'_>, sort: SortId, size: usize, i: Ix) -> Tree {
+    let mut walker = Walker {
+        g: counts.grammar(),
+        counts,
+        sink: &mut TreeSink,
+        rest_min: vec![],
+    };
+    let tree = build(&mut walker, (sort, size, i));
+    Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone())
+}
+
 /// The root value number `i` (which must exist) of exactly `size`, root
 /// conversion applied: what typed indexing and the set and map families'
 /// element unranking both build.

@@ -38,6 +38,42 @@ pub(crate) fn uniform_below<R: Rng + ?Sized>(n: &BigUint, rng: &mut R) -> BigUin
     }
 }
 
+/// [`uniform_below`] for an `n` of 128 bits, without big numbers: the same
+/// words drawn, so the same result from the same generator.
+///
+/// # Panics
+/// If `n` is zero.
+pub(crate) fn uniform_below_small<R: Rng + ?Sized>(n: u128, rng: &mut R) -> u128 {
+    assert!(
+        n != 0,
+        "neatcheck: uniform_below(0): there is no number below 0"
+    );
+    if n == 1 {
+        return 0;
+    }
+    let bits = 128 - (n - 1).leading_zeros();
+    let words = bits.div_ceil(32);
+    let top = bits - 32 * (words - 1);
+    let mask = if top == 32 {
+        u32::MAX
+    } else {
+        (1u32 << top) - 1
+    };
+    loop {
+        let mut x = 0u128;
+        for w in 0..words {
+            let mut digit = rng.next_u32();
+            if w + 1 == words {
+                digit &= mask;
+            }
+            x |= u128::from(digit) << (32 * w);
+        }
+        if x < n {
+            return x;
+        }
+    }
+}
+
 /// The indices `round(j * card / k)` for `j = 0..k` (halves round up),
 /// clamped below `card`, without repeats: `k` distinct increasing indices
 /// when `card >= k`, and every index once when `card < k`.
@@ -120,6 +156,32 @@ mod tests {
         let z = 3.0902;
         let a = 2.0 / (9.0 * df);
         df * (1.0 - a + z * a.sqrt()).powi(3)
+    }
+
+    #[test]
+    fn the_small_draw_is_the_big_one() {
+        for n in [
+            1u128,
+            2,
+            3,
+            7,
+            100,
+            1 << 32,
+            (1 << 32) + 1,
+            u64::MAX as u128,
+            (u64::MAX as u128) * 3,
+            u128::MAX,
+        ] {
+            let (mut a, mut b) = (crate::index::seeded_rng(9), crate::index::seeded_rng(9));
+            for _ in 0..50 {
+                let small = uniform_below_small(n, &mut a);
+                assert!(small < n);
+                assert_eq!(
+                    BigUint::from(small),
+                    uniform_below(&BigUint::from(n), &mut b)
+                );
+            }
+        }
     }
 
     #[test]
