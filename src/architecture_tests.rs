@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// modules of its own layer or of the layers below it, never above. The
 /// facade (`lib.rs`) re-exports from every layer and is not a layer.
 const LAYERS: &[&[&str]] = &[
-    &["internal"],
+    &["internal", "word_hash"],
     &["arena"],
     &["run_slot", "crash"],
     &["describe"],

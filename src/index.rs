@@ -148,9 +148,19 @@ pub fn size_of_index_in(g: &Grammar, i: &BigUint) -> Option<usize> {
 
 /// A uniformly random tree of exactly `size`, or `None` if there is none.
 pub fn sample_tree_in<R: Rng + ?Sized>(g: &Grammar, size: usize, rng: &mut R) -> Option<Tree> {
+    sample_tree_counted(crate::feat::Counts::of(g), size, rng)
+}
+
+/// [`sample_tree_in`] by a handle on the grammar's counts (a caller that
+/// looked at counts first keeps its handle: taking one is a cache lookup).
+pub(crate) fn sample_tree_counted<R: Rng + ?Sized>(
+    mut counts: crate::feat::Counts<'_>,
+    size: usize,
+    rng: &mut R,
+) -> Option<Tree> {
+    let g = counts.grammar();
     // One handle on the counts for the count and the walk; in 128 bits
     // while the count fits (the same draws as the big-number path).
-    let mut counts = crate::feat::Counts::of(g);
     let index = match counts.sort_count_small(g.root, size) {
         Some(0) => return None,
         Some(card) => Ix::Small(uniform_below_small(card, rng)),

@@ -262,6 +262,7 @@ pub mod suite;
 mod types;
 pub mod values;
 mod watchdog;
+mod word_hash;
 
 pub use check::{
     check, check_cool, check_in, check_in_with, check_with, collect, exists, implies, label, Config,

@@ -24,7 +24,7 @@ use std::time::Duration;
 /// |---|---|---|
 /// | `NEATCHECK_PROFILE` | `deep`: raise every budget to at least [`Config::deep`]'s ([`Profile`]) | `default` |
 /// | `NEATCHECK_SIZE` | largest size bound the exhaustive phase searches | 100 |
-/// | `NEATCHECK_RUNS` | runs of the exhaustive phase (and as many again to confirm a random find minimal) | 3 000 (deep: 1 000 000) |
+/// | `NEATCHECK_RUNS` | runs of the exhaustive phase (and as many again to confirm a random find minimal) | 2 000 (deep: 1 000 000) |
 /// | `NEATCHECK_SAMPLES` | random cases (a quarter before the exhaustive phase); the edge sweep runs up to five times as many | 150 (deep: 10 000) |
 /// | `NEATCHECK_SAMPLE_SIZE` | largest size of a random case (uniform ones stop at 200) | 1 000 |
 /// | `NEATCHECK_SEED` | seed of the random phase | fixed |
@@ -89,7 +89,7 @@ pub struct Config {
     /// (`docs/spec.md#portfolio`). The counterexample reported is still the
     /// smallest one whenever the run budget reaches it. On in the deep
     /// profile; off in the default one, where its share (about a quarter
-    /// more runs at 3 000) cost more than it found: no bug of the
+    /// more runs at 2 000) cost more than it found: no bug of the
     /// `versus_proptest` set needed it.
     pub portfolio: bool,
 }
@@ -149,7 +149,7 @@ const fn budgets(p: Profile) -> (u64, u64, usize, bool) {
 }
 
 /// The defaults: see the table on [`Config`].
-pub(crate) const DEFAULT_RUNS: u64 = 3_000;
+pub(crate) const DEFAULT_RUNS: u64 = 2_000;
 pub(crate) const DEFAULT_SAMPLES: u64 = 150;
 pub(crate) const DEFAULT_SAMPLE_MAX_SIZE: usize = 1000;
 /// The deep profile's budgets.

@@ -381,6 +381,7 @@ fn drive_phases<T: Enumerable + Debug + Send>(
         0,
         last_bound,
         config.runs,
+        Skipping::Allowed,
         summary,
         observe,
         depth_order.as_mut(),
@@ -490,6 +491,14 @@ fn exhaust_bound<T: Enumerable + Send>(
 /// (see `random::Atoms::Long`); the coverage line gives the sizes drawn.
 const UNIFORM_SIZE_CAP: usize = 200;
 
+/// The most inputs of a bound that the exhaustive phase skips to (see
+/// `Phase::exhaust`): the bounds below it are then not run. A failing
+/// property may take that many runs there before a failure that an earlier
+/// bound would have met in a few; bounded, so a check with a huge run
+/// budget (the deep profile's million) does not first search a bound of a
+/// million inputs.
+const SKIPPING_INPUTS: u64 = 2_000;
+
 /// Edge sweep cases per random case of the configuration.
 const EDGE_CASES_PER_SAMPLE: u64 = 5;
 
@@ -499,6 +508,14 @@ const PROBE_CASES: u64 = 1000;
 /// Mixed into the seed of the probe, so its cases are not the first ones of
 /// the random phase.
 const PROBE_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Whether the exhaustive phase may skip the bounds below one sure to
+/// finish (see `Phase::exhaust`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Skipping {
+    Allowed,
+    Never,
+}
 
 /// What the phases of one check share.
 struct Phase<'a, 's, T> {
@@ -512,19 +529,38 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
     /// Exhausts bounds `from..=to` within `budget` runs, recording each in
     /// the summary; a failure is a smallest one above the bounds exhausted
     /// before `from`.
+    ///
+    /// Iterative deepening runs every input of a bound again at each later
+    /// bound. Where a later bound is sure to finish within the runs left
+    /// (it has no more inputs than that: a run covers at least one; and no
+    /// time limit may cut it), the bounds before it are skipped: for numbers, whose runs are one per
+    /// value, that halves the runs per size reached. A failure there is
+    /// searched for again bound by bound from the first one skipped (see
+    /// [`Phase::smallest_from`]), so the report is the one iterative
+    /// deepening gives.
+    #[allow(clippy::too_many_arguments)]
     fn exhaust(
         &self,
         from: usize,
         to: usize,
         budget: u64,
+        skipping: Skipping,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
         mut depth_order: Option<&mut DepthOrder<T>>,
     ) -> Result<(), Box<Counterexample<T>>> {
         let mut used = 0;
         summary.stopped = Stop::MaxSize;
-        for bound in from..=to {
+        let mut next = from;
+        while next <= to {
             let left = budget.saturating_sub(used);
+            // Under a time limit no bound is sure to finish.
+            let bound = match (skipping, self.deadline) {
+                (Skipping::Allowed, None) => self.sure_to_finish(next, to, left),
+                _ => next,
+            };
+            let skipped = next..bound;
+            next = bound + 1;
             let (end, tally) = exhaust_bound(
                 self.config,
                 self.subject,
@@ -548,15 +584,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             summary.discarded += tally.discarded;
             match end {
                 BoundResult::Passed(_) => {
-                    observe(BoundEvent::Passed {
-                        bound,
-                        runs: tally.runs,
-                    });
-                    summary.exhausted = Some(bound);
-                    summary.worst_case = self.grammar.count_up_to(bound).to_string();
-                    summary.runs_last_bound = tally.runs;
-                    summary.labelled_runs = tally.runs - tally.discarded;
-                    summary.labels = tally.labels;
+                    self.passed(bound, tally, summary, observe);
                     // Only a property that changed its mind passes the
                     // depth order's counterexample's size.
                     if depth_order
@@ -566,6 +594,9 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                     {
                         return Ok(());
                     }
+                }
+                BoundResult::Failed(c) if !skipped.is_empty() => {
+                    return Err(self.smallest_from(skipped.start, c, summary, observe));
                 }
                 BoundResult::Failed(c) => {
                     observe(BoundEvent::Failed {
@@ -588,6 +619,82 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             }
         }
         Ok(())
+    }
+
+    /// Records bound `bound` as passed, with its runs.
+    fn passed(
+        &self,
+        bound: usize,
+        tally: Tally,
+        summary: &mut Summary,
+        observe: &mut dyn FnMut(BoundEvent<'_>),
+    ) {
+        observe(BoundEvent::Passed {
+            bound,
+            runs: tally.runs,
+        });
+        summary.exhausted = Some(bound);
+        summary.worst_case = self.grammar.count_up_to(bound).to_string();
+        summary.runs_last_bound = tally.runs;
+        summary.labelled_runs = tally.runs - tally.discarded;
+        summary.labels = tally.labels;
+    }
+
+    /// The largest bound from `next` to `to` whose inputs number at most
+    /// `left` and [`SKIPPING_INPUTS`], or `next` (see [`Phase::exhaust`]).
+    fn sure_to_finish(&self, next: usize, to: usize, left: u64) -> usize {
+        let left = BigUint::from(left.min(SKIPPING_INPUTS));
+        let mut counts = crate::feat::Counts::of(self.grammar);
+        let mut inputs = counts.count_up_to(next);
+        let mut bound = next;
+        while bound < to && inputs <= left {
+            inputs += counts.count(bound + 1);
+            if inputs > left {
+                break;
+            }
+            bound += 1;
+        }
+        bound
+    }
+
+    /// The report of iterative deepening from bound `first`, given a
+    /// failure `found` at a later bound: the bounds from `first` on are
+    /// searched in order, without a run budget (they hold no more inputs
+    /// than the one that failed), and the first failure is the report.
+    fn smallest_from(
+        &self,
+        first: usize,
+        found: Counterexample<T>,
+        summary: &mut Summary,
+        observe: &mut dyn FnMut(BoundEvent<'_>),
+    ) -> Box<Counterexample<T>> {
+        for bound in first..=found.size as usize {
+            let (end, tally) = exhaust_bound(
+                self.config,
+                self.subject,
+                bound,
+                u64::MAX,
+                self.deadline,
+                None,
+                observe,
+            );
+            summary.runs += tally.runs;
+            summary.discarded += tally.discarded;
+            match end {
+                BoundResult::Passed(_) => self.passed(bound, tally, summary, observe),
+                BoundResult::Failed(c) => {
+                    observe(BoundEvent::Failed {
+                        bound,
+                        runs: c.runs,
+                        pattern: &c.pattern,
+                    });
+                    return Box::new(c);
+                }
+                // Out of time: the failure found stands.
+                BoundResult::OutOfBudget(_) => break,
+            }
+        }
+        Box::new(found)
     }
 
     /// Runs random cases; a failure is shrunk and confirmed.
@@ -826,7 +933,17 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
         if from <= c.size as usize {
             let to = c.size as usize;
             let before = summary.runs;
-            let confirmed = self.exhaust(from, to, self.config.runs, summary, observe, None);
+            // Bound by bound: a failure at `to` is known, so a skip to it
+            // would fail and search the bounds below it anyway.
+            let confirmed = self.exhaust(
+                from,
+                to,
+                self.config.runs,
+                Skipping::Never,
+                summary,
+                observe,
+                None,
+            );
             summary.confirm_runs += summary.runs - before;
             if let Err(canonical) = confirmed {
                 c.discard();

@@ -14,10 +14,10 @@
 use crate::feat::walk::{walk_counted, TreeSink};
 use crate::feat::{Counts, Leaves};
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
+use crate::word_hash::WordHash;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// The edge values of a leaf family, as global indices: for every size,
@@ -31,9 +31,9 @@ use std::rc::Rc;
 /// both move atoms to them.
 pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Rc<Vec<u64>> {
     /// Per grammar (its id) and leaf sort.
-    type EdgeCache = HashMap<(u64, SortId), Rc<Vec<u64>>>;
+    type EdgeCache = HashMap<(u64, SortId), Rc<Vec<u64>>, WordHash>;
     thread_local! {
-        static EDGES: std::cell::RefCell<EdgeCache> = std::cell::RefCell::new(HashMap::new());
+        static EDGES: std::cell::RefCell<EdgeCache> = std::cell::RefCell::new(EdgeCache::default());
     }
     let key = (g.id, sort);
     if let Some(e) = EDGES.with(|e| e.borrow().get(&key).cloned()) {
@@ -251,7 +251,7 @@ impl SweepPlan {
 /// The sweep's inputs so far, each once, up to its budget.
 struct Sweep {
     inputs: Vec<SweepInput>,
-    seen: HashSet<SweepInput, BuildHasherDefault<WordHasher>>,
+    seen: HashSet<SweepInput, WordHash>,
     budget: usize,
 }
 
@@ -265,32 +265,6 @@ impl Sweep {
             self.inputs.push(input);
         }
         self.inputs.len() < self.budget
-    }
-}
-
-/// A hasher for keys of a few machine words made by the sweep itself (no
-/// adversary to resist): a multiply and a rotate per word (the "Fx" hash),
-/// where the default hasher spent more time than running the inputs.
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
     }
 }
 

@@ -18,7 +18,7 @@ use crate::constrained::pruned::Pruned;
 use crate::feat::walk::{walk_counted, TreeSink};
 use crate::feat::{Counts, Leaves};
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
-use crate::index::{sample_tree_in, uniform_below, SeedRng};
+use crate::index::{sample_tree_counted, uniform_below, SeedRng};
 use num_bigint::BigUint;
 use num_traits::Zero;
 use rand::RngExt;
@@ -338,16 +338,16 @@ impl<'g> RandomCases<'g> {
                 Some(p) => !p.alive().is_zero(),
                 None => counts.sort_count_small(self.grammar.root, s) != Some(0),
             })?;
-        // The walk takes the tables back.
-        drop(counts);
         match self.pruned.get_mut(&size) {
             // Uniform among the inputs left (the first draw of an untouched
             // size is FEAT's, draw for draw).
             Some(p) if !p.untouched() => {
+                // The pruned space counts with the tables.
+                drop(counts);
                 let index = uniform_below(&p.alive().to_big(), &mut self.rng);
                 Some((p.value_at(Count::from_big(index)).tree, size))
             }
-            _ => sample_tree_in(self.grammar, size, &mut self.rng).map(|t| (t, size)),
+            _ => sample_tree_counted(counts, size, &mut self.rng).map(|t| (t, size)),
         }
     }
 
@@ -356,6 +356,11 @@ impl<'g> RandomCases<'g> {
     /// place (pre-order, left to right: the order the draws are made in).
     /// Shared subtrees are copied before they change.
     fn move_atoms(&mut self, tree: &mut Tree, atoms: Atoms) {
+        if let Tree::Leaf(sort, index) = tree {
+            // A lone atom: no walk.
+            *index = self.moved_index(*sort, *index, atoms);
+            return;
+        }
         let mut stack: Vec<&mut Tree> = vec![tree];
         while let Some(t) = stack.pop() {
             match t {
@@ -418,6 +423,9 @@ fn grown(span: u128, i: u64, steps: u128) -> usize {
 }
 
 fn has_leaves(tree: &Tree) -> bool {
+    if let Tree::Leaf(..) = tree {
+        return true;
+    }
     let mut stack = vec![tree];
     while let Some(t) = stack.pop() {
         match t {

@@ -708,11 +708,13 @@ impl Engine {
         // Breadth first, so that every node's fields are contiguous; each
         // node is pushed as a placeholder and given its choice when visited.
         let placeholder = || Node::new(Choice::alternative(ProdId::new(0), 0, 0), LOCKED);
-        let mut queue: std::collections::VecDeque<(&Tree, usize)> = Default::default();
+        // The tree of each node, in node order: the queue of the breadth-
+        // first walk (node `at` is visited when the walk reaches it).
+        let mut trees: Vec<&Tree> = vec![tree];
         self.nodes.push(placeholder());
-        queue.push_back((tree, 0));
         let mut size = 0;
-        while let Some((t, at)) = queue.pop_front() {
+        let mut at = 0;
+        while let Some(&t) = trees.get(at) {
             match t {
                 Tree::Leaf(sort, index) => {
                     let prod = self.grammar.min_prod(*sort);
@@ -725,11 +727,10 @@ impl Engine {
                     let p = &self.grammar.prods[prod.index()];
                     size += p.cost as u64;
                     self.nodes[at].set_choice(Choice::alternative(*prod, first, p.tag));
-                    for (i, k) in kids.iter().enumerate() {
-                        queue.push_back((k, first as usize + i));
-                    }
+                    trees.extend(kids.iter().map(|k| &**k));
                 }
             }
+            at += 1;
         }
         self.size = size;
         self.max_size = self.max_size.max(size);

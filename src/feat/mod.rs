@@ -58,7 +58,7 @@ const CACHED_GRAMMARS: usize = 64;
 /// last used.
 #[derive(Default)]
 struct Cache {
-    tables: HashMap<(u64, Leaves), (u64, CountTables)>,
+    tables: HashMap<(u64, Leaves), (u64, CountTables), crate::word_hash::WordHash>,
     clock: u64,
 }
 

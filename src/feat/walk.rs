@@ -124,6 +124,12 @@ impl Grammar {
 /// The tree at index `i` (which must exist) of `sort` at `size`, walked by
 /// the given counts.
 pub(crate) fn tree_at(counts: Counts<'_>, sort: SortId, size: usize, i: Ix) -> Tree {
+    let g = counts.grammar();
+    if let SortKind::Leaf { .. } = &g.sorts[sort.index()].kind {
+        // A leaf is its own walk (no builder to set up).
+        let leaf = TreeSink.leaf(g, sort, size, i);
+        return Rc::try_unwrap(leaf).unwrap_or_else(|t| (*t).clone());
+    }
     let mut walker = Walker {
         g: counts.grammar(),
         counts,

@@ -128,8 +128,10 @@ fn max_size_limits_the_exhaustive_phase() {
     .unwrap();
     assert_eq!(s.exhausted, Some(5));
     assert_eq!(s.stopped, Stop::MaxSize);
-    // Every list of size <= b is run at bound b (the property reads all).
-    assert_eq!(s.runs, 1 + 1 + 3 + 3 + 7);
+    // Bound 5 holds 7 lists, fewer than the run budget: it is searched at
+    // once, not after bounds 0..=4, which would run its smaller lists again
+    // (1 + 1 + 3 + 3 more runs).
+    assert_eq!(s.runs, 7);
     assert_eq!(s.worst_case, "7");
     assert_eq!(s.random, 0);
 }
@@ -137,13 +139,25 @@ fn max_size_limits_the_exhaustive_phase() {
 #[test]
 fn the_run_budget_stops_the_exhaustive_phase_exactly() {
     let s = run_check(&Config::default().runs(10), |xs: Vec<bool>| xs.len() < 1000).unwrap();
-    // Bounds 0..=4 take 0 + 1 + 1 + 3 + 3 runs; bound 5 is cut after 2.
-    assert_eq!(s.stopped, Stop::Runs(5));
-    assert_eq!(s.exhausted, Some(4));
+    // Bound 6 holds the 7 lists of length up to 2, within the budget: it
+    // runs first (7 runs, the bounds below it skipped); bound 7 (15 lists)
+    // is cut after the 3 runs left.
+    assert_eq!(s.stopped, Stop::Runs(7));
+    assert_eq!(s.exhausted, Some(6));
     assert_eq!(s.runs, 10);
     assert!(
-        s.to_string().contains("the run budget stopped size 5"),
+        s.to_string().contains("the run budget stopped size 7"),
         "{s}"
+    );
+    // Under a time limit no bound is sure to finish: bound by bound, 0 + 1
+    // + 1 + 3 + 3 runs up to bound 4, and bound 5 is cut after 2.
+    let timed = Config::default()
+        .runs(10)
+        .time(std::time::Duration::from_secs(3600));
+    let s = run_check(&timed, |xs: Vec<bool>| xs.len() < 1000).unwrap();
+    assert_eq!(
+        (s.stopped, s.exhausted, s.runs),
+        (Stop::Runs(5), Some(4), 10)
     );
 }
 
@@ -228,7 +242,7 @@ fn environment_variables_change_what_is_run() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
         stderr.contains("neatcheck: check::env_probe passed in ")
-            && stderr.contains("exhaustive to size 4: 8 runs (3 at size 4, covering all 3 values"),
+            && stderr.contains("exhaustive to size 4: 3 runs (3 at size 4, covering all 3 values"),
         "{stderr}"
     );
     let (code, stderr) = child(
@@ -241,7 +255,7 @@ fn environment_variables_change_what_is_run() {
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr.contains("the run budget stopped size 10; 7 random cases of sizes 1..=")
+        stderr.contains("the run budget stopped size 13; 7 random cases of sizes 1..=")
             && stderr.contains("long with small atoms"),
         "{stderr}"
     );
