@@ -4,7 +4,8 @@
 //! every value of its class, eager predicates run once per value, `classes`,
 //! `search`, `sat` and `ctrex` agree, and iterative deepening finds
 //! size-minimal counterexamples. Also the conformance numbers, panics, bound
-//! 0, and very deep values.
+//! 0, very deep values, and a check's skip to a bound sure to finish
+//! against bound-by-bound iterative deepening.
 
 use crate::common;
 
@@ -1434,4 +1435,61 @@ fn hand_written_spaces() {
         |(n, v)| (n.0, v),
     );
     check_hand_space(&s3, 8, |(n, v)| v.len() as u32 <= *n);
+}
+
+// ---------------------------------------------------------------------------
+// The check's exhaustive phase: skipping to a bound sure to finish.
+// ---------------------------------------------------------------------------
+
+/// A check's exhaustive phase may go at once to a bound whose inputs all
+/// fit in the runs left, skipping the bounds below it. Under a time limit
+/// it never skips, so the two configurations below differ only in that.
+/// Whatever iterative deepening bound by bound finds within the budget,
+/// the skipping search reports identically (value, size, runs at its
+/// bound, how found); where it passes, the skipping search covers at least
+/// as many sizes (its runs saved go to later sizes).
+fn skipping_reports_what_deepening_does<T>(runs: u64, prop: impl Fn(Lazy<'_, T>) -> bool + Sync)
+where
+    T: Enumerable + Debug + PartialEq + Send + 'static,
+{
+    use neatcheck::check::{run_check, Config};
+    let skipping = Config::default()
+        .samples(0, 0)
+        .runs(runs)
+        .regressions(false);
+    let deepening = skipping.clone().time(std::time::Duration::from_secs(3600));
+    let skip = run_check(&skipping, |x: Lazy<'_, T>| prop(x));
+    let deep = run_check(&deepening, |x: Lazy<'_, T>| prop(x));
+    match (skip, deep) {
+        (Err(s), Err(d)) => {
+            assert_eq!(s.value, d.value);
+            assert_eq!((s.size, s.runs), (d.size, d.runs));
+            assert_eq!(format!("{:?}", s.found), format!("{:?}", d.found));
+            assert!(s.is_minimal() && d.is_minimal());
+        }
+        (Ok(s), Ok(d)) => assert!(s.exhausted >= d.exhausted, "{s} / {d}"),
+        // The runs the skip saved reached a failure past the sizes
+        // iterative deepening completed.
+        (Err(s), Ok(d)) => assert!(d.exhausted.is_none_or(|e| s.size > e as u64), "{s:?} / {d}"),
+        (Ok(s), Err(d)) => panic!("skipping passed ({s}) where deepening found {d:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn skipping_bounds_on_bool_lists(p in ast(vatom()), runs in 1u64..3000) {
+        skipping_reports_what_deepening_does::<Vec<bool>>(runs, |xs| eval(&p, &|a| vatom_lazy(a, xs)));
+    }
+
+    #[test]
+    fn skipping_bounds_on_pairs(p in ast(patom()), runs in 1u64..3000) {
+        skipping_reports_what_deepening_does::<(bool, Vec<u8>)>(runs, |x| eval(&p, &|a| patom_lazy(a, x)));
+    }
+
+    #[test]
+    fn skipping_bounds_on_trees(p in ast(tatom()), runs in 1u64..3000) {
+        skipping_reports_what_deepening_does::<BTree>(runs, |t| eval(&p, &|a| tatom_lazy(a, t)));
+    }
 }
