@@ -773,14 +773,17 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 if !prune || r != RunResult::Discarded {
                     break;
                 }
+                // Out of redraws: ruling the class out (the dearest step of
+                // a discarded case) would serve only a later case of the
+                // same size, and sizes grow.
+                if redraws == MAX_REDRAWS_PER_CASE || redraws_left == 0 {
+                    break;
+                }
                 let ruled_out = crate::internal::handling(
                     || input("ruling out the class of", &case.tree),
                     || cases.discard(&case.tree, &reads),
                 );
                 summary.random_pruned += u64::from(ruled_out);
-                if redraws == MAX_REDRAWS_PER_CASE || redraws_left == 0 {
-                    break;
-                }
                 let again = crate::internal::handling(
                     || input("drawing again in place of", &case.tree),
                     || cases.redraw(&case),
