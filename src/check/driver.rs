@@ -532,12 +532,12 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
     ///
     /// Iterative deepening runs every input of a bound again at each later
     /// bound. Where a later bound is sure to finish within the runs left
-    /// (it has no more inputs than that: a run covers at least one; and no
-    /// time limit may cut it), the bounds before it are skipped: for numbers, whose runs are one per
-    /// value, that halves the runs per size reached. A failure there is
-    /// searched for again bound by bound from the first one skipped (see
-    /// [`Phase::smallest_from`]), so the report is the one iterative
-    /// deepening gives.
+    /// (it has no more inputs than that, as a run covers at least one, and
+    /// no time limit may cut it), the bounds before it are skipped: for
+    /// numbers, whose runs are one per value, that halves the runs per size
+    /// reached. A failure there is searched for again bound by bound from
+    /// the first one skipped (see [`Phase::smallest_from`]), so the report
+    /// is the one iterative deepening gives.
     #[allow(clippy::too_many_arguments)]
     fn exhaust(
         &self,
