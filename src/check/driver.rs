@@ -509,6 +509,20 @@ const PROBE_CASES: u64 = 1000;
 /// the random phase.
 const PROBE_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// Announces bound `bound`'s counterexample and hands it on as the report.
+fn failed<T>(
+    bound: usize,
+    c: Counterexample<T>,
+    observe: &mut dyn FnMut(BoundEvent<'_>),
+) -> Box<Counterexample<T>> {
+    observe(BoundEvent::Failed {
+        bound,
+        runs: c.runs,
+        pattern: &c.pattern,
+    });
+    Box::new(c)
+}
+
 /// Whether the exhaustive phase may skip the bounds below one sure to
 /// finish (see `Phase::exhaust`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -598,14 +612,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 BoundResult::Failed(c) if !skipped.is_empty() => {
                     return Err(self.smallest_from(skipped.start, c, summary, observe));
                 }
-                BoundResult::Failed(c) => {
-                    observe(BoundEvent::Failed {
-                        bound,
-                        runs: c.runs,
-                        pattern: &c.pattern,
-                    });
-                    return Err(Box::new(c));
-                }
+                BoundResult::Failed(c) => return Err(failed(bound, c, observe)),
                 BoundResult::OutOfBudget(runs) => {
                     observe(BoundEvent::Cut { bound, runs });
                     // Cut exactly at the run budget, or earlier by the clock.
@@ -682,14 +689,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             summary.discarded += tally.discarded;
             match end {
                 BoundResult::Passed(_) => self.passed(bound, tally, summary, observe),
-                BoundResult::Failed(c) => {
-                    observe(BoundEvent::Failed {
-                        bound,
-                        runs: c.runs,
-                        pattern: &c.pattern,
-                    });
-                    return Box::new(c);
-                }
+                BoundResult::Failed(c) => return failed(bound, c, observe),
                 // Out of time: the failure found stands.
                 BoundResult::OutOfBudget(_) => break,
             }

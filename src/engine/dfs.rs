@@ -702,9 +702,7 @@ impl Engine {
     pub(crate) fn load(&mut self, tree: &crate::grammar::Tree) {
         use crate::grammar::Tree;
         self.nodes.clear();
-        self.frames.clear();
-        self.extras.clear();
-        self.reads.truncate(0);
+        self.forget_search();
         // Breadth first, so that every node's fields are contiguous; each
         // node is pushed as a placeholder and given its choice when visited.
         let placeholder = || Node::new(Choice::alternative(ProdId::new(0), 0, 0), LOCKED);
@@ -732,6 +730,20 @@ impl Engine {
             }
             at += 1;
         }
+        self.pend_loaded(size);
+    }
+
+    /// Drops the search's frames, extra locks and reads (before a value is
+    /// loaded in place of the search).
+    fn forget_search(&mut self) {
+        self.frames.clear();
+        self.extras.clear();
+        self.reads.truncate(0);
+    }
+
+    /// Makes the value just loaded, of `size`, the next run, with nothing
+    /// after it.
+    fn pend_loaded(&mut self, size: u64) {
         self.size = size;
         self.max_size = self.max_size.max(size);
         self.started = true;
@@ -763,9 +775,7 @@ impl Engine {
         leaves: impl Iterator<Item = (usize, SortId, u64)>,
     ) {
         self.nodes.clone_from(&kept.nodes);
-        self.frames.clear();
-        self.extras.clear();
-        self.reads.truncate(0);
+        self.forget_search();
         let mut size = kept.size;
         for (leaf, sort, index) in leaves {
             let node = &mut self.nodes[kept.leaves[leaf] as usize];
@@ -775,12 +785,7 @@ impl Engine {
             size = size - self.grammar.leaf_size(sort, old) + self.grammar.leaf_size(sort, index);
             node.set_choice(Choice::leaf(self.grammar.min_prod(sort), index));
         }
-        self.size = size;
-        self.max_size = self.max_size.max(size);
-        self.started = true;
-        self.pending = true;
-        self.finished = false;
-        self.keep = 0;
+        self.pend_loaded(size);
     }
 
     /// Unlocks the read positions of frame `top` whose children were given
