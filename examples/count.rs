@@ -1,6 +1,8 @@
 //! Prints the number of values of each exact size of a type:
 //! `cargo run --release --example count -- <type> <max_size>`
-//! with `<type>` one of `list-bool`, `tree`, `nat`, `string`.
+//! with `<type>` one of `list-bool`, `tree`, `nat`, `string` (Unicode
+//! characters) and `string-ascii` (the original NEAT's `String`: 7-bit
+//! characters, whose counts the reference implementation prints).
 
 use neatcheck::count::count_of;
 use neatcheck::Enumerable;
@@ -16,7 +18,7 @@ enum Tree {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 3 {
-        eprintln!("usage: count <list-bool|tree|nat|string> <max_size>");
+        eprintln!("usage: count <list-bool|tree|nat|string|string-ascii> <max_size>");
         std::process::exit(2);
     }
     let max: usize = match args[2].parse() {
@@ -34,8 +36,9 @@ fn main() {
         "tree" => count_of::<Tree>,
         "nat" => count_of::<u64>,
         "string" => count_of::<String>,
+        "string-ascii" => count_of::<Vec<neatcheck::space::AsciiChar>>,
         other => {
-            eprintln!("count: unknown type {other:?} (list-bool, tree, nat, string)");
+            eprintln!("count: unknown type {other:?} (list-bool, tree, nat, string, string-ascii)");
             std::process::exit(2);
         }
     };

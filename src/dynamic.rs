@@ -958,6 +958,12 @@ impl<'a> Lazy<'a, DynValue> {
         let node = self.read_node();
         let g = self.ctx.grammar;
         let prod = &g.prods[node.prod().index()];
+        if let (Some(block), Some(family)) = (prod.atom, g.atom_family(prod.sort)) {
+            // `Nat` and `Int` are the primitive integers: lazy atoms by bit
+            // length, read whole here.
+            let bits = self.read_bits(block, node.first_field());
+            return DynValue::from_built(family.make(block.key(bits)));
+        }
         if !prod.leaf {
             wrong_atom(&self.type_name(), "Nat` or a `range");
         }

@@ -12,7 +12,9 @@
 //! every alternative's fields as a template the search copies.
 
 use crate::arena::{build, id32, Opened, Unfold};
-use crate::describe::{Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value};
+use crate::describe::{
+    AtomBlock, AtomFamily, Combine, LeafFamily, Raw, RefKey, Shape, TypeRef, Value,
+};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::any::TypeId;
@@ -36,7 +38,19 @@ pub(crate) enum Build {
     Pure(Rc<dyn Fn() -> Value>),
     Map(Rc<dyn Fn(Value) -> Value>, Box<Build>),
     Product(Vec<Build>, Combine),
+    /// A block of a lazy atom family (by index): the slots are its free
+    /// bits, most significant first.
+    Atom(Rc<AtomFamily>, u32),
 }
+
+/// The value of a bit position of a lazy atom that is 0 (a zero-sized
+/// value: building bits allocates nothing).
+pub(crate) struct BitZero;
+/// The value of a bit position that is 1.
+pub(crate) struct BitOne;
+/// The type whose canonical space the bit sort is (bits are read only by
+/// their atom's readers, never through a view).
+struct AtomBit;
 
 impl Build {
     fn is_identity(&self) -> bool {
@@ -52,6 +66,13 @@ impl Build {
             Build::Product(bs, c) => {
                 Build::Product(bs.into_iter().map(|b| b.substitute(convs)).collect(), c)
             }
+            Build::Atom(family, block) => {
+                // The bits are slots of the bit sort itself: no conversion.
+                for _ in 0..family.blocks[block as usize].free {
+                    convs.next();
+                }
+                Build::Atom(family, block)
+            }
         }
     }
 
@@ -65,6 +86,15 @@ impl Build {
                 let mut vals: Vec<Value> = bs.iter().map(|b| b.run(slots)).collect();
                 let mut fields = crate::describe::Fields::new(vals.drain(..));
                 combine(&mut fields)
+            }
+            Build::Atom(family, block) => {
+                let b = family.blocks[*block as usize];
+                let mut bits = 0u64;
+                for _ in 0..b.free {
+                    let bit = slots.next().expect("one value per bit");
+                    bits = bits << 1 | u64::from(bit.is::<BitOne>());
+                }
+                family.make(b.key(bits))
             }
         }
     }
@@ -115,6 +145,9 @@ pub(crate) struct Prod {
     pub template: Vec<TemplateNode>,
     /// Set for the single pseudo-alternative of a leaf sort.
     pub leaf: bool,
+    /// The block of a lazy atom's alternative: its slots are the block's
+    /// free bits, most significant first.
+    pub atom: Option<AtomBlock>,
 }
 
 pub(crate) enum SortKind {
@@ -146,6 +179,9 @@ pub(crate) struct Sort {
     pub origin: Option<TypeId>,
     pub kind: SortKind,
     pub min_size: u64,
+    /// The family of a lazy atom's sort (its alternatives are the family's
+    /// blocks, in order).
+    pub atom: Option<Rc<AtomFamily>>,
 }
 
 /// A compiled space: everything the backends need, immutable once built
@@ -186,6 +222,9 @@ pub struct Grammar {
     /// `field_with`) is read through a handle of its field type: such
     /// grammars check every read.
     pub(crate) typed_outside_own_spaces: bool,
+    /// The trees of a lazy atom's bits, 0 and 1 (shared by every atom's
+    /// tree), when the grammar has atoms.
+    pub(crate) bit_trees: Option<[Rc<Tree>; 2]>,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -205,6 +244,7 @@ struct PendingAlt {
     slots: Vec<SortId>,
     build: Build,
     shape: Option<Rc<Shape>>,
+    atom: Option<AtomBlock>,
 }
 
 enum PendingKind {
@@ -219,6 +259,7 @@ struct PendingSort {
     name: String,
     origin: Option<TypeId>,
     kind: PendingKind,
+    atom: Option<Rc<AtomFamily>>,
 }
 
 struct Compiler {
@@ -249,6 +290,7 @@ impl Compiler {
                 RefKey::Dyn(_) => None,
             },
             kind: PendingKind::Undefined((tr.raw)()),
+            atom: None,
         });
         self.by_type.insert(tr.key, id);
         id
@@ -264,9 +306,35 @@ impl Compiler {
             name: format!("<part of {}>", self.context),
             origin: None,
             kind: PendingKind::Undefined(raw.clone()),
+            atom: None,
         });
         self.keep.push(raw.clone());
         self.by_ptr.insert(ptr, id);
+        id
+    }
+
+    /// The sort of the bits of lazy atoms (one per grammar): 0, then 1,
+    /// both free.
+    fn bit_sort(&mut self) -> SortId {
+        let key = RefKey::Type(TypeId::of::<AtomBit>());
+        if let Some(&id) = self.by_type.get(&key) {
+            return id;
+        }
+        let id = SortId::new(self.sorts.len());
+        let bit = |value: fn() -> Value| PendingAlt {
+            cost: 0,
+            slots: vec![],
+            build: Build::Pure(Rc::new(value)),
+            shape: None,
+            atom: None,
+        };
+        self.sorts.push(PendingSort {
+            name: "bit".to_string(),
+            origin: Some(TypeId::of::<AtomBit>()),
+            kind: PendingKind::Algebraic(vec![bit(|| Box::new(BitZero)), bit(|| Box::new(BitOne))]),
+            atom: None,
+        });
+        self.by_type.insert(key, id);
         id
     }
 
@@ -302,6 +370,7 @@ impl Compiler {
                 slots: vec![],
                 build: Build::Pure(p.clone()),
                 shape: None,
+                atom: None,
             },
             Raw::Pay(inner) => {
                 let mut a = self.fields_of(inner);
@@ -328,6 +397,7 @@ impl Compiler {
                     slots,
                     build: Build::Product(builds, combine.clone()),
                     shape: None,
+                    atom: None,
                 }
             }
             Raw::Label(_, inner) => self.fields_of(inner),
@@ -338,6 +408,7 @@ impl Compiler {
                     slots: vec![s],
                     build: b,
                     shape: None,
+                    atom: None,
                 }
             }
         }
@@ -393,6 +464,24 @@ impl Compiler {
         }
         let kind = match &**stripped {
             Raw::Leaf(family) => PendingKind::Leaf(family.clone()),
+            Raw::Atom(family) => {
+                let bit = self.bit_sort();
+                self.sorts[id.index()].atom = Some(family.clone());
+                PendingKind::Algebraic(
+                    family
+                        .blocks
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| PendingAlt {
+                            cost: u64::from(b.size),
+                            slots: vec![bit; b.free as usize],
+                            build: Build::Atom(family.clone(), id32(i)),
+                            shape: None,
+                            atom: Some(*b),
+                        })
+                        .collect(),
+                )
+            }
             Raw::Transparent(_) | Raw::Ref(_) | Raw::Sort(_) => {
                 let (target, build) = self.slot_of(stripped);
                 PendingKind::Alias(target, build)
@@ -444,7 +533,18 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         wrappers,
         integers: crate::describe::integer_sizes(),
         typed_outside_own_spaces: false,
+        bit_trees: None,
     };
+    g.bit_trees = g
+        .sorts
+        .iter()
+        .position(|s| s.origin == Some(TypeId::of::<AtomBit>()))
+        .map(|bit| match &g.sorts[bit].kind {
+            SortKind::Algebraic { decl, .. } => {
+                [0, 1].map(|b| Rc::new(Tree::Node(decl[b], vec![])))
+            }
+            SortKind::Leaf { .. } => unreachable!("bits are alternatives"),
+        });
     // A sort also reached as a plain anonymous field is not read only
     // through checked handles.
     let own_spaces: std::collections::HashSet<SortId> = c
@@ -584,6 +684,7 @@ fn order_alternatives(
                     next_delta: 0,
                     template: vec![],
                     leaf: true,
+                    atom: None,
                 });
                 let total = family.total().and_then(|t| t.to_u64());
                 SortKind::Leaf {
@@ -626,6 +727,7 @@ fn order_alternatives(
                         next_delta: 0,
                         template: vec![],
                         leaf: false,
+                        atom: a.atom,
                     });
                     decl.push(pid);
                 }
@@ -646,6 +748,7 @@ fn order_alternatives(
             origin: ps.origin,
             kind,
             min_size: min[id],
+            atom: ps.atom.clone(),
         });
     }
     (sorts, prods)
@@ -956,6 +1059,78 @@ impl Grammar {
             unreachable!()
         };
         family.value(size, &BigUint::from(offset))
+    }
+
+    /// The family of a lazy atom's sort.
+    pub(crate) fn atom_family(&self, sort: SortId) -> Option<&Rc<AtomFamily>> {
+        self.sorts[sort.index()].atom.as_ref()
+    }
+
+    /// The family of atomic values a sort holds: a leaf family (read
+    /// whole) or a lazy atom's (whose bits are positions).
+    pub(crate) fn atomic_family(&self, sort: SortId) -> Option<&dyn LeafFamily> {
+        match (
+            &self.sorts[sort.index()].kind,
+            &self.sorts[sort.index()].atom,
+        ) {
+            (SortKind::Leaf { family, .. }, _) => Some(&**family),
+            (_, Some(family)) => Some(&**family),
+            _ => None,
+        }
+    }
+
+    /// The tree of the value at a global index of a leaf or atom sort.
+    pub(crate) fn atomic_tree(&self, sort: SortId, index: u64) -> Tree {
+        let Some(family) = self.atom_family(sort) else {
+            return Tree::Leaf(sort, index);
+        };
+        let (block, bits) = family.locate(u128::from(index));
+        let SortKind::Algebraic { decl, .. } = &self.sorts[sort.index()].kind else {
+            unreachable!("an atom's sort is algebraic")
+        };
+        let prod = decl[block];
+        let free = family.blocks[block].free;
+        let kids = (0..free)
+            .map(|i| self.bit_tree(bits >> (free - 1 - i) & 1 == 1))
+            .collect();
+        Tree::Node(prod, kids)
+    }
+
+    /// The tree of a lazy atom's bit.
+    pub(crate) fn bit_tree(&self, one: bool) -> Rc<Tree> {
+        self.bit_trees
+            .as_ref()
+            .expect("a grammar with atoms has bits")[usize::from(one)]
+        .clone()
+    }
+
+    /// A leaf or a lazy atom's tree: its sort and global index.
+    pub(crate) fn atomic_index(&self, tree: &Tree) -> Option<(SortId, u64)> {
+        match tree {
+            Tree::Leaf(sort, index) => Some((*sort, *index)),
+            Tree::Node(prod, kids) => {
+                self.prods[prod.index()].atom?;
+                let sort = self.prods[prod.index()].sort;
+                let family = self.atom_family(sort)?;
+                let bits = kids.iter().fold(0u64, |acc, k| match &**k {
+                    Tree::Node(bit, _) => acc << 1 | u64::from(self.prods[bit.index()].tag),
+                    Tree::Leaf(..) => unreachable!("a bit is an alternative"),
+                });
+                let block = self.prods[prod.index()].tag as usize;
+                Some((sort, family.global_index(block, bits) as u64))
+            }
+        }
+    }
+
+    /// The size of the value at a global index of a leaf or atom sort.
+    pub(crate) fn atomic_size(&self, sort: SortId, index: u64) -> u64 {
+        match self.atom_family(sort) {
+            Some(family) if u128::from(index) < family.total_len() => {
+                u64::from(family.blocks[family.locate(u128::from(index)).0].size)
+            }
+            Some(_) => INFINITE,
+            None => self.leaf_size(sort, index),
+        }
     }
 
     pub(crate) fn leaf_family(&self, sort: SortId) -> &Rc<dyn LeafFamily> {

@@ -10,4 +10,4 @@
 
 // The handle and the type layer's reading API: a facade.
 pub use crate::handle::Lazy;
-pub use crate::types::{Alternative, Atom, LazyIter, LazyView, ListView, RangeView};
+pub use crate::types::{Alternative, Atom, LazyIter, LazyOrd, LazyView, ListView, RangeView};

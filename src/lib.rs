@@ -53,6 +53,32 @@
 //! runs, never in time (see [`mod@check`] for its phases and [`check::Config`]
 //! for the `NEATCHECK_*` environment variables).
 //!
+//! Integers and characters compare lazily: `x < y`, `x == 5` and
+//! [`Lazy::compare`] on handles read a number's size and sign, then its bits
+//! from the most significant one only until the answer is known, and the
+//! search refines only the bits that were read. A precondition written with
+//! them rules out whole ranges of numbers per run ([`Lazy::get`] reads the
+//! whole value, one class per value):
+//!
+//! ```
+//! use neatcheck::{search::classes, Lazy};
+//!
+//! fn is_sorted(xs: Lazy<'_, Vec<u8>>) -> bool {
+//!     let mut prev: Option<Lazy<'_, u8>> = None;
+//!     for x in xs.iter() {
+//!         if prev.is_some_and(|p| p > x) {
+//!             return false;
+//!         }
+//!         prev = Some(x);
+//!     }
+//!     true
+//! }
+//!
+//! let lazy = classes(|xs: Lazy<Vec<u8>>| is_sorted(xs), 14).runs;
+//! let whole = classes(|xs: Lazy<Vec<u8>>| xs.force().is_sorted(), 14).runs;
+//! assert!(lazy * 10 < whole, "{lazy} classes against {whole} values");
+//! ```
+//!
 //! Bugs past the sizes the exhaustive phase reaches are found by the random
 //! phase, then shrunk:
 //!

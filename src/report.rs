@@ -3,7 +3,7 @@
 //! constructor names the spaces carry.
 
 use crate::arena::{build, id32, Node, NodeKind, Opened, Unfold};
-use crate::describe::Shape;
+use crate::describe::{LeafFamily, Shape};
 use crate::grammar::{Grammar, ProdId, SortId, Tree};
 use std::fmt::Write;
 use std::marker::PhantomData;
@@ -158,6 +158,9 @@ fn write_one<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut V
     match p {
         Pattern::Hole => out.push('_'),
         Pattern::Leaf(sort, idx) => out.push_str(&leaf_text(g, *sort, *idx)),
+        Pattern::Node(prod, kids) if g.prods[prod.index()].atom.is_some() => {
+            out.push_str(&atom_text(g, *prod, kids))
+        }
         Pattern::Node(prod, kids) => {
             let pr = &g.prods[prod.index()];
             match pr.shape.as_deref() {
@@ -318,22 +321,23 @@ fn write_list<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut 
             }
         }
     }
-    let all_chars = !open_tail
-        && !elems.is_empty()
-        && elems.iter().all(|e| match e {
-            Pattern::Leaf(s, _) => g.leaf_family(*s).name() == "char",
-            _ => false,
-        });
-    if all_chars {
-        let mut s = String::new();
-        for e in &elems {
-            if let Pattern::Leaf(sort, idx) = e {
-                let v = g.leaf_value(*sort, *idx);
-                if let Some(c) = v.downcast_ref::<char>() {
-                    s.push(*c);
-                }
-            }
-        }
+    let chars: Option<String> = (!open_tail && !elems.is_empty())
+        .then(|| {
+            elems
+                .iter()
+                .map(|e| {
+                    let value = match e {
+                        Pattern::Leaf(s, i) if g.leaf_family(*s).name() == "char" => {
+                            Some(g.leaf_value(*s, *i))
+                        }
+                        _ => atom_value(g, e),
+                    }?;
+                    value.downcast_ref::<char>().copied()
+                })
+                .collect()
+        })
+        .flatten();
+    if let Some(s) = chars {
         let _ = write!(out, "{s:?}");
         return;
     }
@@ -376,6 +380,69 @@ pub(crate) fn nesting_depth(g: &Grammar, t: &Tree) -> usize {
 /// Prints a complete value tree with constructor names.
 pub(crate) fn show_tree(g: &Grammar, t: &Tree) -> String {
     show_pattern(g, &pattern_of_tree(t))
+}
+
+/// The value of a lazy atom's pattern whose bits were all read.
+fn atom_value(g: &Grammar, p: &Pattern) -> Option<crate::describe::Value> {
+    let Pattern::Node(prod, kids) = p else {
+        return None;
+    };
+    let block = g.prods[prod.index()].atom?;
+    let bits = atom_bits(g, kids);
+    (bits.iter().all(Option::is_some)).then(|| {
+        let n = bits
+            .iter()
+            .fold(0u64, |acc, b| acc << 1 | u64::from(b == &Some(true)));
+        let family = g
+            .atom_family(g.prods[prod.index()].sort)
+            .expect("an atom's family");
+        family.make(block.key(n))
+    })
+}
+
+/// A lazy atom's bits as a pattern has them: read (0 or 1) or not.
+fn atom_bits(g: &Grammar, kids: &[Pattern]) -> Vec<Option<bool>> {
+    kids.iter()
+        .map(|k| match k {
+            Pattern::Node(bit, _) => Some(g.prods[bit.index()].tag == 1),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The printed form of a lazy atom: its value when every bit was read, the
+/// range of its values when the bits read are the most significant ones
+/// (`64..=127`), else its block's base plus the bits read (`_` for the
+/// others).
+fn atom_text(g: &Grammar, prod: ProdId, kids: &[Pattern]) -> String {
+    let family = g
+        .atom_family(g.prods[prod.index()].sort)
+        .expect("an atom's family");
+    let block = g.prods[prod.index()].atom.expect("an atom's block");
+    let bits = atom_bits(g, kids);
+    let known = bits.iter().take_while(|b| b.is_some()).count();
+    let show = |key: i128| family.debug_value(&*family.make(key));
+    if known == bits.len() || bits[known..].iter().all(Option::is_none) {
+        let prefix = bits[..known]
+            .iter()
+            .fold(0u64, |acc, b| acc << 1 | u64::from(b == &Some(true)));
+        let (lo, hi) = block.key_range(prefix, known as u32);
+        return if lo == hi {
+            show(lo)
+        } else {
+            format!("{}..={}", show(lo), show(hi))
+        };
+    }
+    let digits: String = bits
+        .iter()
+        .map(|b| match b {
+            Some(true) => '1',
+            Some(false) => '0',
+            None => '_',
+        })
+        .collect();
+    let sign = if block.negative { "-" } else { "" };
+    format!("{sign}({} + 0b{digits})", block.base)
 }
 
 /// The printed form of a leaf, from its index (not its value): hash maps

@@ -37,6 +37,7 @@
 //! and a position is replaced by rebuilding the spine above it.
 
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
+use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -184,9 +185,12 @@ impl Flat {
         let mut stack: Vec<(Rc<Tree>, usize, usize)> = vec![(root.clone(), usize::MAX, 0)];
         while let Some((tree, parent, slot)) = stack.pop() {
             let here = nodes.len();
-            let (own, sort) = match &*tree {
-                Tree::Leaf(sort, index) => (g.leaf_size(*sort, *index), *sort),
-                Tree::Node(prod, kids) => {
+            let (own, sort) = match (&*tree, g.atomic_index(&tree)) {
+                // A lazy atom is one position here, like a leaf: its bits
+                // move together, by index.
+                (_, Some((sort, index))) => (g.atomic_size(sort, index), sort),
+                (Tree::Leaf(..), None) => unreachable!("a leaf is atomic"),
+                (Tree::Node(prod, kids), None) => {
                     // Reversed, so that the first field is visited first.
                     for (j, kid) in kids.iter().enumerate().rev() {
                         stack.push((kid.clone(), here, j));
@@ -321,9 +325,10 @@ impl<'g> Candidates<'g> {
     /// The preorder key of a node: leaves by index, alternatives by chain
     /// position (both trees are of the same sort wherever they are compared).
     fn key(&self, t: &Tree) -> (u8, u64) {
-        match t {
-            Tree::Leaf(_, index) => (0, *index),
-            Tree::Node(prod, _) => (1, self.chain_pos[prod.index()]),
+        match (t, self.g.atomic_index(t)) {
+            (_, Some((_, index))) => (0, index),
+            (Tree::Node(prod, _), None) => (1, self.chain_pos[prod.index()]),
+            (Tree::Leaf(..), None) => unreachable!("a leaf is atomic"),
         }
     }
 
@@ -391,9 +396,9 @@ impl<'g> Candidates<'g> {
         }
         for i in start(2)..n {
             let visit = &mut |j, t| visit((2, i), j, t);
-            match &*flat.nodes[i].tree {
-                Tree::Leaf(sort, index) => self.leaf_moves(flat, i, *sort, *index, visit)?,
-                Tree::Node(..) => self.earlier_alternatives(flat, i, visit)?,
+            match self.g.atomic_index(&flat.nodes[i].tree) {
+                Some((sort, index)) => self.leaf_moves(flat, i, sort, index, visit)?,
+                None => self.earlier_alternatives(flat, i, visit)?,
             }
         }
         ControlFlow::Continue(())
@@ -486,17 +491,18 @@ impl<'g> Candidates<'g> {
             return ControlFlow::Continue(());
         }
         let g = self.g;
-        let size = g.leaf_size(sort, index);
+        let size = g.atomic_size(sort, index);
         let mut targets: Vec<u64> = vec![];
         // The last value of each smaller size: in signed families the
         // largest magnitudes of a size come last, so these reach a failing
         // region that lies at the end of a size (`x < -1000`).
-        if let SortKind::Leaf { starts, .. } = &g.sorts[sort.index()].kind {
-            // `leaf_size` has filled `starts` up to `size`.
-            let st = starts.borrow();
+        if let Some(family) = g.atomic_family(sort) {
+            let mut end = 0u128;
             for t in 0..size as usize {
-                if st[t + 1] > st[t] {
-                    targets.push(st[t + 1] - 1);
+                let count = family.count(t).to_u128().unwrap_or(u128::MAX);
+                end = end.saturating_add(count);
+                if count > 0 {
+                    targets.extend(u64::try_from(end - 1));
                 }
             }
         }
@@ -513,8 +519,8 @@ impl<'g> Candidates<'g> {
                 continue;
             }
             offered.push(t);
-            let s = g.leaf_size(sort, t);
-            self.offer(flat, i, Rc::new(Tree::Leaf(sort, t)), s, visit)?;
+            let s = g.atomic_size(sort, t);
+            self.offer(flat, i, Rc::new(g.atomic_tree(sort, t)), s, visit)?;
         }
         ControlFlow::Continue(())
     }

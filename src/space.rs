@@ -20,4 +20,6 @@
 // The public paths of the description layer and of the type layer's
 // combinators: a facade (ARCHITECTURE.md, "API boundary").
 pub use crate::describe::*;
-pub use crate::types::{bit_length, field, linear, of, transparent, Enumerable, Integer, Linear};
+pub use crate::types::{
+    bit_length, field, linear, of, transparent, AsciiChar, Enumerable, Integer, Linear,
+};

@@ -20,6 +20,16 @@ use num_traits::{One, ToPrimitive, Zero};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// The family of a leaf or atom description, as the plain family of
+/// atomic values both are for the reference enumeration.
+fn leaf_family_of(raw: &Raw) -> &dyn crate::describe::LeafFamily {
+    match raw {
+        Raw::Leaf(family) => &**family,
+        Raw::Atom(family) => &**family,
+        _ => unreachable!("a leaf"),
+    }
+}
+
 /// A derivation: which branch of every union a value took.
 enum Deriv {
     Pure,
@@ -75,7 +85,8 @@ fn enumerate(raw: &Raw, n: usize) -> Vec<Rc<Deriv>> {
             .into_iter()
             .map(|d| Rc::new(Deriv::Ref(d)))
             .collect(),
-        Raw::Leaf(family) => {
+        Raw::Leaf(_) | Raw::Atom(_) => {
+            let family = leaf_family_of(raw);
             let count = family.count(n);
             let mut out = vec![];
             let mut i = BigUint::zero();
@@ -126,7 +137,7 @@ fn build(raw: &Raw, d: &Deriv) -> Value {
         }
         (Raw::Map(f, inner), Deriv::Map(d)) => f(build(inner, d)),
         (Raw::Ref(tr), Deriv::Ref(d)) => build(&(tr.raw)(), d),
-        (Raw::Leaf(family), Deriv::Leaf(size, i)) => family.value(*size, i),
+        (Raw::Leaf(_) | Raw::Atom(_), Deriv::Leaf(size, i)) => leaf_family_of(raw).value(*size, i),
         (Raw::Label(_, inner) | Raw::Transparent(inner) | Raw::Sort(inner), Deriv::Wrap(d)) => {
             build(inner, d)
         }

@@ -835,7 +835,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             if r.is_failure() {
                 summary.discarded += tally.discarded;
                 let c = describe(&mut s, self.subject, r, i as u64 + 1);
-                let tree = &plan.tree(input);
+                let tree = &plan.tree(self.grammar, input);
                 let (case, sampled_size) = (i as u64 + 1, c.size);
                 let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::EdgeSweep {
                     case,

@@ -13,7 +13,7 @@
 
 use crate::feat::walk::{walk_counted, TreeSink};
 use crate::feat::{Counts, Leaves};
-use crate::grammar::{Grammar, SortId, SortKind, Tree};
+use crate::grammar::{Grammar, SortId, Tree};
 use crate::word_hash::WordHash;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -45,7 +45,7 @@ pub(crate) fn edge_indices(g: &Grammar, sort: SortId) -> Rc<Vec<u64>> {
 }
 
 fn compute_edge_indices(g: &Grammar, sort: SortId) -> Vec<u64> {
-    let SortKind::Leaf { family, .. } = &g.sorts[sort.index()].kind else {
+    let Some(family) = g.atomic_family(sort) else {
         return vec![];
     };
     let last = family.last_size().unwrap_or(128).min(130);
@@ -233,18 +233,18 @@ impl SweepPlan {
     }
 
     /// The input as a tree (for a report, or a caller that runs trees).
-    pub(crate) fn tree(&self, input: &SweepInput) -> Tree {
+    pub(crate) fn tree(&self, grammar: &Grammar, input: &SweepInput) -> Tree {
         let base = &self.bases[input.base];
         let set: Vec<(&Path, SortId, u64)> = input
             .leaves(self)
             .map(|(leaf, sort, index)| (&base.leaves[leaf].0, sort, index))
             .collect();
-        with_leaves(&base.tree, &set)
+        with_leaves(grammar, &base.tree, &set)
     }
 
     /// Every input as a tree, in order.
-    pub(crate) fn trees(&self) -> Vec<Tree> {
-        self.inputs.iter().map(|i| self.tree(i)).collect()
+    pub(crate) fn trees(&self, grammar: &Grammar) -> Vec<Tree> {
+        self.inputs.iter().map(|i| self.tree(grammar, i)).collect()
     }
 }
 
@@ -299,7 +299,7 @@ fn bases(g: &Grammar) -> Vec<Base> {
         let tree = walk_counted(counts, g.root, size, BigUint::zero(), &mut TreeSink);
         counts = Counts::counting(g, Leaves::Smallest);
         let tree = Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone());
-        let leaves = leaves_of(&tree);
+        let leaves = leaves_of(g, &tree);
         if !leaves.is_empty() {
             out.push(Base { tree, leaves });
         }
@@ -307,13 +307,18 @@ fn bases(g: &Grammar) -> Vec<Base> {
     out
 }
 
-/// The paths, sorts and indices of a tree's leaves, breadth first.
-fn leaves_of(tree: &Tree) -> Vec<(Path, SortId, u64)> {
+/// The paths, sorts and indices of a tree's atoms (leaves and lazy atoms),
+/// breadth first.
+fn leaves_of(g: &Grammar, tree: &Tree) -> Vec<(Path, SortId, u64)> {
     let mut out = vec![];
     let mut queue = std::collections::VecDeque::from([(tree, vec![])]);
     while let Some((t, path)) = queue.pop_front() {
+        if let Some((sort, index)) = g.atomic_index(t) {
+            out.push((path, sort, index));
+            continue;
+        }
         match t {
-            Tree::Leaf(sort, index) => out.push((path, *sort, *index)),
+            Tree::Leaf(..) => unreachable!("a leaf is atomic"),
             Tree::Node(_, kids) => {
                 for (i, k) in kids.iter().enumerate() {
                     let mut p = path.clone();
@@ -328,10 +333,10 @@ fn leaves_of(tree: &Tree) -> Vec<(Path, SortId, u64)> {
 
 /// `tree` with the leaves at the given paths set to the given indices
 /// (paths share no prefix beyond their nodes, so each copy is a path copy).
-fn with_leaves(tree: &Tree, leaves: &[(&Path, SortId, u64)]) -> Tree {
+fn with_leaves(g: &Grammar, tree: &Tree, leaves: &[(&Path, SortId, u64)]) -> Tree {
     let mut out = tree.clone();
     for &(path, sort, index) in leaves {
-        out = replaced(&out, path, Tree::Leaf(sort, index));
+        out = replaced(&out, path, g.atomic_tree(sort, index));
     }
     out
 }
@@ -369,14 +374,14 @@ mod tests {
         let sort = g.root;
         edge_indices(&g, sort)
             .iter()
-            .map(|i| crate::grammar::downcast::<T>(g.build_root(&Tree::Leaf(sort, *i)), "test"))
+            .map(|i| crate::grammar::downcast::<T>(g.build_root(&g.atomic_tree(sort, *i)), "test"))
             .collect()
     }
 
     fn swept<T: crate::Enumerable>(budget: u64) -> Vec<T> {
         let g = grammar_of::<T>();
         sweep(&g, budget)
-            .trees()
+            .trees(&g)
             .iter()
             .map(|t| crate::grammar::downcast::<T>(g.build_root(t), "test"))
             .collect()

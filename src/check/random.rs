@@ -158,7 +158,10 @@ impl<'g> RandomCases<'g> {
             let Some((tree, drawn_at)) = self.sample_near(target) else {
                 continue;
             };
-            let atoms = match (has_leaves(&tree), self.rng.random_range(0..3u8)) {
+            let atoms = match (
+                has_leaves(self.grammar, &tree),
+                self.rng.random_range(0..3u8),
+            ) {
                 (true, 1) => Atoms::Edges,
                 (true, 2) => Atoms::Uniform,
                 _ => Atoms::BySize,
@@ -356,16 +359,18 @@ impl<'g> RandomCases<'g> {
     /// place (pre-order, left to right: the order the draws are made in).
     /// Shared subtrees are copied before they change.
     fn move_atoms(&mut self, tree: &mut Tree, atoms: Atoms) {
-        if let Tree::Leaf(sort, index) = tree {
-            // A lone atom: no walk.
-            *index = self.moved_index(*sort, *index, atoms);
-            return;
-        }
+        let g = self.grammar;
         let mut stack: Vec<&mut Tree> = vec![tree];
         while let Some(t) = stack.pop() {
-            match t {
-                Tree::Leaf(sort, index) => *index = self.moved_index(*sort, *index, atoms),
-                Tree::Node(_, kids) => stack.extend(kids.iter_mut().rev().map(Rc::make_mut)),
+            if let Some((sort, index)) = g.atomic_index(t) {
+                let moved = self.moved_index(sort, index, atoms);
+                if moved != index {
+                    *t = g.atomic_tree(sort, moved);
+                }
+                continue;
+            }
+            if let Tree::Node(_, kids) = t {
+                stack.extend(kids.iter_mut().rev().map(Rc::make_mut));
             }
         }
     }
@@ -422,15 +427,14 @@ fn grown(span: u128, i: u64, steps: u128) -> usize {
     (span * i / steps * i / steps) as usize
 }
 
-fn has_leaves(tree: &Tree) -> bool {
-    if let Tree::Leaf(..) = tree {
-        return true;
-    }
+fn has_leaves(g: &Grammar, tree: &Tree) -> bool {
     let mut stack = vec![tree];
     while let Some(t) = stack.pop() {
-        match t {
-            Tree::Leaf(..) => return true,
-            Tree::Node(_, kids) => stack.extend(kids.iter().map(|k| &**k)),
+        if g.atomic_index(t).is_some() {
+            return true;
+        }
+        if let Tree::Node(_, kids) = t {
+            stack.extend(kids.iter().map(|k| &**k));
         }
     }
     false
@@ -552,7 +556,7 @@ mod tests {
         }
         for g in [grammar_of::<i64>(), grammar_of::<u64>()] {
             let sort = g.root;
-            discard_all_edges(&g, &|i| Tree::Leaf(sort, i));
+            discard_all_edges(&g, &|i| g.atomic_tree(sort, i));
         }
         let g = grammar_of::<(i64, u8)>();
         let Tree::Node(prod, ref kids) =
@@ -562,25 +566,25 @@ mod tests {
         };
         let sort = leaf_sort(&g);
         discard_all_edges(&g, &|i| {
-            Tree::Node(prod, vec![Rc::new(Tree::Leaf(sort, i)), kids[1].clone()])
+            Tree::Node(prod, vec![Rc::new(g.atomic_tree(sort, i)), kids[1].clone()])
         });
         assert_eq!(
             crate::grammar::downcast::<i64>(
-                grammar_of::<i64>().build_root(&Tree::Leaf(grammar_of::<i64>().root, u64::MAX)),
+                grammar_of::<i64>().build_root(
+                    &grammar_of::<i64>().atomic_tree(grammar_of::<i64>().root, u64::MAX)
+                ),
                 "test"
             ),
             i64::MIN
         );
     }
 
-    /// The first leaf sort of a grammar.
+    /// The first atomic sort (leaf or lazy atom) of a grammar.
     fn leaf_sort(g: &Grammar) -> SortId {
-        let i = g
-            .sorts
-            .iter()
-            .position(|s| matches!(s.kind, SortKind::Leaf { .. }))
-            .expect("a leaf sort");
-        SortId::new(i)
+        (0..g.sorts.len())
+            .map(SortId::new)
+            .find(|&s| g.atomic_family(s).is_some())
+            .expect("an atomic sort")
     }
 
     fn positions(tree: &Tree) -> u32 {

@@ -4,11 +4,13 @@
 //! `of`, `field`... beside it). It knows nothing of lazy handles nor of
 //! `Enumerable`; `crate::grammar` compiles what it builds.
 
+mod atom;
 mod custom;
 mod ints;
 mod leaf;
 pub(crate) mod numbers;
 
+pub(crate) use atom::{AtomBlock, AtomFamily};
 pub(crate) use custom::debug_text;
 pub use custom::{ctor, show_with_debug};
 pub use ints::{integer_sizes, with_integer_sizes, IntegerSizes};
@@ -16,7 +18,6 @@ pub(crate) use ints::{signed_family_in, unsigned_family_in, ModeScope};
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};
 pub use leaf::{linear_nat_family, linear_signed_family};
 pub(crate) use leaf::{linear_signed_from_index, signed_from_index, BigNat, BigSigned};
-pub(crate) use numbers::char_from_index;
 pub use numbers::{below_family, float_family, nat_below, FloatFormat};
 
 // The typed combinators and the `Enumerable` trait, at their public paths
@@ -127,6 +128,9 @@ pub(crate) enum Raw {
     Ref(TypeRef),
     /// A finite-per-size family of atomic values (integers, characters...).
     Leaf(Rc<dyn LeafFamily>),
+    /// A family of lazy atoms: compiled into one alternative per block,
+    /// whose fields are its free bits.
+    Atom(Rc<AtomFamily>),
     /// Printing metadata for the single alternative below.
     Label(Rc<Shape>, Rc<Raw>),
     /// `map(f, of::<T>())` that the search may treat as the very same
@@ -284,6 +288,12 @@ pub fn map<A: 'static, B: 'static>(s: Space<A>, f: impl Fn(A) -> B + 'static) ->
 /// A leaf family of atomic values (see [`LeafFamily`]).
 pub fn leaf<T: 'static>(family: Rc<dyn LeafFamily>) -> Space<T> {
     Space::from_raw(Rc::new(Raw::Leaf(family)))
+}
+
+/// A family of lazy atoms (integers and characters whose bits are
+/// positions).
+pub(crate) fn atom<T: 'static>(family: AtomFamily) -> Space<T> {
+    Space::from_raw(Rc::new(Raw::Atom(Rc::new(family))))
 }
 
 /// Attaches printing metadata to a constructor's space.

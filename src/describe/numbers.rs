@@ -736,7 +736,7 @@ const SURROGATES: (u32, u32) = (0xD800, 0x800);
 pub(crate) struct Unicode;
 
 /// The character at a global index of [`Unicode`].
-#[inline]
+#[cfg(test)]
 pub(crate) fn char_from_index(index: u64) -> char {
     let i = index as u32;
     let code = if i < SURROGATES.0 {

@@ -16,9 +16,11 @@ use crate::arena::{id32, Choice, Node, FINAL, LOCKED, OPEN};
 use crate::grammar::{Fixity, Grammar, ProdId, SortId, SortKind, INFINITE};
 use std::collections::HashMap;
 
-/// How much deeper an alternative puts its fields.
+/// How much deeper an alternative puts its fields (a lazy atom's bits are
+/// part of its value, at its own depth).
 fn nesting(g: &Grammar, prod: ProdId) -> u64 {
-    u64::from(g.prods[prod.index()].cost > 0)
+    let p = &g.prods[prod.index()];
+    u64::from(p.cost > 0 && p.atom.is_none())
 }
 
 /// The minimal depth of every alternative (`prod`) and sort (`sort`): a
@@ -41,6 +43,10 @@ impl MinDepths {
             for (i, p) in g.prods.iter().enumerate() {
                 let d = if p.leaf {
                     g.sorts[p.sort.index()].min_size
+                } else if p.atom.is_some() {
+                    // A lazy atom's block is a leaf value of its size: its
+                    // bits put nothing deeper.
+                    u64::from(p.cost)
                 } else if p.slots.is_empty() {
                     0
                 } else {
@@ -323,6 +329,9 @@ pub(crate) fn tree_depth(g: &Grammar, tree: &crate::grammar::Tree) -> u64 {
     while let Some((t, d)) = stack.pop() {
         match t {
             Tree::Leaf(sort, index) => deepest = deepest.max(d + g.leaf_size(*sort, *index)),
+            Tree::Node(prod, _) if g.prods[prod.index()].atom.is_some() => {
+                deepest = deepest.max(d + u64::from(g.prods[prod.index()].cost))
+            }
             Tree::Node(prod, kids) => {
                 deepest = deepest.max(d);
                 let step = nesting(g, *prod);

@@ -12,7 +12,7 @@
 use super::depth::DepthBound;
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
-use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId};
+use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId, Tree};
 use crate::handle::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
@@ -756,7 +756,10 @@ impl Engine {
     /// some of its leaves changed ([`Engine::load_kept`]).
     pub(crate) fn keep_loaded(&self) -> KeptValue {
         let leaves = (0..self.nodes.len())
-            .filter(|&n| self.grammar.prods[self.nodes[n].prod().index()].leaf)
+            .filter(|&n| {
+                let p = &self.grammar.prods[self.nodes[n].prod().index()];
+                p.leaf || p.atom.is_some()
+            })
             .map(id32)
             .collect();
         KeptValue {
@@ -767,8 +770,11 @@ impl Engine {
     }
 
     /// Loads a kept value again (as [`Engine::load`] would) with the given
-    /// leaves (by breadth-first number) set to the given indices of their
-    /// sorts: a copy of its nodes, where loading a tree allocates one.
+    /// leaves and lazy atoms (by breadth-first number) set to the given
+    /// indices of their sorts: a copy of its nodes, where loading a tree
+    /// allocates one. An atom's new bits go to the end of the arena (its old
+    /// ones stay there, unreachable): a block's number of bits depends on
+    /// the value.
     pub(crate) fn load_kept(
         &mut self,
         kept: &KeptValue,
@@ -777,13 +783,36 @@ impl Engine {
         self.nodes.clone_from(&kept.nodes);
         self.forget_search();
         let mut size = kept.size;
+        let g = &*self.grammar;
         for (leaf, sort, index) in leaves {
-            let node = &mut self.nodes[kept.leaves[leaf] as usize];
-            let NodeKind::Leaf { index: old } = node.kind(true) else {
+            let at = kept.leaves[leaf] as usize;
+            let old = self.nodes[at].choice();
+            let p = &g.prods[old.prod().index()];
+            if p.atom.is_some() {
+                let tree = g.atomic_tree(sort, index);
+                let Tree::Node(prod, bits) = &tree else {
+                    unreachable!("an atom's tree is a block")
+                };
+                let prod = *prod;
+                let first = id32(self.nodes.len());
+                for bit in bits {
+                    let Tree::Node(b, _) = &**bit else {
+                        unreachable!("a bit is an alternative")
+                    };
+                    let tag = g.prods[b.index()].tag;
+                    self.nodes
+                        .push(Node::new(Choice::alternative(*b, first, tag), LOCKED));
+                }
+                let q = &g.prods[prod.index()];
+                size = size - u64::from(p.cost) + u64::from(q.cost);
+                self.nodes[at].set_choice(Choice::alternative(prod, first, q.tag));
+                continue;
+            }
+            let NodeKind::Leaf { index: old } = old.kind(true) else {
                 unreachable!("a kept leaf is a leaf")
             };
-            size = size - self.grammar.leaf_size(sort, old) + self.grammar.leaf_size(sort, index);
-            node.set_choice(Choice::leaf(self.grammar.min_prod(sort), index));
+            size = size - g.leaf_size(sort, old) + g.leaf_size(sort, index);
+            self.nodes[at].set_choice(Choice::leaf(g.min_prod(sort), index));
         }
         self.pend_loaded(size);
     }

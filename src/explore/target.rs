@@ -169,7 +169,7 @@ where
         let larger = |t: &Tree| g.tree_size(t) > past as u64;
         let edge_budget = samples.saturating_mul(EDGE_CASES_PER_SAMPLE);
         let mut trees: Vec<Tree> = crate::check::edges::sweep(&g, edge_budget)
-            .trees()
+            .trees(&g)
             .into_iter()
             .filter(|t| larger(t))
             .collect();

@@ -215,6 +215,12 @@ impl<'g> Counts<'g> {
                             BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
                         }
                     },
+                    SortKind::Algebraic { .. }
+                        if self.leaves == Leaves::Smallest && g.sorts[s.index()].atom.is_some() =>
+                    {
+                        // An atom is a leaf of the skeleton: its first value.
+                        BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
+                    }
                     SortKind::Algebraic { decl, .. } => {
                         let mut total = BigUint::zero();
                         for &p in decl {
@@ -317,6 +323,14 @@ fn alt_count(t: &mut CountTables, g: &Grammar, prod: ProdId, m: usize) -> BigUin
 fn suffix(t: &mut CountTables, g: &Grammar, prod: ProdId, j: usize, m: usize) -> BigUint {
     let slots = &g.prods[prod.index()].slots;
     let k = slots.len();
+    if g.prods[prod.index()].atom.is_some() {
+        // The free bits of an atom's block: every pattern, all of size 0.
+        return if m == 0 {
+            BigUint::from(1u32) << (k - j.min(k))
+        } else {
+            BigUint::zero()
+        };
+    }
     if j == k {
         return if m == 0 {
             BigUint::from(1u32)

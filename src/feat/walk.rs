@@ -14,7 +14,8 @@ use std::rc::Rc;
 pub(crate) trait Sink {
     /// What each position becomes.
     type Out;
-    /// A leaf value: `offset` among the values of `size` of the sort.
+    /// A leaf value or a lazy atom: `offset` among the values of `size` of
+    /// the sort.
     fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: Ix) -> Self::Out;
     /// An alternative, from its fields' outputs.
     fn node(&mut self, g: &Grammar, prod: ProdId, fields: Vec<Self::Out>) -> Self::Out;
@@ -60,6 +61,11 @@ impl Sink for TreeSink {
     type Out = Rc<Tree>;
 
     fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: Ix) -> Rc<Tree> {
+        if let Some(family) = g.atom_family(sort) {
+            let start = family.size_start(size).expect("a size with values");
+            let offset = offset.to_u64().expect("an atom's offset fits 64 bits");
+            return Rc::new(g.atomic_tree(sort, (start + u128::from(offset)) as u64));
+        }
         let fast = g
             .leaf_start(sort, size)
             .zip(offset.to_u64())
@@ -95,7 +101,8 @@ impl Sink for ValueSink {
     type Out = Value;
 
     fn leaf(&mut self, g: &Grammar, sort: SortId, size: usize, offset: Ix) -> Value {
-        g.leaf_family(sort).value(size, &offset.into_big())
+        let family = g.atomic_family(sort).expect("an atomic sort");
+        family.value(size, &offset.into_big())
     }
 
     fn node(&mut self, g: &Grammar, prod: ProdId, fields: Vec<Value>) -> Value {
@@ -125,8 +132,8 @@ impl Grammar {
 /// the given counts.
 pub(crate) fn tree_at(counts: Counts<'_>, sort: SortId, size: usize, i: Ix) -> Tree {
     let g = counts.grammar();
-    if let SortKind::Leaf { .. } = &g.sorts[sort.index()].kind {
-        // A leaf is its own walk (no builder to set up).
+    if g.atomic_family(sort).is_some() {
+        // A leaf or an atom is its own walk (no builder to set up).
         let leaf = TreeSink.leaf(g, sort, size, i);
         return Rc::try_unwrap(leaf).unwrap_or_else(|t| (*t).clone());
     }
@@ -203,7 +210,8 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
         fields: &mut Vec<(SortId, usize, Ix)>,
     ) -> Option<Opened<ProdId, S::Out>> {
         let g = self.g;
-        if let SortKind::Leaf { .. } = &g.sorts[sort.index()].kind {
+        // A lazy atom is walked as its family: its bits are the offset's.
+        if g.atomic_family(sort).is_some() {
             return Some(Opened::Done(self.sink.leaf(g, sort, size, i)));
         }
         let prod = match i {

@@ -12,7 +12,7 @@ mod trust_tests;
 // this layer (nothing in `lazy` uses them).
 
 use crate::arena::{NodeKind, Opened, ReadLog, Unfold};
-use crate::describe::Value;
+use crate::describe::{AtomBlock, Value};
 use crate::grammar::{Grammar, ProdId};
 use std::any::TypeId;
 use std::marker::PhantomData;
@@ -202,6 +202,43 @@ impl<'a, T> Lazy<'a, T> {
         }
     }
 
+    /// Atom support: reads the position of an integer or character type
+    /// and says what it holds: a lazy atom's block (its bits not read
+    /// yet), a whole leaf (integers sized linearly), or another space.
+    #[inline(always)]
+    pub(crate) fn read_typed_atom(self) -> AtomRead
+    where
+        T: 'static,
+    {
+        let node = self.ctx.touch(self.node);
+        let prod = node.prod().index();
+        if !self.ctx.trusted && self.ctx.info[prod].origin != Some(TypeId::of::<T>()) {
+            return AtomRead::Other;
+        }
+        let p = &self.ctx.grammar.prods[prod];
+        match p.atom {
+            Some(block) => AtomRead::Block(block, node.first_field()),
+            None if p.leaf => AtomRead::Leaf(node.leaf_index()),
+            None => AtomRead::Other,
+        }
+    }
+
+    /// Reads bit `i` of an atom whose block's first bit is at `first`.
+    #[inline(always)]
+    pub(crate) fn read_bit(self, first: u32, i: u32) -> u64 {
+        u64::from(self.ctx.touch(first + i).tag())
+    }
+
+    /// Reads every free bit of an atom's block: the number they make.
+    #[inline(always)]
+    pub(crate) fn read_bits(self, block: AtomBlock, first: u32) -> u64 {
+        let mut bits = 0;
+        for i in 0..block.free {
+            bits = bits << 1 | self.read_bit(first, i);
+        }
+        bits
+    }
+
     /// Materialises the plain value at this position through the build
     /// programs of the position's space (counts as reading every position
     /// below it), whatever that space is.
@@ -244,6 +281,18 @@ impl<'a, T> Lazy<'a, T> {
         };
         crate::grammar::downcast(v, "a lazy position")
     }
+}
+
+/// What a position of an integer or character type holds (see
+/// [`Lazy::read_typed_atom`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum AtomRead {
+    /// A lazy atom's block and the node of its first free bit.
+    Block(AtomBlock, u32),
+    /// A whole leaf: its global index.
+    Leaf(u64),
+    /// Another space than the type's own.
+    Other,
 }
 
 /// The check of untrusted searches, out of the readers' hot path.

@@ -95,7 +95,8 @@ impl<'a, T: Enumerable> Lazy<'a, T> {
     /// # Panics
     /// If the position does not hold `T`'s own space (a field given another
     /// space: it can only be forced), or if `T`'s space is a leaf family
-    /// (an atom: read it with [`Lazy::get`] or [`Lazy::force`]).
+    /// or a lazy atom (an integer or a `char`: read it with [`Lazy::get`],
+    /// [`Lazy::force`] or a comparison).
     #[inline(always)]
     pub fn alternative(self) -> Alternative<'a, T> {
         let node = self.ctx.touch(self.node);
@@ -103,7 +104,7 @@ impl<'a, T: Enumerable> Lazy<'a, T> {
             check_canonical::<T>(self.ctx, node.prod());
         }
         let info = &self.ctx.info[node.prod().index()];
-        if info.leaf {
+        if info.leaf || self.ctx.grammar.prods[node.prod().index()].atom.is_some() {
             leaf_has_no_alternative::<T>();
         }
         Alternative {

@@ -7,10 +7,10 @@
 
 use super::{field, transparent, Atom, Enumerable, LazyView};
 use crate::describe::{
-    char_family, char_from_index, datatype, label, leaf, product_with, pure, Constructor, Shape,
+    atom, bits_family, datatype, label, leaf, product_with, pure, AtomFamily, Constructor, Shape,
     Space,
 };
-use crate::handle::Lazy;
+use crate::handle::{AtomRead, Lazy};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
@@ -54,18 +54,58 @@ impl Atom for bool {
 
 impl Enumerable for char {
     fn describe() -> Space<Self> {
-        leaf(char_family())
+        atom(AtomFamily::unicode())
     }
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-        match lazy.leaf_index() {
-            Some(i) => char_from_index(i),
-            None => lazy.force_generic(),
+        match lazy.read_typed_atom() {
+            AtomRead::Block(block, first) => {
+                let code = block.key(lazy.read_bits(block, first)) as u32;
+                char::from_u32(code).expect("a scalar value")
+            }
+            AtomRead::Leaf(_) | AtomRead::Other => lazy.force_generic(),
         }
     }
 }
 
 impl Atom for char {
+    #[inline(always)]
+    fn get_lazy(lazy: Lazy<'_, Self>) -> Self {
+        Self::force_lazy(lazy)
+    }
+}
+
+/// A 7-bit ASCII character sized as the original NEAT's `Char` (the
+/// `size-based` package's): by bit length of its code (NUL costs 0, `'a'`
+/// costs 7), and read whole, as that implementation reads characters. A
+/// `Vec<AsciiChar>` is that package's `String`, so the reference
+/// implementation's counts and run counts are reachable with it; `char`
+/// itself reaches all of Unicode and compares lazily.
+///
+/// ```
+/// use neatcheck::count::count_of;
+/// use neatcheck::space::AsciiChar;
+/// assert_eq!(count_of::<AsciiChar>(7), 64u32.into());
+/// assert_eq!(count_of::<AsciiChar>(8), 0u32.into());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AsciiChar(pub char);
+
+impl Enumerable for AsciiChar {
+    fn describe() -> Space<Self> {
+        leaf(bits_family(7, |code| AsciiChar(char::from(code as u8))))
+    }
+    #[inline]
+    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
+        match lazy.leaf_index() {
+            // By bit length the global index is the code itself.
+            Some(code) => AsciiChar(char::from(code as u8)),
+            None => lazy.force_generic(),
+        }
+    }
+}
+
+impl Atom for AsciiChar {
     #[inline(always)]
     fn get_lazy(lazy: Lazy<'_, Self>) -> Self {
         Self::force_lazy(lazy)

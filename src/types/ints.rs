@@ -7,26 +7,28 @@
 
 use super::{Atom, Enumerable};
 use crate::describe::{
-    integer_sizes, leaf, linear_signed_from_index, signed_family_in, signed_from_index,
-    unsigned_family_in, IntegerSizes, Space,
+    atom, integer_sizes, leaf, linear_signed_from_index, signed_family_in, unsigned_family_in,
+    AtomFamily, IntegerSizes, Space,
 };
-use crate::handle::Lazy;
+use crate::handle::{AtomRead, Lazy};
 use std::fmt;
 
 macro_rules! unsigned {
     ($($t:ty => $bits:expr),*) => {$(
         impl Enumerable for $t {
             fn describe() -> Space<Self> {
-                let mode = integer_sizes();
-                leaf(unsigned_family_in(mode, $bits, |x| x as $t))
+                match integer_sizes() {
+                    IntegerSizes::BitLength => <$t as Integer>::bit_length_space(),
+                    IntegerSizes::Linear => <$t as Integer>::linear_space(),
+                }
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-                match lazy.leaf_index() {
-                    // By bit length and linearly alike, the global index is
-                    // the number itself.
-                    Some(i) => i as $t,
-                    None => lazy.force_generic(),
+                match lazy.read_typed_atom() {
+                    AtomRead::Block(block, first) => block.key(lazy.read_bits(block, first)) as $t,
+                    // Linearly, the global index is the number itself.
+                    AtomRead::Leaf(i) => i as $t,
+                    AtomRead::Other => lazy.force_generic(),
                 }
             }
         }
@@ -44,19 +46,19 @@ macro_rules! signed {
     ($($t:ty => $bits:expr),*) => {$(
         impl Enumerable for $t {
             fn describe() -> Space<Self> {
-                let mode = integer_sizes();
-                leaf(signed_family_in(mode, $bits, |x| x as $t))
+                match integer_sizes() {
+                    IntegerSizes::BitLength => <$t as Integer>::bit_length_space(),
+                    IntegerSizes::Linear => <$t as Integer>::linear_space(),
+                }
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
-                match lazy.leaf_index() {
-                    // A canonical position holds the family of the mode its
-                    // grammar was compiled under.
-                    Some(i) if lazy.ctx.grammar.integers == IntegerSizes::Linear => {
-                        linear_signed_from_index($bits, i) as $t
-                    }
-                    Some(i) => signed_from_index($bits, i) as $t,
-                    None => lazy.force_generic(),
+                match lazy.read_typed_atom() {
+                    AtomRead::Block(block, first) => block.key(lazy.read_bits(block, first)) as $t,
+                    // A canonical leaf is the linear family (by bit length
+                    // the type is a lazy atom).
+                    AtomRead::Leaf(i) => linear_signed_from_index($bits, i) as $t,
+                    AtomRead::Other => lazy.force_generic(),
                 }
             }
         }
@@ -137,7 +139,7 @@ macro_rules! integer {
                 leaf(unsigned_family_in(IntegerSizes::Linear, $bits, |x| x as $t))
             }
             fn bit_length_space() -> Space<Self> {
-                leaf(unsigned_family_in(IntegerSizes::BitLength, $bits, |x| x as $t))
+                atom(AtomFamily::unsigned($bits, |x| x as $t))
             }
         }
         impl Enumerable for Linear<$t> {
@@ -166,7 +168,7 @@ macro_rules! integer {
                 leaf(signed_family_in(IntegerSizes::Linear, $bits, |x| x as $t))
             }
             fn bit_length_space() -> Space<Self> {
-                leaf(signed_family_in(IntegerSizes::BitLength, $bits, |x| x as $t))
+                atom(AtomFamily::signed($bits, |x| x as $t))
             }
         }
         impl Enumerable for Linear<$t> {

@@ -259,7 +259,7 @@ impl<'a> Lazy<'a, String> {
             match cell.view() {
                 ListView::Nil => return false,
                 ListView::Cons(c, rest) => {
-                    if c.get() != expected {
+                    if c != expected {
                         return false;
                     }
                     cell = rest;

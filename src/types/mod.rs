@@ -21,6 +21,7 @@
 mod alternative;
 mod basic;
 mod collections;
+mod compare;
 mod ints;
 mod lists;
 mod numbers;
@@ -29,6 +30,8 @@ mod std_tests;
 mod wrappers;
 
 pub use alternative::Alternative;
+pub use basic::AsciiChar;
+pub use compare::LazyOrd;
 pub use ints::{bit_length, linear, Integer, Linear};
 pub use lists::{LazyIter, ListView};
 pub use wrappers::RangeView;

@@ -981,6 +981,85 @@ fn tatom_plain(a: &TAtom, t: &BTree) -> bool {
     }
 }
 
+/// Atoms over `(i8, Vec<u8>)` that compare lazily (bit by bit from the
+/// most significant) or read whole.
+#[derive(Debug, Clone)]
+enum CAtom {
+    /// `x` compared with a constant.
+    X(i8, std::cmp::Ordering),
+    /// `x` in `lo..=hi`.
+    XIn(i8, i8),
+    /// `x`, read whole, above a constant.
+    XWhole(i8),
+    /// Element `i` exists and is below `v`.
+    ElemLt(usize, u8),
+    /// Element `i` exists and equals `v`.
+    ElemEq(usize, u8),
+    /// Elements `i` and `i + 1` exist and the first is at most the second.
+    PairLe(usize),
+    /// Elements `i` and `i + 1` exist and are equal.
+    PairEq(usize),
+    /// The elements increase strictly.
+    Increasing,
+}
+
+fn catom() -> impl Strategy<Value = CAtom> {
+    let ord = prop_oneof![
+        Just(std::cmp::Ordering::Less),
+        Just(std::cmp::Ordering::Equal),
+        Just(std::cmp::Ordering::Greater)
+    ];
+    prop_oneof![
+        (any::<i8>(), ord).prop_map(|(c, o)| CAtom::X(c, o)),
+        (-20i8..20, 0i8..40).prop_map(|(lo, w)| CAtom::XIn(lo, lo.saturating_add(w))),
+        (-10i8..10).prop_map(CAtom::XWhole),
+        (0usize..3, 0u8..20).prop_map(|(i, v)| CAtom::ElemLt(i, v)),
+        (0usize..3, 0u8..8).prop_map(|(i, v)| CAtom::ElemEq(i, v)),
+        (0usize..2).prop_map(CAtom::PairLe),
+        (0usize..2).prop_map(CAtom::PairEq),
+        Just(CAtom::Increasing),
+    ]
+}
+
+fn catom_lazy(a: &CAtom, p: Lazy<'_, (i8, Vec<u8>)>) -> bool {
+    let (x, xs) = p.view();
+    let pair = |i: usize| xs.nth(i).zip(xs.nth(i + 1));
+    match a {
+        CAtom::X(c, o) => x.compare(*c) == *o,
+        CAtom::XIn(lo, hi) => x.in_range(*lo..=*hi),
+        CAtom::XWhole(c) => x.get() > *c,
+        CAtom::ElemLt(i, v) => xs.nth(*i).is_some_and(|e| e < *v),
+        CAtom::ElemEq(i, v) => xs.nth(*i).is_some_and(|e| e == *v),
+        CAtom::PairLe(i) => pair(*i).is_some_and(|(a, b)| a <= b),
+        CAtom::PairEq(i) => pair(*i).is_some_and(|(a, b)| a == b),
+        CAtom::Increasing => {
+            let mut prev: Option<Lazy<'_, u8>> = None;
+            for e in xs.iter() {
+                if prev.is_some_and(|p| p >= e) {
+                    return false;
+                }
+                prev = Some(e);
+            }
+            true
+        }
+    }
+}
+
+fn catom_plain(a: &CAtom, p: &(i8, Vec<u8>)) -> bool {
+    let (x, xs) = p;
+    let pair = |i: usize| xs.get(i).zip(xs.get(i + 1));
+    match a {
+        CAtom::X(c, o) => x.cmp(c) == *o,
+        CAtom::XIn(lo, hi) => (lo..=hi).contains(&x),
+        CAtom::XWhole(c) => x > c,
+        CAtom::ElemLt(i, v) => xs.get(*i).is_some_and(|e| e < v),
+        CAtom::ElemEq(i, v) => xs.get(*i) == Some(v),
+        CAtom::PairLe(i) => pair(*i).is_some_and(|(a, b)| a <= b),
+        CAtom::PairEq(i) => pair(*i).is_some_and(|(a, b)| a == b),
+        CAtom::Increasing => xs.windows(2).all(|w| w[0] < w[1]),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -1000,6 +1079,16 @@ proptest! {
             bound,
             |x| eval(&p, &|a| patom_lazy(a, x)),
             |v| eval(&p, &|a| patom_plain(a, v)),
+            false,
+        );
+    }
+
+    #[test]
+    fn random_predicates_with_lazy_comparisons(p in ast(catom()), bound in 4usize..=8) {
+        check_against_reference::<(i8, Vec<u8>), _, _>(
+            bound,
+            |x| eval(&p, &|a| catom_lazy(a, x)),
+            |v| eval(&p, &|a| catom_plain(a, v)),
             false,
         );
     }

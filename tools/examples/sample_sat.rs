@@ -1,11 +1,13 @@
 //! Uniform random values that satisfy a lazy predicate
 //! (`neatcheck::constrained`): well-typed terms of the Lambda benchmark's
-//! language, with its type checker as the predicate.
+//! language, with its type checker as the predicate; red-black trees; and
+//! strictly increasing `Vec<u8>`, whose bytes compare lazily (bit by bit).
 //!
 //! ```text
 //! cargo run --release --example sample_sat                 # Lambda, 300 s
 //! cargo run --release --example sample_sat -- lambda 60    # Lambda, 60 s
 //! cargo run --release --example sample_sat -- redblack 60  # red-black trees
+//! cargo run --release --example sample_sat -- increasing 60  # sorted bytes
 //! ```
 //!
 //! Draws 2000 values per size with the exact (uniform) sampler, sizes
@@ -38,8 +40,24 @@ fn main() {
             Sampler::new(|t: Lazy<'_, Tree>| invariant_in(&Input, t)),
             budget,
         ),
-        other => panic!("unknown workload `{other}`: lambda or redblack"),
+        "increasing" => sizes(
+            Sampler::new(|xs: Lazy<'_, Vec<u8>>| strictly_increasing(xs)),
+            budget,
+        ),
+        other => panic!("unknown workload `{other}`: lambda, redblack or increasing"),
     }
+}
+
+/// Whether the bytes increase strictly, each pair compared lazily.
+fn strictly_increasing(xs: Lazy<'_, Vec<u8>>) -> bool {
+    let mut previous: Option<Lazy<'_, u8>> = None;
+    for x in xs.iter() {
+        if previous.is_some_and(|p| p >= x) {
+            return false;
+        }
+        previous = Some(x);
+    }
+    true
 }
 
 /// Draws `SAMPLES` values at sizes 1, 2, ... until `budget` is spent.

@@ -4,7 +4,7 @@
 use super::{linear, Linear};
 use crate::check::{run_check, Config};
 use crate::count::count_of;
-use crate::grammar::{downcast, Tree};
+use crate::grammar::downcast;
 use crate::index::{rank_in, tree_in};
 use crate::lazy::Lazy;
 use crate::search::Searcher;
@@ -86,14 +86,14 @@ fn signed_linear_indices_decode_like_the_family() {
     linear_mode(|| {
         let g = grammar_of::<i8>();
         for i in 0..256u64 {
-            let v: i8 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i8");
+            let v: i8 = downcast(g.build_root(&g.atomic_tree(g.root, i)), "i8");
             assert_eq!(i64::from(v), linear_signed_from_index(8, i), "index {i}");
         }
         // Small indices only: a leaf's size is found by walking its sizes,
         // one per magnitude here.
         let g = grammar_of::<i64>();
         for i in [0, 1, 2, 3, 1000, 1001, 4095] {
-            let v: i64 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i64");
+            let v: i64 = downcast(g.build_root(&g.atomic_tree(g.root, i)), "i64");
             assert_eq!(v, linear_signed_from_index(64, i), "index {i}");
         }
     });
@@ -264,12 +264,12 @@ fn modes_parse_from_their_names() {
 fn signed_indices_decode_like_the_family() {
     let g = grammar_of::<i8>();
     for i in 0..256u64 {
-        let v: i8 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i8");
+        let v: i8 = downcast(g.build_root(&g.atomic_tree(g.root, i)), "i8");
         assert_eq!(i64::from(v), signed_from_index(8, i), "index {i}");
     }
     let g = grammar_of::<i64>();
     for i in [0, 1, 2, 1 << 40, u64::MAX - 1, u64::MAX] {
-        let v: i64 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "i64");
+        let v: i64 = downcast(g.build_root(&g.atomic_tree(g.root, i)), "i64");
         assert_eq!(v, signed_from_index(64, i), "index {i}");
     }
     assert_eq!(signed_from_index(64, u64::MAX), i64::MIN);

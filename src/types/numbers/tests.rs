@@ -295,7 +295,7 @@ fn f64_and_f32_round_trip_at_large_indices() {
     let mut rng = seeded_rng(4);
     for _ in 0..200 {
         let i = rng.random_range(0..FloatFormat::f64().total());
-        let x: f64 = downcast(g.build_root(&Tree::Leaf(g.root, i)), "f64");
+        let x: f64 = downcast(g.build_root(&g.atomic_tree(g.root, i)), "f64");
         assert_eq!(x.to_bits(), FloatFormat::f64().bits_at(i));
         assert_eq!(
             g.leaf_size(g.root, i) as usize,
@@ -323,9 +323,9 @@ fn typed_agrees<T: Atom + Debug + PartialEq>(bound: usize, indices: &[u64]) -> u
     let g = grammar_of::<T>();
     for &i in indices {
         let mut s = Searcher::<T>::new(bound);
-        s.load(&Tree::Leaf(g.root, i));
+        s.load(&g.atomic_tree(g.root, i));
         s.step(|x| got.set(Some(x.get())));
-        let want: T = downcast(g.build_root(&Tree::Leaf(g.root, i)), "leaf");
+        let want: T = downcast(g.build_root(&g.atomic_tree(g.root, i)), "leaf");
         assert_eq!(got.take(), Some(want), "index {i}");
     }
     runs
@@ -564,7 +564,7 @@ fn chars_are_every_scalar_value_by_bit_length() {
     }
     assert_eq!(total, 0x11_0000 - 2048);
     for i in [0, 127, 128, 0xD7FF, 0xD800, 0xDFFF, total - 1] {
-        let c: char = downcast(g.build_root(&Tree::Leaf(g.root, i)), "char");
+        let c: char = downcast(g.build_root(&g.atomic_tree(g.root, i)), "char");
         assert_eq!(c, char_from_index(i));
     }
     assert_eq!(char_from_index(0xD7FF), '\u{D7FF}');
