@@ -954,6 +954,57 @@ impl<'a> Lazy<'a, DynValue> {
         }
     }
 
+    /// Compares the builtin `Int` at this position with `value`, reading
+    /// its size, sign and then bits from the most significant one only
+    /// until the order is known (see [`Lazy::compare`]).
+    ///
+    /// ```
+    /// use neatcheck::dynamic::{DataTypes, DynValue};
+    /// use neatcheck::search::Searcher;
+    /// use neatcheck::Lazy;
+    ///
+    /// let mut types = DataTypes::new();
+    /// types.data("Box").ctor("Box", &["Int"]);
+    /// let space = types.build().unwrap().space("Box").unwrap();
+    /// let runs = |bound, read: &dyn Fn(Lazy<DynValue>) -> bool| {
+    ///     let mut search = Searcher::with_space(&space, bound);
+    ///     let mut n = 0;
+    ///     while search.step(|b: Lazy<DynValue>| read(b)).is_some() {
+    ///         n += 1;
+    ///     }
+    ///     n
+    /// };
+    /// // Every Int of up to 41 bits (2^42 values) in a few dozen classes.
+    /// let lazy = runs(42, &|b| b.view().field(0).compare_int(1000).is_lt());
+    /// assert!(lazy < 120, "{lazy} classes");
+    /// // Read whole: one class per Int (of up to 11 bits here).
+    /// let whole = runs(12, &|b| b.view().field(0).get_int() < 1000);
+    /// assert_eq!(whole, 2 * 2047 + 1);
+    /// ```
+    ///
+    /// # Panics
+    /// If the position holds another type.
+    pub fn compare_int(self, value: i64) -> std::cmp::Ordering {
+        self.int_handle().compare(value)
+    }
+
+    /// Compares the builtin `Int`s at two positions lazily (see
+    /// [`Lazy::compare_lazy`]).
+    ///
+    /// # Panics
+    /// If either position holds another type.
+    pub fn compare_ints(self, other: Lazy<'_, DynValue>) -> std::cmp::Ordering {
+        self.int_handle().compare_lazy(other.int_handle())
+    }
+
+    /// The position as the `i64` it holds (an `Int` is `i64`'s own space).
+    fn int_handle(self) -> Lazy<'a, i64> {
+        if self.type_name() != "Int" {
+            wrong_atom(&self.type_name(), "Int");
+        }
+        self.cast()
+    }
+
     fn read_atom(self) -> DynValue {
         let node = self.read_node();
         let g = self.ctx.grammar;

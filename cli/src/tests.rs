@@ -364,6 +364,50 @@ fn the_search_reads_only_what_the_definitions_demand() {
 }
 
 #[test]
+fn int_comparisons_order_inputs_as_integers() {
+    // Comparisons take input `Int`s as handles (read through
+    // `compare_int`/`compare_ints`); TIP's integers are sized linearly, so
+    // those read them whole, and every answer must be the integers' order.
+    let src = "(prove (forall ((x Int)) (or (< x 10) (<= 10 x))))
+        (prove (forall ((x Int) (y Int)) (=> (< x y) (and (not (= x y)) (> y x) (>= y x)))))
+        (prove (forall ((x Int)) (< x 30)))
+        (prove (forall ((x Int) (y Int)) (=> (<= x y) (= x y))))";
+    let verdicts = with_large_stack(move || {
+        let p = parse_program(src).unwrap();
+        let options = SearchOptions {
+            max_size: 40,
+            ..SearchOptions::default()
+        };
+        p.goals
+            .iter()
+            .map(|g| search_goal(&p, g, &options))
+            .collect::<Vec<_>>()
+    })
+    .unwrap();
+    for v in &verdicts[..2] {
+        assert!(matches!(v, Verdict::Passed { .. }), "{v:?}");
+    }
+    let Verdict::Failed {
+        assignment,
+        minimal,
+        ..
+    } = &verdicts[2]
+    else {
+        panic!("{:?}", verdicts[2])
+    };
+    assert_eq!(assignment[0].2, "30");
+    assert!(minimal);
+    let Verdict::Failed {
+        assignment, size, ..
+    } = &verdicts[3]
+    else {
+        panic!("{:?}", verdicts[3])
+    };
+    // The smallest: 0 <= 1 (or -1 <= 0), of total size 1.
+    assert_eq!(*size, 1, "{assignment:?}");
+}
+
+#[test]
 fn runaway_recursion_is_reported_not_a_crash() {
     let src = "(declare-datatype Nat ((Z) (S (p Nat))))
         (define-fun-rec up ((x Nat)) Nat (S (up x)))

@@ -91,6 +91,34 @@ pub enum Value<'a> {
     Thunk(Rc<Thunk<'a>>),
 }
 
+/// An integer operand of a comparison (see `Machine::int_operand`).
+#[derive(Clone, Copy, Debug)]
+enum IntOperand<'a> {
+    Known(i64),
+    Lazy(Lazy<'a, DynValue>),
+}
+
+impl<'a> IntOperand<'a> {
+    /// A known integer or an input `Int` (anything else: `None`).
+    fn of(v: &Value<'a>) -> Option<IntOperand<'a>> {
+        match v {
+            Value::Int(i) => Some(IntOperand::Known(*i)),
+            Value::Input(l) if l.type_name() == "Int" => Some(IntOperand::Lazy(*l)),
+            _ => None,
+        }
+    }
+
+    /// The order of two operands, reading input `Int`s lazily.
+    fn compare(self, other: IntOperand<'_>) -> std::cmp::Ordering {
+        match (self, other) {
+            (IntOperand::Known(a), IntOperand::Known(b)) => a.cmp(&b),
+            (IntOperand::Lazy(a), IntOperand::Known(b)) => a.compare_int(b),
+            (IntOperand::Known(a), IntOperand::Lazy(b)) => b.compare_int(a).reverse(),
+            (IntOperand::Lazy(a), IntOperand::Lazy(b)) => a.compare_ints(b),
+        }
+    }
+}
+
 /// A delayed `let` binding: its expression, the frame it was bound in and
 /// its value once evaluated.
 #[derive(Debug)]
@@ -207,28 +235,63 @@ impl<'p> Machine<'p> {
         loop {
             v = match v {
                 Value::Input(l) => return self.read(l),
-                Value::Thunk(t) => {
-                    let known = t.value.borrow().clone();
-                    match known {
-                        Some(x) => x,
-                        None => {
-                            // Forcing nests like a call: counted against
-                            // the depth bound.
-                            if self.depth >= self.limits.depth {
-                                return Err(Abort::Depth);
-                            }
-                            self.depth += 1;
-                            let mut env = t.env.clone();
-                            let x = self.eval(t.expr, &mut env);
-                            self.depth -= 1;
-                            let x = x?;
-                            *t.value.borrow_mut() = Some(x.clone());
-                            x
-                        }
-                    }
-                }
+                Value::Thunk(t) => self.force(&t)?,
                 v => return Ok(v),
             }
+        }
+    }
+
+    /// The value with its `let` bindings forced (an input stays a handle).
+    fn unthunk<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        while let Value::Thunk(t) = v {
+            v = self.force(&t)?;
+        }
+        Ok(v)
+    }
+
+    /// A `let` binding's value, evaluated once.
+    fn force<'a>(&mut self, t: &Thunk<'a>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        if let Some(x) = t.value.borrow().clone() {
+            return Ok(x);
+        }
+        // Forcing nests like a call: counted against the depth bound.
+        if self.depth >= self.limits.depth {
+            return Err(Abort::Depth);
+        }
+        self.depth += 1;
+        let mut env = t.env.clone();
+        let x = self.eval(t.expr, &mut env);
+        self.depth -= 1;
+        let x = x?;
+        *t.value.borrow_mut() = Some(x.clone());
+        Ok(x)
+    }
+
+    /// An operand of a comparison: a known integer, or an input `Int` not
+    /// read yet, which the comparison reads lazily (bit by bit from the
+    /// most significant, only as far as the order needs).
+    fn int_operand<'a>(
+        &mut self,
+        e: &'a Expr,
+        env: &mut Vec<Value<'a>>,
+    ) -> Result<IntOperand<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        let v = self.eval(e, env)?;
+        let v = self.unthunk(v)?;
+        if let Some(operand) = IntOperand::of(&v) {
+            return Ok(operand);
+        }
+        match self.whnf(v)? {
+            Value::Int(i) => Ok(IntOperand::Known(i)),
+            _ => Err(Abort::Unsupported("a non-integer operand")),
         }
     }
 
@@ -262,6 +325,14 @@ impl<'p> Machine<'p> {
     {
         let mut pairs = vec![(x, y)];
         while let Some((x, y)) = pairs.pop() {
+            let (x, y) = (self.unthunk(x)?, self.unthunk(y)?);
+            // Integers, input ones read lazily.
+            if let (Some(a), Some(b)) = (IntOperand::of(&x), IntOperand::of(&y)) {
+                if a.compare(b).is_ne() {
+                    return Ok(false);
+                }
+                continue;
+            }
             match (self.whnf(x)?, self.whnf(y)?) {
                 (Value::Bool(a), Value::Bool(b)) => {
                     if a != b {
@@ -533,14 +604,15 @@ impl<'p> Machine<'p> {
                 Value::Int(acc)
             }
             Expr::Cmp(op, xs) => {
-                let mut prev = self.int(&xs[0], env)?;
+                let mut prev = self.int_operand(&xs[0], env)?;
                 for x in &xs[1..] {
-                    let b = self.int(x, env)?;
+                    let b = self.int_operand(x, env)?;
+                    let order = prev.compare(b);
                     let ok = match op {
-                        Cmp::Lt => prev < b,
-                        Cmp::Le => prev <= b,
-                        Cmp::Gt => prev > b,
-                        Cmp::Ge => prev >= b,
+                        Cmp::Lt => order.is_lt(),
+                        Cmp::Le => order.is_le(),
+                        Cmp::Gt => order.is_gt(),
+                        Cmp::Ge => order.is_ge(),
                     };
                     if !ok {
                         return Ok(Value::Bool(false));
