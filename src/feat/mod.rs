@@ -215,11 +215,19 @@ impl<'g> Counts<'g> {
                             BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
                         }
                     },
-                    SortKind::Algebraic { .. }
-                        if self.leaves == Leaves::Smallest && g.sorts[s.index()].atom.is_some() =>
-                    {
-                        // An atom is a leaf of the skeleton: its first value.
-                        BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
+                    SortKind::Algebraic { .. } if g.sorts[s.index()].atom.is_some() => {
+                        match self.leaves {
+                            // A lazy atom counts as its family: the sum of
+                            // its blocks' `2^free`, no product tables.
+                            Leaves::All => {
+                                let family = g.sorts[s.index()].atom.as_ref().expect("an atom");
+                                crate::describe::LeafFamily::count(&**family, size)
+                            }
+                            // A leaf of the skeleton: its first value.
+                            Leaves::Smallest => BigUint::from(u8::from(
+                                size as u64 == g.sorts[s.index()].min_size,
+                            )),
+                        }
                     }
                     SortKind::Algebraic { decl, .. } => {
                         let mut total = BigUint::zero();

@@ -397,6 +397,8 @@ pub(crate) fn max_size(g: &Grammar) -> Option<usize> {
     let mut max = vec![0usize; n];
     let children = |s: SortId| -> Vec<SortId> {
         match &g.sorts[s.index()].kind {
+            // A lazy atom's bits have size 0: its blocks' costs are its sizes.
+            SortKind::Algebraic { .. } if g.sorts[s.index()].atom.is_some() => vec![],
             SortKind::Leaf { .. } => vec![],
             SortKind::Algebraic { decl, .. } => decl
                 .iter()
