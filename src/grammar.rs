@@ -1267,6 +1267,10 @@ impl<'t> Unfold for TreeSize<'_, 't> {
     fn open(&mut self, tree: &'t Tree, fields: &mut Vec<&'t Tree>) -> Option<Opened<u64, u64>> {
         Some(match tree {
             Tree::Leaf(sort, index) => Opened::Done(self.g.leaf_size(*sort, *index)),
+            // A lazy atom's bits cost nothing: its block's cost is its size.
+            Tree::Node(prod, _) if self.g.prods[prod.index()].atom.is_some() => {
+                Opened::Done(u64::from(self.g.prods[prod.index()].cost))
+            }
             Tree::Node(prod, kids) => {
                 tree_fields(kids, fields);
                 Opened::Node(self.g.prods[prod.index()].cost as u64)

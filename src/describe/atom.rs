@@ -66,6 +66,9 @@ pub(crate) struct AtomFamily {
     /// Global index (among all sizes) of each block's first value, and one
     /// past the last value at the end.
     starts: Vec<u128>,
+    /// The number of values of each size (what the count tables and the
+    /// edge values ask per size).
+    counts: Vec<u128>,
     make: Rc<dyn Fn(i128) -> Value>,
     debug: fn(&dyn Any) -> String,
 }
@@ -85,10 +88,15 @@ impl AtomFamily {
             at += b.len();
         }
         starts.push(at);
+        let mut counts = vec![0u128; blocks.last().map_or(0, |b| b.size as usize + 1)];
+        for b in &blocks {
+            counts[b.size as usize] += b.len();
+        }
         AtomFamily {
             name,
             blocks,
             starts,
+            counts,
             make,
             debug,
         }
@@ -226,11 +234,7 @@ impl LeafFamily for AtomFamily {
         self.name.clone()
     }
     fn count(&self, size: usize) -> BigUint {
-        self.blocks
-            .iter()
-            .filter(|b| b.size as usize == size)
-            .map(|b| BigUint::from(b.len()))
-            .sum()
+        BigUint::from(self.counts.get(size).copied().unwrap_or(0))
     }
     fn last_size(&self) -> Option<usize> {
         self.blocks.last().map(|b| b.size as usize)

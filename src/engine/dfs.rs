@@ -708,7 +708,8 @@ impl Engine {
         let placeholder = || Node::new(Choice::alternative(ProdId::new(0), 0, 0), LOCKED);
         // The tree of each node, in node order: the queue of the breadth-
         // first walk (node `at` is visited when the walk reaches it).
-        let mut trees: Vec<&Tree> = vec![tree];
+        let mut trees: Vec<&Tree> = Vec::with_capacity(self.nodes.capacity().max(16));
+        trees.push(tree);
         self.nodes.push(placeholder());
         let mut size = 0;
         let mut at = 0;

@@ -17,7 +17,8 @@ mod sealed {
 }
 
 /// The types whose lazy positions compare lazily: the primitive integers
-/// (`u8..u64`, `i8..i64`, `usize`, `isize`) and `char`.
+/// (`u8..u64`, `i8..i64`, `usize`, `isize`) and `char`. `i128` has the same
+/// comparisons but is read whole (a leaf), as are integers sized linearly.
 ///
 /// With `x: Lazy<T>`, `x == 5`, `x < 5`, `x <= y` (two lazy atoms), [`Lazy::compare`] and [`Lazy::in_range`] read `x` from its most
 /// significant bit only as far as the answer needs, so the search refines
@@ -52,7 +53,7 @@ macro_rules! lazy_ord {
         }
     )*};
 }
-lazy_ord!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+lazy_ord!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, i128);
 
 impl sealed::Sealed for char {}
 impl LazyOrd for char {

@@ -252,6 +252,38 @@ impl<'a> Lazy<'a, String> {
         self.as_list().len()
     }
 
+    /// Lexicographic order against a `&str` (as `str`'s `Ord`), reading one
+    /// cell and one character at a time and each character only as far as
+    /// its comparison needs (bit by bit, see [`Lazy::compare`]).
+    ///
+    /// ```
+    /// use neatcheck::search::classes;
+    /// use neatcheck::Lazy;
+    ///
+    /// // Strings of up to 3 characters below "m": a handful of classes
+    /// // per cell, not one per character.
+    /// let runs = classes(|s: Lazy<String>| s.cmp_str("m").is_lt(), 24).runs;
+    /// assert!(runs < 400, "{runs} classes");
+    /// ```
+    pub fn cmp_str(self, other: &str) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        let mut cell = self.as_list();
+        for expected in other.chars() {
+            match cell.view() {
+                ListView::Nil => return Ordering::Less,
+                ListView::Cons(c, rest) => match c.compare(expected) {
+                    Ordering::Equal => cell = rest,
+                    unequal => return unequal,
+                },
+            }
+        }
+        if cell.is_empty() {
+            Ordering::Equal
+        } else {
+            Ordering::Greater
+        }
+    }
+
     /// Lazy equality with a `&str`, stopping at the first difference.
     pub fn eq_str(self, other: &str) -> bool {
         let mut cell = self.as_list();

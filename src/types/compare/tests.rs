@@ -91,3 +91,18 @@ fn characters_compare_by_code_point_across_the_surrogate_gap() {
         "above U+D7FF at 16 bits: the block from U+E000, read once"
     );
 }
+
+#[test]
+fn strings_order_against_a_str_as_str_does() {
+    for pivot in ["", "a", "ab", "b", "\u{E000}x"] {
+        let mut searcher = crate::engine::Searcher::<String>::new(12);
+        while searcher
+            .step(|s: Lazy<String>| {
+                let v: String = s.force();
+                assert_eq!(s.cmp_str(pivot), v.as_str().cmp(pivot), "{v:?} against {pivot:?}");
+                true
+            })
+            .is_some()
+        {}
+    }
+}
