@@ -1096,6 +1096,14 @@ impl Grammar {
         Tree::Node(prod, kids)
     }
 
+    /// The sort of lazy atoms' bits, when the grammar has atoms.
+    pub(crate) fn bit_sort(&self) -> Option<SortId> {
+        self.bit_trees.as_ref().map(|bits| match &*bits[0] {
+            Tree::Node(prod, _) => self.prods[prod.index()].sort,
+            Tree::Leaf(..) => unreachable!("bits are alternatives"),
+        })
+    }
+
     /// The tree of a lazy atom's bit.
     pub(crate) fn bit_tree(&self, one: bool) -> Rc<Tree> {
         self.bit_trees

@@ -182,6 +182,20 @@ impl Series {
         if let Some(p) = self.products.get(sorted) {
             return p.clone();
         }
+        // A lazy atom's bits are free and of size 0: `b` of them multiply
+        // the rest's series by `2^b`, with no product of series per bit (a
+        // number read to its top bits leaves dozens).
+        if let Some(bit) = g.bit_sort() {
+            let bits = sorted.iter().filter(|&&s| s == bit).count();
+            if bits > 0 {
+                let rest: Vec<SortId> = sorted.iter().copied().filter(|&s| s != bit).collect();
+                let rest = self.product(g, &rest);
+                let factor = Count::from_big(num_bigint::BigUint::from(1u32) << bits);
+                let scaled = Rc::new(rest.iter().map(|c| c.mul(&factor)).collect::<Vec<_>>());
+                self.products.insert(sorted.to_vec(), scaled.clone());
+                return scaled;
+            }
+        }
         // The longest cached prefix, then one sort at a time.
         let mut known = sorted.len();
         let mut acc = loop {
