@@ -197,10 +197,14 @@ impl<'g> Counts<'g> {
             let t = &mut self.t;
             t.sorts = vec![vec![]; g.sorts.len()];
             t.nonzero = vec![vec![]; g.sorts.len()];
+            // A lazy atom's block needs no product tables (see `suffix`).
             t.suffix = g
                 .prods
                 .iter()
-                .map(|p| vec![vec![]; p.slots.len()])
+                .map(|p| match p.atom {
+                    Some(_) => vec![],
+                    None => vec![vec![]; p.slots.len()],
+                })
                 .collect();
             t.order = order;
         }
@@ -280,6 +284,10 @@ impl<'g> Counts<'g> {
     /// cached entries are read in place.
     pub(crate) fn suffix_count_small(&mut self, prod: ProdId, j: usize, m: usize) -> Option<u128> {
         let k = self.g.prods[prod.index()].slots.len();
+        if self.g.prods[prod.index()].atom.is_some() {
+            // A block's free bits: every pattern, all of size 0.
+            return Some(if m == 0 { 1u128 << (k - j.min(k)) } else { 0 });
+        }
         if j < k {
             if let Some(v) = self.t.suffix[prod.index()][j].get(m) {
                 return v.to_u128();
