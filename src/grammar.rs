@@ -706,14 +706,20 @@ fn order_alternatives(
                     if m == INFINITE {
                         continue;
                     }
-                    let mut convs = vec![];
-                    let mut slots = vec![];
-                    for &s in &a.slots {
-                        let (t, b) = resolve(resolved, s);
-                        slots.push(t);
-                        convs.push(b);
-                    }
-                    let build = a.build.substitute(&mut convs.into_iter());
+                    let (slots, build) = if a.atom.is_some() {
+                        // A block's bits are of the bit sort, no alias:
+                        // nothing to resolve.
+                        (a.slots, a.build)
+                    } else {
+                        let mut convs = vec![];
+                        let mut slots = vec![];
+                        for &s in &a.slots {
+                            let (t, b) = resolve(resolved, s);
+                            slots.push(t);
+                            convs.push(b);
+                        }
+                        (slots, a.build.substitute(&mut convs.into_iter()))
+                    };
                     let pid = ProdId::new(prods.len());
                     prods.push(Prod {
                         sort: SortId::new(id),

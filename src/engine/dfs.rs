@@ -140,10 +140,10 @@ pub(crate) struct KeptValue {
 
 pub(crate) struct Engine {
     pub grammar: Rc<Grammar>,
-    info: Vec<ProdInfo>,
+    info: Rc<[ProdInfo]>,
     /// The type of each field of each alternative (`ProdInfo::slots_at`).
-    slot_types: Vec<Option<TypeId>>,
-    hot: Vec<Hot>,
+    slot_types: Rc<[Option<TypeId>]>,
+    hot: Rc<[Hot]>,
     /// The sizes of each leaf sort's values, for this search's bound (built
     /// when the search first moves a leaf of the sort).
     leaf_sizes: Vec<(SortId, OnceCell<LeafSizes>)>,
@@ -153,7 +153,7 @@ pub(crate) struct Engine {
     parents: Vec<u32>,
     /// Scratch: child index of the first fitting read inside a node.
     first_inside: Vec<u32>,
-    templates: Vec<TplNode>,
+    templates: Rc<[TplNode]>,
     root_template: (u32, u32),
     pub bound: u64,
     nodes: Vec<Node>,
@@ -177,10 +177,51 @@ pub(crate) struct Engine {
     depth: Option<Box<DepthBound>>,
 }
 
-impl Engine {
-    pub(crate) fn new(grammar: Rc<Grammar>, bound: u64) -> Self {
+/// What an engine reads of its grammar on every step, laid out for the hot
+/// path: per alternative its facts, its fields' types, its successor in the
+/// chain with that successor's template. The same for every search of a
+/// grammar, so built once per grammar and thread and shared: a check makes
+/// a searcher per size bound, and a grammar with lazy atoms (an `i64`'s 128
+/// blocks of up to 63 bits) has thousands of template nodes.
+struct EngineTables {
+    info: Rc<[ProdInfo]>,
+    slot_types: Rc<[Option<TypeId>]>,
+    hot: Rc<[Hot]>,
+    templates: Rc<[TplNode]>,
+    root_template: (u32, u32),
+    /// The sort of each leaf alternative, in the order `Hot::leaf_sizes`
+    /// numbers them.
+    leaf_sorts: Vec<SortId>,
+}
+
+/// How many grammars' tables a thread keeps (past it, all are dropped and
+/// rebuilt on demand).
+const CACHED_TABLES: usize = 64;
+
+impl EngineTables {
+    /// The tables of `grammar`, built on this thread's first search of it.
+    fn of(grammar: &Grammar) -> Rc<EngineTables> {
+        type Cache = std::collections::HashMap<u64, Rc<EngineTables>, crate::word_hash::WordHash>;
+        thread_local! {
+            static TABLES: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::default());
+        }
+        if let Some(t) = TABLES.with(|t| t.borrow().get(&grammar.id).cloned()) {
+            return t;
+        }
+        let tables = Rc::new(EngineTables::build(grammar));
+        TABLES.with(|t| {
+            let mut t = t.borrow_mut();
+            if t.len() >= CACHED_TABLES {
+                t.clear();
+            }
+            t.insert(grammar.id, tables.clone());
+        });
+        tables
+    }
+
+    fn build(grammar: &Grammar) -> EngineTables {
         let mut slot_types = vec![];
-        let info = grammar
+        let info: Vec<ProdInfo> = grammar
             .prods
             .iter()
             .map(|p| {
@@ -211,7 +252,7 @@ impl Engine {
         };
         let root_template = add(&grammar.root_template);
         let mut hot = Vec::with_capacity(grammar.prods.len());
-        let mut leaf_sizes = vec![];
+        let mut leaf_sorts = vec![];
         for p in &grammar.prods {
             let (next, next_tag, next_final, (start, len)) = match p.next {
                 None => (None, 0, true, (0, 0)),
@@ -228,8 +269,8 @@ impl Engine {
                 next_final,
                 leaf: p.leaf,
                 leaf_sizes: if p.leaf {
-                    leaf_sizes.push((p.sort, OnceCell::new()));
-                    id32(leaf_sizes.len() - 1)
+                    leaf_sorts.push(p.sort);
+                    id32(leaf_sorts.len() - 1)
                 } else {
                     0
                 },
@@ -237,6 +278,32 @@ impl Engine {
                 len,
             });
         }
+        EngineTables {
+            info: info.into(),
+            slot_types: slot_types.into(),
+            hot: hot.into(),
+            templates: templates.into(),
+            root_template,
+            leaf_sorts,
+        }
+    }
+}
+
+impl Engine {
+    pub(crate) fn new(grammar: Rc<Grammar>, bound: u64) -> Self {
+        let tables = EngineTables::of(&grammar);
+        let leaf_sizes = tables
+            .leaf_sorts
+            .iter()
+            .map(|&sort| (sort, OnceCell::new()))
+            .collect();
+        let (hot, templates, info, slot_types, root_template) = (
+            tables.hot.clone(),
+            tables.templates.clone(),
+            tables.info.clone(),
+            tables.slot_types.clone(),
+            tables.root_template,
+        );
         Engine {
             extras: vec![],
             parents: vec![],
