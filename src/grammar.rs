@@ -763,7 +763,14 @@ fn order_alternatives(
 /// Pass 7 establishes: every alternative's template (the minimal value of
 /// its fields) and the root's, which the search copies into its arena.
 fn lay_out_templates(g: &mut Grammar) {
+    // Every bit of a block starts at 0, with no fields: one node, repeated.
+    let mut bit: Option<TemplateNode> = None;
     for p in 0..g.prods.len() {
+        if g.prods[p].atom.is_some() && !g.prods[p].slots.is_empty() {
+            let node = *bit.get_or_insert_with(|| g.template_for(&g.prods[p].slots[..1])[0]);
+            g.prods[p].template = vec![node; g.prods[p].slots.len()];
+            continue;
+        }
         let slots = g.prods[p].slots.clone();
         let t = g.template_for(&slots);
         g.prods[p].template = t;

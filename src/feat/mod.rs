@@ -228,9 +228,9 @@ impl<'g> Counts<'g> {
                                 crate::describe::LeafFamily::count(&**family, size)
                             }
                             // A leaf of the skeleton: its first value.
-                            Leaves::Smallest => BigUint::from(u8::from(
-                                size as u64 == g.sorts[s.index()].min_size,
-                            )),
+                            Leaves::Smallest => {
+                                BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
+                            }
                         }
                     }
                     SortKind::Algebraic { decl, .. } => {

@@ -99,7 +99,11 @@ fn strings_order_against_a_str_as_str_does() {
         while searcher
             .step(|s: Lazy<String>| {
                 let v: String = s.force();
-                assert_eq!(s.cmp_str(pivot), v.as_str().cmp(pivot), "{v:?} against {pivot:?}");
+                assert_eq!(
+                    s.cmp_str(pivot),
+                    v.as_str().cmp(pivot),
+                    "{v:?} against {pivot:?}"
+                );
                 true
             })
             .is_some()
