@@ -2,7 +2,8 @@
 //! a `char` compared with a constant or with another lazy atom reads its
 //! block (size and sign) and then its bits from the most significant one,
 //! only until the answer is known. The search then refines only those
-//! bits: `x < 100` over `u64` is a few classes, not one per value.
+//! bits: `x < 1000` over `u64` is 74 classes (one per size, a few for
+//! the bits of 1000's size), not one per value.
 //! Integers sized linearly, and positions of another space, are read
 //! whole.
 
@@ -20,7 +21,8 @@ mod sealed {
 /// (`u8..u64`, `i8..i64`, `usize`, `isize`) and `char`. `i128` has the same
 /// comparisons but is read whole (a leaf), as are integers sized linearly.
 ///
-/// With `x: Lazy<T>`, `x == 5`, `x < 5`, `x <= y` (two lazy atoms), [`Lazy::compare`] and [`Lazy::in_range`] read `x` from its most
+/// With `x: Lazy<T>`, `x == 5`, `x < 5`, `x <= y` (two lazy atoms),
+/// [`Lazy::compare`] and [`Lazy::in_range`] read `x` from its most
 /// significant bit only as far as the answer needs, so the search refines
 /// only the bits that decided it. [`Lazy::get`] still reads the whole
 /// value. The handle goes on the left: `5 < x` is not provided, since
