@@ -1094,19 +1094,34 @@ impl Grammar {
 
     /// The tree of the value at a global index of a leaf or atom sort.
     pub(crate) fn atomic_tree(&self, sort: SortId, index: u64) -> Tree {
-        let Some(family) = self.atom_family(sort) else {
+        if self.atom_family(sort).is_none() {
             return Tree::Leaf(sort, index);
-        };
-        let (block, bits) = family.locate(u128::from(index));
-        let SortKind::Algebraic { decl, .. } = &self.sorts[sort.index()].kind else {
-            unreachable!("an atom's sort is algebraic")
-        };
-        let prod = decl[block];
-        let free = family.blocks[block].free;
+        }
+        let (prod, bits, free) = self.atom_block(sort, index);
         let kids = (0..free)
             .map(|i| self.bit_tree(bits >> (free - 1 - i) & 1 == 1))
             .collect();
         Tree::Node(prod, kids)
+    }
+
+    /// The value at a global index of a lazy atom's sort: its block's
+    /// alternative, free bits (the most significant first, as a number)
+    /// and how many they are.
+    pub(crate) fn atom_block(&self, sort: SortId, index: u64) -> (ProdId, u64, u32) {
+        let family = self.atom_family(sort).expect("a lazy atom's sort");
+        let (block, bits) = family.locate(u128::from(index));
+        let SortKind::Algebraic { decl, .. } = &self.sorts[sort.index()].kind else {
+            unreachable!("an atom's sort is algebraic")
+        };
+        (decl[block], bits, family.blocks[block].free)
+    }
+
+    /// The alternative of a bit that is 0 or 1.
+    pub(crate) fn bit_prod(&self, one: bool) -> ProdId {
+        match &*self.bit_tree(one) {
+            Tree::Node(prod, _) => *prod,
+            Tree::Leaf(..) => unreachable!("bits are alternatives"),
+        }
     }
 
     /// The sort of lazy atoms' bits, when the grammar has atoms.

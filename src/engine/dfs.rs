@@ -12,7 +12,7 @@
 use super::depth::DepthBound;
 use crate::arena::{id32, Choice, Node, NodeKind, Opened, ReadLog, Unfold, FINAL, LOCKED, OPEN};
 use crate::cool::Schedule;
-use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId, Tree};
+use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId};
 use crate::handle::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
@@ -251,6 +251,15 @@ impl EngineTables {
             (start, id32(t.len()))
         };
         let root_template = add(&grammar.root_template);
+        // Every block of a lazy atom starts with its bits at 0: one run of
+        // the longest block's bits serves them all (a block takes its
+        // prefix), instead of a copy per block.
+        let longest_block = grammar
+            .prods
+            .iter()
+            .filter(|p| p.atom.is_some())
+            .max_by_key(|p| p.template.len());
+        let bit_run = longest_block.map(|p| add(&p.template).0);
         let mut hot = Vec::with_capacity(grammar.prods.len());
         let mut leaf_sorts = vec![];
         for p in &grammar.prods {
@@ -258,7 +267,11 @@ impl EngineTables {
                 None => (None, 0, true, (0, 0)),
                 Some(next) => {
                     let q = &grammar.prods[next.index()];
-                    (Some(next), q.tag, q.next.is_none(), add(&q.template))
+                    let fields = match (q.atom, bit_run) {
+                        (Some(_), Some(run)) => (run, id32(q.template.len())),
+                        _ => add(&q.template),
+                    };
+                    (Some(next), q.tag, q.next.is_none(), fields)
                 }
             };
             hot.push(Hot {
@@ -857,19 +870,15 @@ impl Engine {
             let old = self.nodes[at].choice();
             let p = &g.prods[old.prod().index()];
             if p.atom.is_some() {
-                let tree = g.atomic_tree(sort, index);
-                let Tree::Node(prod, bits) = &tree else {
-                    unreachable!("an atom's tree is a block")
-                };
-                let prod = *prod;
+                let (prod, bits, free) = g.atom_block(sort, index);
                 let first = id32(self.nodes.len());
-                for bit in bits {
-                    let Tree::Node(b, _) = &**bit else {
-                        unreachable!("a bit is an alternative")
-                    };
-                    let tag = g.prods[b.index()].tag;
-                    self.nodes
-                        .push(Node::new(Choice::alternative(*b, first, tag), LOCKED));
+                for i in (0..free).rev() {
+                    let one = bits >> i & 1 == 1;
+                    let tag = u32::from(one);
+                    self.nodes.push(Node::new(
+                        Choice::alternative(g.bit_prod(one), first, tag),
+                        LOCKED,
+                    ));
                 }
                 let q = &g.prods[prod.index()];
                 size = size - u64::from(p.cost) + u64::from(q.cost);
