@@ -363,6 +363,22 @@ fn the_search_reads_only_what_the_definitions_demand() {
     assert_eq!(summary.runs_last_bound, 1, "{summary}");
 }
 
+/// Every goal of a TIP source searched up to `max_size`, in order.
+fn search_all(src: &'static str, max_size: usize) -> Vec<Verdict> {
+    with_large_stack(move || {
+        let p = parse_program(src).unwrap();
+        let options = SearchOptions {
+            max_size,
+            ..SearchOptions::default()
+        };
+        p.goals
+            .iter()
+            .map(|g| search_goal(&p, g, &options))
+            .collect::<Vec<_>>()
+    })
+    .unwrap()
+}
+
 #[test]
 fn int_comparisons_order_inputs_as_integers() {
     // Comparisons take input `Int`s as handles (read through
@@ -372,18 +388,7 @@ fn int_comparisons_order_inputs_as_integers() {
         (prove (forall ((x Int) (y Int)) (=> (< x y) (and (not (= x y)) (> y x) (>= y x)))))
         (prove (forall ((x Int)) (< x 30)))
         (prove (forall ((x Int) (y Int)) (=> (<= x y) (= x y))))";
-    let verdicts = with_large_stack(move || {
-        let p = parse_program(src).unwrap();
-        let options = SearchOptions {
-            max_size: 40,
-            ..SearchOptions::default()
-        };
-        p.goals
-            .iter()
-            .map(|g| search_goal(&p, g, &options))
-            .collect::<Vec<_>>()
-    })
-    .unwrap();
+    let verdicts = search_all(src, 40);
     for v in &verdicts[..2] {
         assert!(matches!(v, Verdict::Passed { .. }), "{v:?}");
     }
@@ -414,18 +419,7 @@ fn runaway_recursion_is_reported_not_a_crash() {
         (define-fun-rec spin ((x Nat)) Nat (spin x))
         (prove (forall ((x Nat)) (= (up x) (spin x))))
         (prove (forall ((x Nat)) (= (spin x) x)))";
-    let verdicts = with_large_stack(move || {
-        let p = parse_program(src).unwrap();
-        let options = SearchOptions {
-            max_size: 3,
-            ..SearchOptions::default()
-        };
-        p.goals
-            .iter()
-            .map(|g| search_goal(&p, g, &options))
-            .collect::<Vec<_>>()
-    })
-    .unwrap();
+    let verdicts = search_all(src, 3);
     for v in verdicts {
         let Verdict::Passed { aborted, .. } = v else {
             panic!("{v:?}")
