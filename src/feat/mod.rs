@@ -285,8 +285,7 @@ impl<'g> Counts<'g> {
     pub(crate) fn suffix_count_small(&mut self, prod: ProdId, j: usize, m: usize) -> Option<u128> {
         let k = self.g.prods[prod.index()].slots.len();
         if self.g.prods[prod.index()].atom.is_some() {
-            // A block's free bits: every pattern, all of size 0.
-            return Some(if m == 0 { 1u128 << (k - j.min(k)) } else { 0 });
+            return Some(block_ways(k, j, m));
         }
         if j < k {
             if let Some(v) = self.t.suffix[prod.index()][j].get(m) {
@@ -323,6 +322,17 @@ impl Grammar {
     }
 }
 
+/// Ways for the free bits `j..k` of a lazy atom's block to have total size
+/// `m`: every pattern, all of size 0 (no product tables). At most 63 bits,
+/// so it fits 128 bits.
+fn block_ways(k: usize, j: usize, m: usize) -> u128 {
+    if m == 0 {
+        1u128 << (k - j.min(k))
+    } else {
+        0
+    }
+}
+
 /// Ways for the slots of `prod` to have total size `m`; needs counts of
 /// sizes `< m` (and `m` for zero-weight slots, ordered before).
 fn alt_count(t: &mut CountTables, g: &Grammar, prod: ProdId, m: usize) -> BigUint {
@@ -340,12 +350,7 @@ fn suffix(t: &mut CountTables, g: &Grammar, prod: ProdId, j: usize, m: usize) ->
     let slots = &g.prods[prod.index()].slots;
     let k = slots.len();
     if g.prods[prod.index()].atom.is_some() {
-        // The free bits of an atom's block: every pattern, all of size 0.
-        return if m == 0 {
-            BigUint::from(1u32) << (k - j.min(k))
-        } else {
-            BigUint::zero()
-        };
+        return BigUint::from(block_ways(k, j, m));
     }
     if j == k {
         return if m == 0 {
