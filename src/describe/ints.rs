@@ -11,10 +11,8 @@
 //! with several numbers (a tree and its keys) the size budget goes to the
 //! shape, not to the magnitudes of the keys.
 
-use super::LeafFamily;
 use std::cell::Cell;
 use std::fmt;
-use std::rc::Rc;
 
 /// How the primitive integer types (`u8..u64`, `i8..i64`, `usize`,
 /// `isize`) are sized in their canonical spaces.
@@ -115,37 +113,5 @@ impl ModeScope {
 impl Drop for ModeScope {
     fn drop(&mut self) {
         MODE.with(|m| m.set(self.0));
-    }
-}
-
-fn nat_max(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
-
-/// The family of an unsigned type of `bits` bits under `mode`.
-pub(crate) fn unsigned_family_in<T: fmt::Debug + 'static>(
-    mode: IntegerSizes,
-    bits: u32,
-    make: fn(u64) -> T,
-) -> Rc<dyn LeafFamily> {
-    match mode {
-        IntegerSizes::BitLength => super::bits_family(bits, make),
-        IntegerSizes::Linear => super::linear_nat_family(nat_max(bits), make),
-    }
-}
-
-/// The family of a signed type of `bits` bits under `mode`.
-pub(crate) fn signed_family_in<T: fmt::Debug + 'static>(
-    mode: IntegerSizes,
-    bits: u32,
-    make: fn(i64) -> T,
-) -> Rc<dyn LeafFamily> {
-    match mode {
-        IntegerSizes::BitLength => super::signed_family(bits, make),
-        IntegerSizes::Linear => super::linear_signed_family(bits, make),
     }
 }

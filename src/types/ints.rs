@@ -7,7 +7,7 @@
 
 use super::{Atom, Enumerable};
 use crate::describe::{
-    atom, integer_sizes, leaf, linear_signed_from_index, signed_family_in, unsigned_family_in,
+    atom, integer_sizes, leaf, linear_nat_family, linear_signed_family, linear_signed_from_index,
     AtomFamily, IntegerSizes, Space,
 };
 use crate::handle::{AtomRead, Lazy};
@@ -136,7 +136,7 @@ macro_rules! integer {
     (unsigned: $($t:ty => $bits:expr),*) => {$(
         impl Integer for $t {
             fn linear_space() -> Space<Self> {
-                leaf(unsigned_family_in(IntegerSizes::Linear, $bits, |x| x as $t))
+                leaf(linear_nat_family(<$t>::MAX as u64, |x| x as $t))
             }
             fn bit_length_space() -> Space<Self> {
                 atom(AtomFamily::unsigned($bits, |x| x as $t))
@@ -144,7 +144,7 @@ macro_rules! integer {
         }
         impl Enumerable for Linear<$t> {
             fn describe() -> Space<Self> {
-                leaf(unsigned_family_in(IntegerSizes::Linear, $bits, |x| Linear(x as $t)))
+                leaf(linear_nat_family(<$t>::MAX as u64, |x| Linear(x as $t)))
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
@@ -165,7 +165,7 @@ macro_rules! integer {
     (signed: $($t:ty => $bits:expr),*) => {$(
         impl Integer for $t {
             fn linear_space() -> Space<Self> {
-                leaf(signed_family_in(IntegerSizes::Linear, $bits, |x| x as $t))
+                leaf(linear_signed_family($bits, |x| x as $t))
             }
             fn bit_length_space() -> Space<Self> {
                 atom(AtomFamily::signed($bits, |x| x as $t))
@@ -173,7 +173,7 @@ macro_rules! integer {
         }
         impl Enumerable for Linear<$t> {
             fn describe() -> Space<Self> {
-                leaf(signed_family_in(IntegerSizes::Linear, $bits, |x| Linear(x as $t)))
+                leaf(linear_signed_family($bits, |x| Linear(x as $t)))
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
