@@ -25,6 +25,27 @@ use std::rc::Rc;
 use std::str::FromStr;
 use storage::{InlineFn, PairBox};
 
+/// Gives a closure returning a formula the signature a property needs:
+/// `for<'a> Fn(Lazy<'a, T>) -> Cool<'a>` (a closure's own signature can
+/// not say that the formula borrows its argument). A function item needs
+/// no wrapper.
+///
+/// ```
+/// use neatcheck::cool::{formula, Cool, Strategy};
+/// use neatcheck::{Config, Lazy};
+/// let prop = formula(|xs: Lazy<Vec<bool>>| {
+///     Cool::atom(move || xs.len() < 3) | Cool::atom(move || xs.iter().any(|x| x.get()))
+/// });
+/// let failure = Config::default().strategy(Strategy::OF).try_check(prop).unwrap_err();
+/// assert_eq!(failure.value, vec![false, false, false]);
+/// ```
+pub fn formula<T, F>(prop: F) -> F
+where
+    F: for<'a> Fn(crate::handle::Lazy<'a, T>) -> Cool<'a>,
+{
+    prop
+}
+
 /// A lazily evaluated boolean formula with sequential and parallel
 /// conjunction.
 ///

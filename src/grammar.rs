@@ -1210,10 +1210,13 @@ impl Grammar {
 /// indices. The reference enumeration, indexing and search reports produce
 /// these; the grammar turns them into plain values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Tree {
     /// An alternative (by prod id) with its fields.
+    #[non_exhaustive]
     Node(ProdId, Vec<Rc<Tree>>),
     /// A leaf value: its sort and global index.
+    #[non_exhaustive]
     Leaf(SortId, u64),
 }
 
@@ -1377,7 +1380,7 @@ impl Grammar {
 }
 
 /// Compiles an arbitrary space (not cached).
-pub fn compile_space<T: 'static>(space: &crate::describe::Space<T>) -> Rc<Grammar> {
+pub(crate) fn compile_space<T: 'static>(space: &crate::describe::Space<T>) -> Rc<Grammar> {
     let mut g = compile(&space.raw, std::any::type_name::<T>());
     // A space that is just a reference to `T`'s own is as good as `of::<T>()`.
     g.trusted = matches!(&*space.raw, Raw::Ref(tr) if tr.key == RefKey::Type(TypeId::of::<T>()))

@@ -75,20 +75,14 @@ pub fn seeded_rng(seed: u64) -> SeedRng {
 // Grammar level: trees.
 
 /// The number of values of a grammar's root of exactly `size`.
-pub fn cardinality_in(g: &Grammar, size: usize) -> BigUint {
+pub(crate) fn cardinality_in(g: &Grammar, size: usize) -> BigUint {
     g.count(size)
 }
 
 /// The largest size of a value of the grammar, or `None` when sizes are
 /// unbounded. An uninhabited grammar gives `Some(0)`.
-pub fn max_size_in(g: &Grammar) -> Option<usize> {
+pub(crate) fn max_size_in(g: &Grammar) -> Option<usize> {
     max_size(g)
-}
-
-/// The total number of values of the grammar over all sizes, or `None` when
-/// there are infinitely many.
-pub fn total_in(g: &Grammar) -> Option<BigUint> {
-    total(g, max_size(g))
 }
 
 /// The tree number `i` of the root of exactly `size`, in the reference order
@@ -98,7 +92,7 @@ pub fn total_in(g: &Grammar) -> Option<BigUint> {
 /// # Panics
 /// If a leaf's global index does not fit in 64 bits (`BigUint` values
 /// beyond 64 bits cannot be [`Tree`]s; index values instead).
-pub fn tree_in(g: &Grammar, size: usize, i: &BigUint) -> Option<Tree> {
+pub(crate) fn tree_in(g: &Grammar, size: usize, i: &BigUint) -> Option<Tree> {
     if *i >= g.count(size) {
         return None;
     }
@@ -114,40 +108,16 @@ pub fn tree_in(g: &Grammar, size: usize, i: &BigUint) -> Option<Tree> {
 /// value found by another backend (the search, the reference enumeration)
 /// sits in the FEAT order.
 ///
-/// ```
-/// use neatcheck::index::{rank_in, tree_in, Indexer};
-/// use num_bigint::BigUint;
-///
-/// let ix = Indexer::<Vec<bool>>::new();
-/// let tree = ix.tree(5, &BigUint::from(2u32)).unwrap();
-/// assert_eq!(rank_in(ix.grammar(), &tree), (5, BigUint::from(2u32)));
-/// assert_eq!(tree_in(ix.grammar(), 5, &BigUint::from(2u32)), Some(tree));
-/// ```
-///
 /// # Panics
 /// If `tree` is not a tree of the grammar's root (an alternative of another
 /// sort or grammar, a wrong number of fields, a leaf index out of its
 /// family).
-pub fn rank_in(g: &Grammar, tree: &Tree) -> (usize, BigUint) {
+pub(crate) fn rank_in(g: &Grammar, tree: &Tree) -> (usize, BigUint) {
     crate::feat::rank::rank(g, g.root, tree)
 }
 
-/// The tree number `i` over all sizes (smallest sizes first); `None` beyond
-/// the last value of a finite grammar.
-pub fn tree_at_in(g: &Grammar, i: &BigUint) -> Option<Tree> {
-    let (size, off) = locate_bounded(g, i, max_size(g))?;
-    Some(g.index_tree(g.root, size, &off))
-}
-
-/// The size of the value number `i` over all sizes, without building it;
-/// `None` beyond the last value of a finite grammar. Takes time linear in
-/// that size (plus the counts up to it).
-pub fn size_of_index_in(g: &Grammar, i: &BigUint) -> Option<usize> {
-    locate_bounded(g, i, max_size(g)).map(|(size, _)| size)
-}
-
 /// A uniformly random tree of exactly `size`, or `None` if there is none.
-pub fn sample_tree_in<R: Rng + ?Sized>(g: &Grammar, size: usize, rng: &mut R) -> Option<Tree> {
+pub(crate) fn sample_tree_in<R: Rng + ?Sized>(g: &Grammar, size: usize, rng: &mut R) -> Option<Tree> {
     sample_tree_counted(crate::feat::Counts::of(g), size, rng)
 }
 
@@ -171,7 +141,7 @@ pub(crate) fn sample_tree_counted<R: Rng + ?Sized>(
 
 /// A uniformly random tree among all those of size `0..=max_size`, or `None`
 /// if there is none.
-pub fn sample_tree_up_to_in<R: Rng + ?Sized>(
+pub(crate) fn sample_tree_up_to_in<R: Rng + ?Sized>(
     g: &Grammar,
     max_size: usize,
     rng: &mut R,
@@ -191,7 +161,7 @@ pub fn sample_tree_up_to_in<R: Rng + ?Sized>(
 /// `k` trees of `size` spread evenly over its values: indices
 /// `round(j * card / k)` for `j = 0..k`, in increasing order, each index
 /// once (fewer than `k` trees when there are fewer than `k` values).
-pub fn spaced_trees_in(g: &Grammar, size: usize, k: usize) -> Vec<Tree> {
+pub(crate) fn spaced_trees_in(g: &Grammar, size: usize, k: usize) -> Vec<Tree> {
     spaced_indices(&g.count(size), k)
         .iter()
         .map(|i| g.index_tree(g.root, size, i))
@@ -204,7 +174,7 @@ pub fn spaced_trees_in(g: &Grammar, size: usize, k: usize) -> Vec<Tree> {
 ///
 /// # Panics
 /// If `workers` is zero or `worker >= workers`.
-pub fn stripe_trees_in(g: &Grammar, size: usize, worker: usize, workers: usize) -> TreeStripe<'_> {
+pub(crate) fn stripe_trees_in(g: &Grammar, size: usize, worker: usize, workers: usize) -> TreeStripe<'_> {
     TreeStripe {
         grammar: g,
         size,

@@ -290,9 +290,7 @@ pub mod values;
 mod watchdog;
 mod word_hash;
 
-pub use check::{
-    check, check_cool, check_in, check_in_with, check_with, collect, exists, implies, label, Config,
-};
+pub use check::{check, collect, implies, label, Config};
 pub use describe::Space;
 pub use handle::Lazy;
 pub use neatcheck_derive::Enumerable;

@@ -130,6 +130,7 @@ impl FromStr for Shard {
 
 /// How far a search went: the coverage line of every report.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Summary {
     /// The largest size bound searched completely (every value of size
     /// `<= exhausted` is covered).
@@ -209,6 +210,7 @@ impl Summary {
 
 /// Why the exhaustive phase stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Stop {
     /// Every size up to the configured maximum was searched.
     #[default]
@@ -285,6 +287,7 @@ pub enum Found {
 
 /// A counterexample: the one failure record of searches and checks.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct Counterexample<T> {
     /// The failing value (positions the property did not read at their
     /// minimal values).

@@ -555,7 +555,7 @@ fn unbounded_max_size_stops_at_the_run_budget() {
 
 #[test]
 fn huge_sizes_in_the_environment_mean_no_limit() {
-    use crate::check::config::parse_count;
+    use crate::check::settings::parse_count;
     let size = |t: &str| parse_count(t, usize::MAX);
     let runs = |t: &str| parse_count(t, u64::MAX);
     assert_eq!(size("99999999999999999999999"), Some(usize::MAX));

@@ -94,7 +94,7 @@
 //! assert!(report.contains("step 4: Pop -> None; model: []"), "{report}");
 //! ```
 
-use crate::check::{check_extended, run_check, Config, Counterexample, Summary};
+use crate::check::{Config, Counterexample, Summary};
 use crate::engine::RunResult;
 use crate::grammar::SortKind;
 use crate::handle::Lazy;
@@ -210,7 +210,7 @@ pub fn check_machine<M: StateMachine>(machine: &M) -> Summary {
 pub fn check_machine_with<M: StateMachine>(config: Config, machine: &M) -> Summary {
     let commands = CommandTable::of::<M::Command>();
     let prop = |seq: Lazy<'_, Vec<M::Command>>| run_lazily(machine, seq, &commands);
-    check_extended(config, &prop, &|s| commands.never_ran(s), &|c| {
+    config.check_extended(&prop, &|s| commands.never_ran(s), &|c| {
         explain(machine, &c.value)
     })
 }
@@ -226,7 +226,7 @@ pub fn run_machine<M: StateMachine>(
 ) -> Result<Summary, Box<Counterexample<Vec<M::Command>>>> {
     let commands = CommandTable::of::<M::Command>();
     let prop = |seq: Lazy<'_, Vec<M::Command>>| run_lazily(machine, seq, &commands);
-    run_check(config, prop).map(|mut s| {
+    config.try_check(prop).map(|mut s| {
         let never = commands.never_ran(&s);
         s.problems.extend(never);
         s
@@ -564,7 +564,7 @@ where
         let (prefix, left, right) = case.force();
         run_parallel_case(machine, &prefix, &left, &right)
     };
-    check_extended(config, &prop, &|_| vec![], &|c| {
+    config.check_extended(&prop, &|_| vec![], &|c| {
         let (prefix, left, right) = &c.value;
         explain_parallel(machine, prefix, left, right)
     })
@@ -581,7 +581,7 @@ where
     M::Sut: Sync,
     M::Output: Send,
 {
-    run_check(config, |case: Lazy<'_, ParallelCase<M::Command>>| {
+    config.try_check(|case: Lazy<'_, ParallelCase<M::Command>>| {
         let (prefix, left, right) = case.force();
         run_parallel_case(machine, &prefix, &left, &right)
     })

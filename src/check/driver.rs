@@ -7,7 +7,7 @@
 //! the same on any machine under any load; the only wall-clock limit is the
 //! one a user asks for (`Config::time`), and the summary says when it cut.
 
-use super::config::Config;
+use super::settings::Settings;
 use super::labels;
 use super::portfolio::{bound_with_depth_order, DepthFound, DepthOrder};
 use super::random::{self, RandomCases};
@@ -29,9 +29,9 @@ use std::time::Instant;
 /// What the driver runs: the property as steps of a searcher.
 pub(crate) struct Subject<'a, T> {
     /// Runs the property on the searcher's next node.
-    pub step: &'a (dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
+    pub step: &'a dyn Fn(&mut Searcher<T>) -> Option<RunResult>,
     /// Runs it again on the node run last, tracing every read (reports).
-    pub trace: &'a (dyn Fn(&mut Searcher<T>) -> Pattern + Sync),
+    pub trace: &'a dyn Fn(&mut Searcher<T>) -> Pattern,
     /// Runs it once on a given value, recording every position read, in
     /// order (the random phase: a discarded case rules out its class).
     pub traced: &'a Traced<'a, T>,
@@ -39,6 +39,24 @@ pub(crate) struct Subject<'a, T> {
     pub watchdog: Option<&'a Watchdog>,
     /// The space searched.
     pub source: &'a GrammarSource<T>,
+    /// The exhaustive phase's bounds on several threads (`None`: the
+    /// property may only run on the calling thread).
+    pub threads: Option<&'a dyn OnThreads<T>>,
+}
+
+/// A bound of the exhaustive phase on several threads. Made only where
+/// the property is `Sync` and the input `Send` (`Config::threads`), so
+/// that the driver itself asks for neither.
+pub(crate) trait OnThreads<T> {
+    /// Exhausts `bound` on `settings.threads` threads within `budget`,
+    /// with the same result and run count as on one.
+    fn exhaust(
+        &self,
+        settings: &Settings,
+        subject: &Subject<'_, T>,
+        bound: usize,
+        budget: Budget,
+    ) -> (BoundResult<T>, Tally);
 }
 
 impl<T: Enumerable> Subject<'_, T> {
@@ -54,8 +72,7 @@ impl<T: Enumerable> Subject<'_, T> {
 
 /// A run of the property on a given value that records its reads
 /// (`Searcher::run_recorded`).
-pub(crate) type Traced<'a, T> =
-    dyn Fn(&mut Searcher<T>, &Tree) -> (RunResult, Vec<u32>) + Sync + 'a;
+pub(crate) type Traced<'a, T> = dyn Fn(&mut Searcher<T>, &Tree) -> (RunResult, Vec<u32>) + 'a;
 
 /// Where a check comes from: for the regression file and the replay line.
 #[derive(Clone, Debug, Default)]
@@ -130,17 +147,18 @@ impl crate::engine::Tally for Tally {
     }
 }
 
-/// The failure record of the run just made by `s`.
+/// The failure record of the run just made by `s`, traced again by
+/// `trace` (the subject's, or a worker thread's own).
 pub(crate) fn describe<T: 'static>(
     s: &mut Searcher<T>,
-    subject: &Subject<'_, T>,
+    trace: &dyn Fn(&mut Searcher<T>) -> Pattern,
     r: RunResult,
     runs: u64,
 ) -> Counterexample<T> {
     let location = matches!(r, RunResult::Panicked(_))
         .then(quiet::last_location)
         .flatten();
-    let pattern = (subject.trace)(s);
+    let pattern = trace(s);
     let mut c = s.counterexample(&pattern, r);
     c.panic_location = location;
     c.runs = runs;
@@ -176,7 +194,7 @@ fn run_tree<T: Enumerable>(
     let r = (subject.step)(&mut s).expect("a loaded value runs");
     let _ = labels::take();
     if r.is_failure() {
-        let c = describe(&mut s, subject, r.clone(), 1);
+        let c = describe(&mut s, subject.trace, r.clone(), 1);
         (r, Some(c))
     } else {
         (r, None)
@@ -213,8 +231,8 @@ fn rerun<T: Enumerable>(subject: &Subject<'_, T>, c: &Counterexample<T>) -> Opti
 /// problems that make a pass meaningless are in `Summary::problems`, and so
 /// is an internal error of neatcheck (with `Stop::Internal`): a run that
 /// failed because of neatcheck itself is never a counterexample.
-pub(crate) fn drive<T: Enumerable + Debug + Send>(
-    config: &Config,
+pub(crate) fn drive<T: Enumerable + Debug>(
+    config: &Settings,
     subject: &Subject<'_, T>,
     origin: &Origin,
     observe: &mut dyn FnMut(BoundEvent<'_>),
@@ -277,8 +295,8 @@ pub(crate) fn drive<T: Enumerable + Debug + Send>(
 /// The phases of [`drive`]: `Err` carries the counterexample (its summary
 /// is filled in by `drive`).
 #[allow(clippy::too_many_arguments)]
-fn drive_phases<T: Enumerable + Debug + Send>(
-    config: &Config,
+fn drive_phases<T: Enumerable + Debug>(
+    config: &Settings,
     subject: &Subject<'_, T>,
     origin: &Origin,
     observe: &mut dyn FnMut(BoundEvent<'_>),
@@ -423,8 +441,8 @@ fn drive_phases<T: Enumerable + Debug + Send>(
 /// One bound of the exhaustive phase, on the configured threads: the same
 /// runs, verdict and counterexample whatever their number. The tally's run
 /// count is exact in every case.
-fn exhaust_bound<T: Enumerable + Send>(
-    config: &Config,
+fn exhaust_bound<T: Enumerable>(
+    config: &Settings,
     subject: &Subject<'_, T>,
     bound: usize,
     budget: u64,
@@ -447,7 +465,7 @@ fn exhaust_bound<T: Enumerable + Send>(
             &mut |s| (subject.step)(s),
             &mut |s, r| {
                 let runs = s.stats().runs;
-                describe(s, subject, r, runs)
+                describe(s, subject.trace, r, runs)
             },
             budget,
             ClockEvery::Run,
@@ -455,25 +473,10 @@ fn exhaust_bound<T: Enumerable + Send>(
         );
         return (result, tally);
     }
-    // Worker threads are fresh: they need the quiet panic hook and labels.
-    let step = |s: &mut Searcher<T>| {
-        quiet::silence_this_thread();
-        labels::activate();
-        (subject.step)(s)
-    };
-    let describe = |s: &mut Searcher<T>, r: RunResult| describe(s, subject, r, 0);
-    let new_slot = subject.watchdog.map(|dog| move || dog.slot());
-    let task = crate::engine::parallel::Task {
-        step: &step,
-        describe: &describe,
-        watchdog: new_slot
-            .as_ref()
-            .map(|f| f as &(dyn Fn() -> crate::run_slot::RunSlot + Sync)),
-        source: subject.source,
-        shard: config.shard,
-    };
-    let parallel = crate::engine::Parallel::new(config.threads);
-    let (result, mut tally): (_, Tally) = parallel.bound_for_check(&task, bound, budget);
+    let threads = subject
+        .threads
+        .expect("several threads only where the property may run on them");
+    let (result, mut tally) = threads.exhaust(config, subject, bound, budget);
     // The other counts of a bound that did not pass are those of the units
     // that completed.
     match &result {
@@ -533,13 +536,13 @@ enum Skipping {
 
 /// What the phases of one check share.
 struct Phase<'a, 's, T> {
-    config: &'a Config,
+    config: &'a Settings,
     subject: &'a Subject<'s, T>,
     grammar: &'a Grammar,
     deadline: Option<Instant>,
 }
 
-impl<T: Enumerable + Send> Phase<'_, '_, T> {
+impl<T: Enumerable> Phase<'_, '_, T> {
     /// Exhausts bounds `from..=to` within `budget` runs, recording each in
     /// the summary; a failure is a smallest one above the bounds exhausted
     /// before `from`.
@@ -757,7 +760,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
                 );
                 if r.is_failure() {
                     summary.discarded += tally.discarded;
-                    let c = describe(&mut s, self.subject, r, summary.random);
+                    let c = describe(&mut s, self.subject.trace, r, summary.random);
                     let sampled_size = c.size;
                     let runs = summary.random;
                     let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::Random {
@@ -834,7 +837,7 @@ impl<T: Enumerable + Send> Phase<'_, '_, T> {
             summary.edge_cases += 1;
             if r.is_failure() {
                 summary.discarded += tally.discarded;
-                let c = describe(&mut s, self.subject, r, i as u64 + 1);
+                let c = describe(&mut s, self.subject.trace, r, i as u64 + 1);
                 let tree = &plan.tree(self.grammar, input);
                 let (case, sampled_size) = (i as u64 + 1, c.size);
                 let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::EdgeSweep {
@@ -977,7 +980,7 @@ const PRECONDITION_RATIO: u64 = 1000;
 const PRECONDITION_MIN_RUNS: u64 = 1000;
 
 /// The health checks: a pass must mean something.
-fn health(config: &Config, min_size: usize, summary: &mut Summary) {
+fn health(config: &Settings, min_size: usize, summary: &mut Summary) {
     let total = summary.runs + summary.random + summary.edge_cases;
     let relevant = total - summary.discarded;
     let why_short = match summary.stopped {

@@ -158,7 +158,7 @@ impl<T: Enumerable> DepthOrder<T> {
                 &mut |s| (subject.step)(s),
                 &mut |s, r| {
                     let runs = s.stats().runs;
-                    describe(s, subject, r, runs)
+                    describe(s, subject.trace, r, runs)
                 },
                 budget,
                 ClockEvery::Runs64,
@@ -211,7 +211,7 @@ pub(crate) fn bound_with_depth_order<T: Enumerable>(
             &mut |s| (subject.step)(s),
             &mut |s, r| {
                 let runs = s.stats().runs;
-                describe(s, subject, r, runs)
+                describe(s, subject.trace, r, runs)
             },
             Budget {
                 deadline,

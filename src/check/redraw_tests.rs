@@ -295,7 +295,7 @@ fn every_atom_type_and_shape_once() {
             // The default number of random cases (the proptest below draws
             // more).
             let config = config(which as u64 * 7 + i as u64, (which + i) % 2 == 1)
-                .samples(crate::check::config::DEFAULT_SAMPLES, 60);
+                .samples(crate::check::settings::DEFAULT_SAMPLES, 60);
             let (g, events) = run_atom(which, shape, &config, 40);
             redrawn += assert_no_ruled_out_draws(&g, &events);
         }

@@ -1,7 +1,7 @@
 //! The regression file: failures of a test are saved beside the test crate
 //! and replayed first on the next run (like `proptest-regressions/`).
 
-use super::config::Config;
+use super::settings::Settings;
 use super::driver::Origin;
 use std::path::PathBuf;
 
@@ -17,7 +17,7 @@ pub(crate) fn file_of(origin: &Origin) -> Option<PathBuf> {
 }
 
 /// The keys saved for this test.
-pub(crate) fn saved_keys(config: &Config, origin: &Origin) -> Vec<String> {
+pub(crate) fn saved_keys(config: &Settings, origin: &Origin) -> Vec<String> {
     if !config.regressions {
         return vec![];
     }
@@ -28,7 +28,7 @@ pub(crate) fn saved_keys(config: &Config, origin: &Origin) -> Vec<String> {
 }
 
 /// Saves a failing key; returns the file's path when it was written.
-pub(crate) fn save(config: &Config, origin: &Origin, key: &str, shown: &str) -> Option<PathBuf> {
+pub(crate) fn save(config: &Settings, origin: &Origin, key: &str, shown: &str) -> Option<PathBuf> {
     if !config.regressions || key.is_empty() {
         return None;
     }

@@ -12,7 +12,8 @@ mod shard;
 mod source;
 pub(crate) use source::GrammarSource;
 
-pub use parallel::{Balance, Parallel, WorkerBalance};
+pub use parallel::{Balance, WorkerBalance};
+pub(crate) use parallel::Parallel;
 
 use crate::cool::{Cool, Fused, Prepass, Schedule, Strategy};
 use crate::describe::Space;
@@ -81,6 +82,7 @@ pub(crate) use crate::internal::panic_message;
 /// How one run of a predicate or property ended: the one outcome type of
 /// every search and check.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RunResult {
     /// The predicate returned true (or `Ok`): the property held.
     True,
@@ -109,6 +111,7 @@ impl RunResult {
 
 /// Statistics of a search so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Stats {
     /// Predicate runs (one per search-tree node).
     pub runs: u64,
@@ -628,9 +631,34 @@ impl<T: 'static> Searcher<T> {
     pub fn grammar(&self) -> &Rc<Grammar> {
         &self.engine.grammar
     }
+
+    /// Runs this searcher's search until `prop` fails, within `budget`:
+    /// the first counterexample in search order, else `Passed` if the
+    /// search has no more runs, else `OutOfBudget` (see [`Budget`]). For a
+    /// search of a grammar built at run time ([`crate::dynamic`]); a
+    /// [`crate::Config`] searches typed spaces.
+    pub fn ctrex<O: Outcome>(
+        &mut self,
+        prop: &impl Fn(Lazy<'_, T>) -> O,
+        budget: Budget,
+    ) -> BoundResult<T> {
+        bound_in_searcher(
+            self,
+            &mut |s| s.step(prop),
+            &mut |s, r| {
+                let pattern = s.pattern(|x| {
+                    let _ = prop(x);
+                });
+                s.counterexample(&pattern, r)
+            },
+            budget,
+            ClockEvery::Runs64,
+            &mut (),
+        )
+    }
 }
 
-fn repanic_with_input<T: 'static>(s: &mut Searcher<T>, msg: String) -> ! {
+pub(crate) fn repanic_with_input<T: 'static>(s: &mut Searcher<T>, msg: String) -> ! {
     if let Some(cause) = &s.internal {
         // A string payload: the caller of `sat` sees the message.
         let shown = crate::report::show_tree(&s.engine.grammar, &s.engine.current_tree());
@@ -643,109 +671,51 @@ fn repanic_with_input<T: 'static>(s: &mut Searcher<T>, msg: String) -> ! {
     panic!("{}", s.panic_on_input(&msg))
 }
 
-/// Whether some value of size `<= bound` satisfies `pred`.
-///
-/// ```
-/// use neatcheck::{search, Lazy};
-/// // Is there a list of booleans with two trues in a row?
-/// let found = search::sat(
-///     |xs: Lazy<Vec<bool>>| {
-///         let v: Vec<bool> = xs.iter().map(|b| b.get()).collect();
-///         v.windows(2).any(|w| w[0] && w[1])
-///     },
-///     5,
-/// );
-/// assert!(found);
-/// ```
-///
-/// # Panics
-/// If the predicate panics: the message names the input.
-pub fn sat<T: Enumerable, O: Outcome>(pred: impl Fn(Lazy<'_, T>) -> O, bound: usize) -> bool {
-    let mut s = Searcher::<T>::new(bound);
-    while let Some(r) = s.step(&pred) {
-        match r {
-            RunResult::True => return true,
-            RunResult::Panicked(m) => repanic_with_input(&mut s, m),
-            RunResult::False(_) | RunResult::Discarded => {}
-        }
-    }
-    false
-}
-
-/// The satisfying values of size `<= bound`, one per equivalence class
-/// (positions the predicate did not read are at their minimal values).
-pub fn search<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O>(
-    pred: P,
-    bound: usize,
-) -> SearchIter<T, P> {
-    SearchIter {
-        searcher: Searcher::new(bound),
-        pred,
-    }
-}
-
-/// The iterator of [`search`].
-pub struct SearchIter<T, P> {
-    searcher: Searcher<T>,
-    pred: P,
-}
-
-impl<T, P> fmt::Debug for SearchIter<T, P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SearchIter")
-            .field("searcher", &self.searcher)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<T: Enumerable, O: Outcome, P: Fn(Lazy<'_, T>) -> O> Iterator for SearchIter<T, P> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        loop {
-            match self.searcher.step(&self.pred)? {
-                RunResult::True => return Some(self.searcher.value()),
-                RunResult::Panicked(m) => repanic_with_input(&mut self.searcher, m),
-                RunResult::False(_) | RunResult::Discarded => {}
-            }
-        }
-    }
-}
-
-/// The result of [`classes`].
+/// The result of a whole search (`Config::classes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Classes {
     /// Predicate runs: the number of equivalence classes of values of size
-    /// `<= bound` under the predicate's laziness.
+    /// `<= bound` under the predicate's laziness (of those run, when the
+    /// budget cut the search).
     pub runs: u64,
     /// Classes whose run returned true.
     pub satisfying: u64,
+    /// Whether the search ran to its end (false: its budget cut it).
+    pub complete: bool,
 }
 
-/// Runs the whole search without stopping.
-pub fn classes<T: Enumerable, O: Outcome>(
-    pred: impl Fn(Lazy<'_, T>) -> O,
-    bound: usize,
-) -> Classes {
-    count_classes(Searcher::<T>::new(bound), |s| s.step(&pred))
+impl Classes {
+    pub(crate) fn new(runs: u64, satisfying: u64, complete: bool) -> Classes {
+        Classes {
+            runs,
+            satisfying,
+            complete,
+        }
+    }
 }
 
-/// [`classes`] for a predicate returning a [`Cool`] formula, under a
-/// conjunction strategy.
-pub fn classes_cool<T: Enumerable, F>(pred: F, bound: usize, strategy: Strategy) -> Classes
-where
-    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
-{
-    count_classes(Searcher::<T>::new(bound), |s| s.step_cool(strategy, &pred))
-}
-
-/// Runs a whole search, counting the runs and the satisfying classes.
-fn count_classes<T: 'static>(
+/// Runs a search to its end or to the end of its budget, counting the runs
+/// and the satisfying classes; re-raises a panic of the predicate with its
+/// input.
+pub(crate) fn count_classes<T: 'static>(
     mut s: Searcher<T>,
     mut step: impl FnMut(&mut Searcher<T>) -> Option<RunResult>,
+    budget: Budget,
 ) -> Classes {
     let mut satisfying = 0;
-    while let Some(r) = step(&mut s) {
-        if s.replaying() {
+    loop {
+        let runs = s.stats.runs;
+        if !s.advance() {
+            return Classes::new(runs, satisfying, true);
+        }
+        let replay = s.replaying();
+        let clock = runs % 64 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d);
+        if !replay && (budget.runs_spent(runs) || clock) {
+            return Classes::new(runs, satisfying, false);
+        }
+        let r = step(&mut s).expect("a pending node runs");
+        if replay {
             // Another shard's run: that shard counts it (and raises its
             // panic).
             continue;
@@ -756,14 +726,12 @@ fn count_classes<T: 'static>(
             RunResult::False(_) | RunResult::Discarded => {}
         }
     }
-    Classes {
-        runs: s.stats.runs,
-        satisfying,
-    }
 }
 
-/// Limits on a search: a deadline and a maximum number of runs.
+/// Limits on a [`Searcher::ctrex`]: a deadline and a maximum number of
+/// runs. (A [`crate::Config`] sets them with `runs` and `time`.)
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct Budget {
     /// Stop when this instant has passed.
     pub deadline: Option<Instant>,
@@ -780,14 +748,38 @@ impl Budget {
         Budget::default()
     }
 
+    /// At most `n` runs.
+    pub fn runs(n: u64) -> Self {
+        Budget {
+            deadline: None,
+            max_runs: Some(n),
+        }
+    }
+
+    /// Until `deadline`.
+    pub fn until(deadline: Instant) -> Self {
+        Budget {
+            deadline: Some(deadline),
+            max_runs: None,
+        }
+    }
+
     /// Whether `runs` runs use up the run budget.
     fn runs_spent(&self, runs: u64) -> bool {
         self.max_runs.is_some_and(|m| runs >= m)
+    }
+
+    /// Whether the budget is spent after `runs` runs (the clock is read
+    /// every 64 runs, as in the search functions).
+    pub(crate) fn spent(&self, runs: u64) -> bool {
+        self.runs_spent(runs)
+            || (runs % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
     }
 }
 
 /// The outcome of one bound of a counterexample search.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum BoundResult<T> {
     /// No counterexample of size `<= bound`; the number of runs.
     Passed(u64),
@@ -797,44 +789,22 @@ pub enum BoundResult<T> {
     OutOfBudget(u64),
 }
 
-/// Searches for a value of size `<= bound` that falsifies `prop`. Returns
-/// the number of runs when there is none.
-pub fn ctrex<T: Enumerable, O: Outcome>(
-    prop: impl Fn(Lazy<'_, T>) -> O,
-    bound: usize,
-) -> Result<u64, Counterexample<T>> {
-    match ctrex_within(&prop, bound, Budget::unlimited()) {
-        BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
-        BoundResult::Failed(c) => Err(c),
+impl<T> BoundResult<T> {
+    /// The runs made (a counterexample's: those up to and including it).
+    pub fn runs(&self) -> u64 {
+        match self {
+            BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => *runs,
+            BoundResult::Failed(c) => c.runs,
+        }
     }
-}
 
-/// [`ctrex`] within a budget: the first counterexample among the first
-/// `max_runs` runs, else `Passed` if the bound has no more runs, else
-/// `OutOfBudget(max_runs)` (see [`Budget`]).
-pub fn ctrex_within<T: Enumerable, O: Outcome>(
-    prop: &impl Fn(Lazy<'_, T>) -> O,
-    bound: usize,
-    budget: Budget,
-) -> BoundResult<T> {
-    let mut s = Searcher::<T>::new(bound);
-    ctrex_in_searcher(&mut s, prop, budget)
-}
-
-/// Runs a counterexample search on a given searcher (any space).
-pub fn ctrex_in_searcher<T: 'static, O: Outcome>(
-    s: &mut Searcher<T>,
-    prop: &impl Fn(Lazy<'_, T>) -> O,
-    budget: Budget,
-) -> BoundResult<T> {
-    bound_in_searcher(
-        s,
-        &mut |s| s.step(prop),
-        &mut |s, r| counterexample_here(s, prop, r),
-        budget,
-        ClockEvery::Runs64,
-        &mut (),
-    )
+    /// The counterexample, if the search found one.
+    pub fn counterexample(self) -> Option<Counterexample<T>> {
+        match self {
+            BoundResult::Failed(c) => Some(c),
+            BoundResult::Passed(_) | BoundResult::OutOfBudget(_) => None,
+        }
+    }
 }
 
 /// Statistics gathered per run by a bound's search (sequential or
@@ -911,18 +881,6 @@ pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
             return BoundResult::Failed(describe(s, r));
         }
     }
-}
-
-/// The counterexample of the failing run `r` just made by `s`.
-fn counterexample_here<T: 'static, O: Outcome>(
-    s: &mut Searcher<T>,
-    prop: &impl Fn(Lazy<'_, T>) -> O,
-    r: RunResult,
-) -> Counterexample<T> {
-    let pattern = s.pattern(|x| {
-        let _ = prop(x);
-    });
-    s.counterexample(&pattern, r)
 }
 
 #[cfg(test)]

@@ -35,14 +35,7 @@
 //! per shard; depth 8 left Lambda at 3.6 times on 16 shards).
 
 use super::dfs::Engine;
-use super::{
-    count_classes, ctrex_in_searcher, BoundResult, Budget, Classes, Counterexample, Outcome,
-    Searcher,
-};
-use crate::cool::{Cool, Strategy};
-use crate::handle::Lazy;
 use crate::outcome::Shard;
-use crate::Enumerable;
 
 /// What one shard does with a search-tree node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,106 +151,6 @@ impl ShardCut {
     }
 }
 
-impl Shard {
-    /// [`super::classes`] over this shard: its runs and satisfying classes.
-    /// Over the shards `1..=n` of a bound these add up to the whole
-    /// search's, each class counted by exactly one shard.
-    ///
-    /// ```
-    /// use neatcheck::search::{self, Shard};
-    /// use neatcheck::Lazy;
-    ///
-    /// let sorted = |xs: Lazy<Vec<u8>>| {
-    ///     let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
-    ///     v.windows(2).all(|w| w[0] <= w[1])
-    /// };
-    /// let whole = search::classes(sorted, 12);
-    /// let parts: Vec<_> = (1..=3).map(|i| Shard::new(i, 3).classes(sorted, 12)).collect();
-    /// assert_eq!(parts.iter().map(|c| c.runs).sum::<u64>(), whole.runs);
-    /// assert_eq!(parts.iter().map(|c| c.satisfying).sum::<u64>(), whole.satisfying);
-    /// ```
-    ///
-    /// # Panics
-    /// If the predicate panics on one of this shard's runs: the message
-    /// names the input.
-    pub fn classes<T: Enumerable, O: Outcome>(
-        &self,
-        pred: impl Fn(Lazy<'_, T>) -> O,
-        bound: usize,
-    ) -> Classes {
-        count_classes(self.searcher(bound), |s| s.step(&pred))
-    }
-
-    /// [`super::classes_cool`] over this shard. The nodes above the cut are
-    /// run as in the whole search, so every node inherits the schedule it
-    /// has there.
-    ///
-    /// # Panics
-    /// As [`Shard::classes`].
-    pub fn classes_cool<T: Enumerable, F>(
-        &self,
-        pred: F,
-        bound: usize,
-        strategy: Strategy,
-    ) -> Classes
-    where
-        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
-    {
-        count_classes(self.searcher(bound), |s| s.step_cool(strategy, &pred))
-    }
-
-    /// [`super::ctrex_within`] over this shard: its first counterexample in
-    /// search order, among its first `max_runs` runs (the budget counts
-    /// this shard's runs). The earliest in search order of the shards'
-    /// counterexamples is the whole search's; one shard's is reported with
-    /// [`crate::check::Summary::shard`] set and is not
-    /// [minimal](Counterexample::is_minimal) unless the shard is the whole
-    /// search. `Counterexample::runs` counts this shard's runs.
-    pub fn ctrex_within<T: Enumerable, O: Outcome>(
-        &self,
-        prop: &impl Fn(Lazy<'_, T>) -> O,
-        bound: usize,
-        budget: Budget,
-    ) -> BoundResult<T> {
-        let mut result = ctrex_in_searcher(&mut self.searcher(bound), prop, budget);
-        if let BoundResult::Failed(c) = &mut result {
-            c.summary.shard = Some(*self);
-        }
-        result
-    }
-
-    /// [`super::ctrex`] over this shard: its first counterexample of size
-    /// `<= bound`, or its number of runs.
-    ///
-    /// ```
-    /// use neatcheck::search::{self, Shard};
-    /// use neatcheck::Lazy;
-    ///
-    /// // Lists of naturals that sum to less than 5.
-    /// let prop = |xs: Lazy<Vec<u8>>| xs.iter().map(|x| u32::from(x.get())).sum::<u32>() < 5;
-    /// let whole = search::ctrex(prop, 8).unwrap_err();
-    /// // Each shard finds its own first counterexample, if it has one; one
-    /// // of them is the whole search's.
-    /// let found: Vec<_> = (1..=4).filter_map(|i| Shard::new(i, 4).ctrex(prop, 8).err()).collect();
-    /// assert!(found.iter().any(|c| c.value == whole.value));
-    /// assert!(found.iter().all(|c| !c.is_minimal()));
-    /// ```
-    pub fn ctrex<T: Enumerable, O: Outcome>(
-        &self,
-        prop: impl Fn(Lazy<'_, T>) -> O,
-        bound: usize,
-    ) -> Result<u64, Counterexample<T>> {
-        match self.ctrex_within(&prop, bound, Budget::unlimited()) {
-            BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
-            BoundResult::Failed(c) => Err(c),
-        }
-    }
-
-    /// A searcher of the canonical space of `T` restricted to this shard.
-    fn searcher<T: Enumerable>(&self, bound: usize) -> Searcher<T> {
-        Searcher::<T>::new(bound).sharded(Some(*self))
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -155,7 +155,7 @@ impl Explorer {
             targets: vec![],
             settings: Settings {
                 max_size: DEFAULT_MAX_SIZE,
-                samples: crate::check::config::DEFAULT_SAMPLES,
+                samples: crate::check::settings::DEFAULT_SAMPLES,
                 max_runs: Some(DEFAULT_MAX_RUNS),
                 time: Some(DEFAULT_TIME_BUDGET),
                 alloc: None,

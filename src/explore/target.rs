@@ -177,7 +177,7 @@ where
             let last = past.saturating_add(RANDOM_SPAN);
             let mut random = crate::check::random::RandomCases::new(
                 &g,
-                crate::check::config::DEFAULT_SEED,
+                crate::check::settings::DEFAULT_SEED,
                 past + 1,
                 last,
                 samples,

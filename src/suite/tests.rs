@@ -271,5 +271,5 @@ fn layout_is_what_rustfmt_makes_of_it() {
 #[test]
 fn the_snapshot_variable_is_one_a_check_knows() {
     // A check refuses `NEATCHECK_*` variables it does not know.
-    assert!(crate::check::config::KNOWN_VARIABLES.contains(&super::SNAPSHOT_ENV));
+    assert!(crate::check::settings::KNOWN_VARIABLES.contains(&super::SNAPSHOT_ENV));
 }

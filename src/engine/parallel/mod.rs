@@ -47,9 +47,10 @@ mod split_tests;
 mod worker;
 
 use super::{
-    counterexample_here, BoundResult, Budget, Classes, Counterexample, GrammarSource, Outcome,
+    BoundResult, Budget, Classes, Counterexample, GrammarSource, Outcome,
     RunResult, Searcher, Tally,
 };
+#[cfg(test)]
 use crate::cool::{Cool, Strategy};
 use crate::handle::Lazy;
 use crate::run_slot::RunSlot;
@@ -77,12 +78,12 @@ use worker::{Job, Shared, StopAt, Worker};
 /// assert_eq!(par, seq);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Parallel {
+pub(crate) struct Parallel {
     /// Worker threads (at least 1).
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// No longer used: work is split where and when a worker runs out of
     /// it, at any depth. Kept so that code setting it still compiles.
-    pub split_depth: usize,
+    pub(crate) split_depth: usize,
 }
 
 impl Default for Parallel {
@@ -206,7 +207,7 @@ enum Ending<T> {
 
 impl Parallel {
     /// `threads` workers (at least one).
-    pub fn new(threads: usize) -> Self {
+    pub(crate) fn new(threads: usize) -> Self {
         Parallel {
             threads: threads.max(1),
             split_depth: DEFAULT_SPLIT_DEPTH,
@@ -214,7 +215,8 @@ impl Parallel {
     }
 
     /// The same with another (unused) [`Parallel::split_depth`].
-    pub fn with_split_depth(self, split_depth: usize) -> Self {
+    #[cfg(test)]
+    pub(crate) fn with_split_depth(self, split_depth: usize) -> Self {
         Parallel {
             split_depth: split_depth.max(1),
             ..self
@@ -226,7 +228,7 @@ impl Parallel {
     /// # Panics
     /// If the predicate panics: the message names the input (the first
     /// panicking input in sequential order).
-    pub fn classes<T, O, P>(&self, pred: P, bound: usize) -> Classes
+    pub(crate) fn classes<T, O, P>(&self, pred: P, bound: usize) -> Classes
     where
         T: Enumerable + Send,
         O: Outcome,
@@ -243,21 +245,23 @@ impl Parallel {
     /// # Panics
     /// As [`Parallel::classes`] (with `max_runs`, for a panic among the
     /// first `max_runs` runs only).
-    pub fn classes_within<T, O, P>(&self, pred: P, bound: usize, budget: Budget) -> Option<Classes>
+    pub(crate) fn classes_within<T, O, P>(&self, pred: P, bound: usize, budget: Budget) -> Option<Classes>
     where
         T: Enumerable + Send,
         O: Outcome,
         P: Fn(Lazy<'_, T>) -> O + Sync,
     {
         let step = |s: &mut Searcher<T>| s.step(&pred);
-        self.whole(&step, bound, budget)
+        let c = self.whole(&step, bound, budget, &GrammarSource::Canonical, None);
+        c.complete.then_some(c)
     }
 
     /// [`super::classes_cool`] on `threads` threads.
     ///
     /// # Panics
     /// As [`Parallel::classes`].
-    pub fn classes_cool<T, F>(&self, pred: F, bound: usize, strategy: Strategy) -> Classes
+    #[cfg(test)]
+    pub(crate) fn classes_cool<T, F>(&self, pred: F, bound: usize, strategy: Strategy) -> Classes
     where
         T: Enumerable + Send,
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
@@ -271,7 +275,8 @@ impl Parallel {
     ///
     /// # Panics
     /// As [`Parallel::classes_within`].
-    pub fn classes_cool_within<T, F>(
+    #[cfg(test)]
+    pub(crate) fn classes_cool_within<T, F>(
         &self,
         pred: F,
         bound: usize,
@@ -283,7 +288,8 @@ impl Parallel {
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a> + Sync,
     {
         let step = |s: &mut Searcher<T>| s.step_cool(strategy, &pred);
-        self.whole(&step, bound, budget)
+        let c = self.whole(&step, bound, budget, &GrammarSource::Canonical, None);
+        c.complete.then_some(c)
     }
 
     /// [`super::ctrex_within`] on `threads` threads. Without a deadline the
@@ -293,7 +299,8 @@ impl Parallel {
     /// found before it is returned even when an earlier part of the search
     /// was not finished (it is still of size `<= bound`, but perhaps not the
     /// first in sequential order, and its run count is the runs made).
-    pub fn ctrex_within<T, O, P>(&self, prop: &P, bound: usize, budget: Budget) -> BoundResult<T>
+    #[cfg(test)]
+    pub(crate) fn ctrex_within<T, O, P>(&self, prop: &P, bound: usize, budget: Budget) -> BoundResult<T>
     where
         T: Enumerable + Send,
         O: Outcome,
@@ -308,6 +315,7 @@ impl Parallel {
     /// what happened to complete: the units explored fully, which may
     /// include runs after the counterexample or past the budget and miss
     /// some before.
+    #[cfg(test)]
     pub(crate) fn ctrex_within_tally<T, Tl, O, P>(
         &self,
         prop: &P,
@@ -322,7 +330,12 @@ impl Parallel {
     {
         let step = |s: &mut Searcher<T>| s.step(prop);
         // A panic is a counterexample in a counterexample search.
-        let describe = |s: &mut Searcher<T>, r: RunResult| counterexample_here(s, prop, r);
+        let describe = |s: &mut Searcher<T>, r: RunResult| {
+            let pattern = s.pattern(|x| {
+                let _ = prop(x);
+            });
+            s.counterexample(&pattern, r)
+        };
         let task = Task {
             step: &step,
             describe: &describe,
@@ -365,7 +378,8 @@ impl Parallel {
 
     /// [`super::ctrex`] on `threads` threads: the first counterexample of
     /// size `<= bound` in sequential order, or the number of runs.
-    pub fn ctrex<T, O, P>(&self, prop: P, bound: usize) -> Result<u64, Counterexample<T>>
+    #[cfg(test)]
+    pub(crate) fn ctrex<T, O, P>(&self, prop: P, bound: usize) -> Result<u64, Counterexample<T>>
     where
         T: Enumerable + Send,
         O: Outcome,
@@ -377,13 +391,17 @@ impl Parallel {
         }
     }
 
-    /// A whole search: counts, or re-raises the first panic.
-    fn whole<T: Enumerable + Send>(
+    /// A whole search of `source` (or of one shard of it): counts, or
+    /// re-raises the first panic; `complete` is false if the budget ran
+    /// out first.
+    pub(crate) fn whole<T: Enumerable + Send>(
         &self,
         step: &(dyn Fn(&mut Searcher<T>) -> Option<RunResult> + Sync),
         bound: usize,
         budget: Budget,
-    ) -> Option<Classes> {
+        source: &GrammarSource<T>,
+        shard: Option<crate::outcome::Shard>,
+    ) -> Classes {
         let describe = |s: &mut Searcher<T>, r: RunResult| -> Hit<T> {
             let RunResult::Panicked(m) = r else {
                 unreachable!("whole searches stop at panics only")
@@ -394,20 +412,17 @@ impl Parallel {
             step,
             describe: &describe,
             watchdog: None,
-            source: &GrammarSource::Canonical,
-            shard: None,
+            source,
+            shard,
         };
         let (verdict, satisfied): (_, Satisfied) = self.drive(&task, StopAt::Panic, bound, budget);
         match verdict {
-            Ending::Passed(runs) => Some(Classes {
-                runs,
-                satisfying: satisfied.0,
-            }),
+            Ending::Passed(runs) => Classes::new(runs, satisfied.0, true),
             Ending::Hit(Hit::Panic(m), _) => panic!("{m}"),
             Ending::Hit(Hit::Counterexample(_), _) => {
                 unreachable!("whole searches describe panics only")
             }
-            Ending::OutOfBudget(_) => None,
+            Ending::OutOfBudget(runs) => Classes::new(runs, satisfied.0, false),
         }
     }
 

@@ -14,6 +14,7 @@ use std::cell::{Cell, RefCell};
 /// How a simulated parallel search spread its work: what `threads` cores
 /// would do if every run took the same time.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Balance {
     /// The result of the search (the same as the sequential one).
     pub classes: Classes,
@@ -26,6 +27,7 @@ pub struct Balance {
 
 /// One simulated worker's share of a search.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WorkerBalance {
     /// Nodes it ran (each node of the search is run by one worker).
     pub runs: u64,
@@ -152,7 +154,7 @@ impl Parallel {
     ///
     /// # Panics
     /// As [`Parallel::classes`].
-    pub fn simulate<T, O, P>(&self, pred: P, bound: usize) -> Balance
+    pub(crate) fn simulate<T, O, P>(&self, pred: P, bound: usize) -> Balance
     where
         T: Enumerable + Send,
         O: Outcome,

@@ -1,0 +1,297 @@
+//! What a check ends with: the summary of a pass, or the test's panic with
+//! the failure report (the counterexample, what the property read, how far
+//! the search went, the replay line) and the regression file's entry.
+
+use super::driver::Origin;
+use super::regressions;
+use super::settings::Settings;
+use crate::outcome::{Counterexample, Found, Stop, Summary};
+use std::fmt::{Debug, Write};
+use std::panic::Location;
+
+/// The origin of a check called from a test.
+pub(crate) fn origin_here(location: &'static Location<'static>) -> Origin {
+    Origin {
+        test: std::thread::current()
+            .name()
+            .filter(|n| *n != "main")
+            .map(str::to_string),
+        file: Some(location.file()),
+    }
+}
+
+/// `cargo test` arguments that select exactly this test.
+fn cargo_test_args(origin: &Origin) -> String {
+    let target = match origin.file {
+        Some(f) if f.starts_with("tests/") || f.contains("/tests/") => {
+            // `tests/foo.rs` is target `foo`; every file under `tests/foo/`
+            // belongs to target `foo` (a test binary with modules).
+            let rest = &f[f.rfind("tests/").map_or(0, |i| i + "tests/".len())..];
+            let target = match rest.split_once('/') {
+                Some((dir, _)) => dir,
+                None => rest.strip_suffix(".rs").unwrap_or(rest),
+            };
+            format!(" --test {target}")
+        }
+        Some(f) if f.starts_with("src/") || f.contains("/src/") => " --lib".to_string(),
+        _ => String::new(),
+    };
+    match &origin.test {
+        Some(t) => format!("{target} -- --exact {t}"),
+        None => target,
+    }
+}
+
+/// The failure report of a check.
+pub(crate) fn report<T: Debug>(
+    c: &Counterexample<T>,
+    origin: &Origin,
+    location: Option<&Location<'_>>,
+) -> String {
+    let mut s = String::new();
+    match location {
+        Some(at) => writeln!(s, "neatcheck: property failed ({at})"),
+        None => writeln!(s, "neatcheck: property failed"),
+    }
+    .expect("writing to a string");
+    let debug = if c.too_deep_for_debug() {
+        let _ = writeln!(
+            s,
+            "  counterexample (size {}, nested {} deep): {}",
+            c.size, c.depth, c.shown
+        );
+        let _ = writeln!(
+            s,
+            "    (printed by neatcheck, not with `Debug`: a value nested more than {} deep \
+             could overflow the stack)",
+            Counterexample::<T>::DEBUG_DEPTH
+        );
+        c.shown.clone()
+    } else {
+        // A `Debug` that panics or writes megabytes leaves the constructor
+        // form and the replay line below intact.
+        let debug = crate::report::debug_for_report(&c.value);
+        let _ = writeln!(s, "  counterexample (size {}): {debug}", c.size);
+        debug
+    };
+    if c.pattern != debug {
+        let _ = writeln!(s, "  as read by the property:  {}", c.pattern);
+        if c.pattern.contains('_') || c.pattern.contains("..") {
+            let _ = writeln!(
+                s,
+                "    (`_` and `..` mark parts the property never read: any value there fails too)"
+            );
+        }
+    }
+    match (&c.reason, c.panicked, &c.panic_location) {
+        (Some(m), true, Some(at)) => {
+            let _ = writeln!(s, "  the property panicked at {at}: {m}");
+        }
+        (Some(m), true, None) => {
+            let _ = writeln!(s, "  the property panicked: {m}");
+        }
+        (Some(r), false, _) => {
+            let _ = writeln!(s, "  the property {r}");
+        }
+        _ => {
+            let _ = writeln!(s, "  the property returned false");
+        }
+    }
+    if let Some(second) = &c.not_reproduced {
+        let _ = writeln!(
+            s,
+            "  NOT REPRODUCIBLE: run again on the same input, the property {second}; it depends \
+             on more than its input (global state, the clock, randomness), so this input is \
+             not a minimal counterexample and its replay line may pass"
+        );
+    }
+    match &c.found {
+        _ if c.not_reproduced.is_some() => {}
+        Found::Exhaustive if c.summary.part().is_some() => {
+            let _ = writeln!(
+                s,
+                "  smallest within shard {} (NEATCHECK_SHARD / Config::shard): every smaller \
+                 input of this shard passed (found after {} of its runs at size {}); another \
+                 shard may hold an earlier counterexample of this size or a smaller one",
+                c.summary.shard.expect("a shard"),
+                c.runs,
+                c.size
+            );
+        }
+        Found::Exhaustive => {
+            let _ = writeln!(
+                s,
+                "  minimal: every smaller input passed (found after {} runs at size {})",
+                c.runs, c.size
+            );
+        }
+        Found::Random {
+            sampled_size,
+            shrink_attempts,
+            shrink_steps,
+            passed_up_to,
+        }
+        | Found::EdgeSweep {
+            sampled_size,
+            shrink_attempts,
+            shrink_steps,
+            passed_up_to,
+            ..
+        } => {
+            let phase = if matches!(c.found, Found::Random { .. }) {
+                "the random phase"
+            } else {
+                "the edge sweep"
+            };
+            let _ = write!(
+                s,
+                "  found by {phase} (case {}, size {sampled_size}), shrunk to size {} in \
+                 {shrink_steps} steps ({shrink_attempts} candidates tried); ",
+                c.runs, c.size
+            );
+            let _ = match passed_up_to {
+                Some(p) if c.summary.part().is_some() => writeln!(
+                    s,
+                    "every input of shard {} of size <= {p} passed; another shard may hold a \
+                     smaller counterexample",
+                    c.summary.shard.expect("a shard")
+                ),
+                Some(p) if *p as u64 + 1 >= c.size => {
+                    writeln!(s, "minimal: every smaller input passed")
+                }
+                Some(p) => writeln!(
+                    s,
+                    "every input of size <= {p} passed, so a smaller counterexample may exist \
+                     (sizes {}..={})",
+                    p + 1,
+                    c.size - 1
+                ),
+                None => writeln!(s, "smaller inputs were not all tested"),
+            };
+        }
+        Found::Depth {
+            depth,
+            found_size,
+            shrink_attempts,
+            shrink_steps,
+            passed_up_to,
+        } => {
+            let _ = write!(
+                s,
+                "  found by the depth-bounded search (depth {depth}, size {found_size}, after {} \
+                 runs), shrunk to size {} in {shrink_steps} steps ({shrink_attempts} candidates \
+                 tried); ",
+                c.runs, c.size
+            );
+            let _ = match passed_up_to {
+                Some(p) if *p as u64 + 1 >= c.size => {
+                    writeln!(s, "size-minimal: proven (every smaller input passed)")
+                }
+                Some(p) => writeln!(
+                    s,
+                    "size-minimal: not proven (the budget ran out at size {}: sizes {}..={} \
+                     were not all tested)",
+                    p + 1,
+                    p + 1,
+                    c.size - 1
+                ),
+                None => writeln!(
+                    s,
+                    "size-minimal: not proven (the budget ran out before any size was complete)"
+                ),
+            };
+        }
+        Found::Replay { from_file: true } => {
+            let _ = writeln!(
+                s,
+                "  replayed from the regression file (a failure saved by an earlier run)"
+            );
+        }
+        Found::Replay { from_file: false } => {
+            let _ = writeln!(s, "  replayed from NEATCHECK_REPLAY");
+        }
+    }
+    let _ = writeln!(s, "  coverage: {}", c.summary);
+    if !c.key.is_empty() {
+        let _ = writeln!(
+            s,
+            "  replay: NEATCHECK_REPLAY={} cargo test{}",
+            c.key,
+            cargo_test_args(origin)
+        );
+    }
+    s
+}
+
+impl<T: Debug> Counterexample<T> {
+    /// The failure report [`crate::check()`] prints (without the test's name and
+    /// location, which only `check` knows).
+    pub fn report(&self) -> String {
+        report(self, &Origin::default(), None)
+    }
+}
+
+#[track_caller]
+pub(crate) fn finish<T: Debug>(
+    settings: &Settings,
+    origin: &Origin,
+    location: &'static Location<'static>,
+    result: Result<Summary, Box<Counterexample<T>>>,
+) -> Summary {
+    finish_with(settings, origin, location, result, &|_| String::new())
+}
+
+/// [`finish`], with `more` appended to a failure report (what a caller on
+/// top of `check` knows of the counterexample: a state machine's steps).
+#[track_caller]
+pub(crate) fn finish_with<T: Debug>(
+    settings: &Settings,
+    origin: &Origin,
+    location: &'static Location<'static>,
+    result: Result<Summary, Box<Counterexample<T>>>,
+    more: &dyn Fn(&Counterexample<T>) -> String,
+) -> Summary {
+    match result {
+        Ok(summary) => {
+            if summary.stopped == Stop::Internal {
+                // Not a counterexample, and not a problem of the check's
+                // configuration: neatcheck itself failed.
+                let mut s = format!("{}\n", summary.problems.join("\n"));
+                let _ = writeln!(s, "  in the check at {location}");
+                let _ = writeln!(s, "  coverage: {summary}");
+                panic!("{s}");
+            }
+            if !summary.problems.is_empty() {
+                let mut s = format!("neatcheck: the check is not meaningful ({location})\n");
+                for p in &summary.problems {
+                    let _ = writeln!(s, "  - {p}");
+                }
+                let _ = writeln!(s, "  coverage: {summary}");
+                panic!("{s}");
+            }
+            if settings.verbose {
+                eprintln!(
+                    "neatcheck: {} passed in {:.3}s: {summary}",
+                    origin.test.as_deref().unwrap_or("property"),
+                    summary.elapsed.as_secs_f64()
+                );
+            }
+            summary
+        }
+        Err(c) => {
+            let mut text = report(&c, origin, Some(location));
+            text.push_str(&more(&c));
+            if !matches!(c.found, Found::Replay { .. }) {
+                if let Some(path) = regressions::save(settings, origin, &c.key, &c.shown) {
+                    let _ = writeln!(
+                        text,
+                        "  saved in {}: it runs first next time",
+                        path.display()
+                    );
+                }
+            }
+            c.discard();
+            panic!("{text}")
+        }
+    }
+}
