@@ -5,7 +5,7 @@
 //! The invariant is checked lazily, so trees that are not search trees are
 //! rejected after reading only the offending path.
 
-use neatcheck::check::{run_check, Config};
+use neatcheck::check::Config;
 use neatcheck::{implies, Enumerable, Lazy};
 
 /// A binary tree with `u8` keys.

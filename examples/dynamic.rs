@@ -53,7 +53,7 @@ fn main() {
     };
     for bound in 0.. {
         let mut searcher = Searcher::<DynValue>::from_grammar(grammar.clone(), bound);
-        match ctrex_in_searcher(&mut searcher, &prop, Budget::unlimited()) {
+        match searcher.ctrex(&prop, Budget::unlimited()) {
             BoundResult::Passed(runs) => println!(
                 "size {bound}: passed in {runs} runs (of {} values)",
                 grammar.count_up_to(bound)

@@ -6,7 +6,7 @@
 //! `cargo run --release --example handwritten` finds the smallest search
 //! tree on which a buggy `max_key` is wrong.
 
-use neatcheck::check::{run_check, Config};
+use neatcheck::check::Config;
 use neatcheck::lazy::LazyView;
 use neatcheck::space::{self, Space};
 use neatcheck::{implies, Enumerable, Lazy};
@@ -78,7 +78,7 @@ fn keys(t: &Bst, out: &mut Vec<u8>) {
 }
 
 fn main() {
-    let result = run_check(&Config::from_env(), |t: Lazy<Bst>| {
+    let result = Config::from_env().try_check(|t: Lazy<Bst>| {
         implies(is_bst(t, 0, u8::MAX), || {
             let t = t.force();
             let mut all = Vec::new();

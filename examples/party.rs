@@ -42,7 +42,7 @@ fn ascii_is(s: Lazy<'_, Vec<AsciiChar>>, secret: &str) -> bool {
 fn find<T: Enumerable + Debug>(prop: impl Fn(Lazy<'_, T>) -> bool) {
     for bound in 0.. {
         let mut searcher = Searcher::<T>::new(bound);
-        match neatcheck::search::ctrex_in_searcher(&mut searcher, &prop, Budget::unlimited()) {
+        match searcher.ctrex(&prop, Budget::unlimited()) {
             BoundResult::Passed(runs) => println!("size {bound}\t{runs}"),
             BoundResult::Failed(c) => {
                 println!("size {bound}\t{}", c.runs);

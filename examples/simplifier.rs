@@ -2,7 +2,7 @@
 //! `cargo run --release --example simplifier` finds the smallest expression
 //! whose value the simplifier changes.
 
-use neatcheck::check::{run_check, Config};
+use neatcheck::check::Config;
 use neatcheck::Enumerable;
 
 /// Expressions over one variable `X`.
@@ -46,7 +46,7 @@ fn simplify(e: &Expr) -> Expr {
 }
 
 fn main() {
-    let result = run_check(&Config::from_env(), |e: Expr| {
+    let result = Config::from_env().try_check(|e: Expr| {
         (-3..=3).all(|x| eval(&e, x) == eval(&simplify(&e), x))
     });
     match result {

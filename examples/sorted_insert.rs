@@ -5,7 +5,7 @@
 //! list one element at a time, so unsorted lists are rejected after reading
 //! only their first descent, and the search never expands them further.
 
-use neatcheck::check::{run_check, Config};
+use neatcheck::check::Config;
 use neatcheck::{implies, Lazy};
 
 /// Inserts `x` into a sorted list. Bug: an element equal to `x` is dropped.

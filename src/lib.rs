@@ -10,7 +10,7 @@
 //! ## A first property
 //!
 //! ```
-//! use neatcheck::{check::{run_check, Config}, implies, Lazy};
+//! use neatcheck::{check::Config, implies, Lazy};
 //!
 //! // A sorted insert with a bug: it drops an element equal to `x`.
 //! fn insert(x: u8, xs: &[u8]) -> Vec<u8> {
@@ -83,9 +83,9 @@
 //! phase, then shrunk:
 //!
 //! ```
-//! use neatcheck::check::{run_check, Config, Found};
+//! use neatcheck::check::{Config, Found};
 //!
-//! let failure = run_check(&Config::default(), |x: u64| x < 1 << 40).unwrap_err();
+//! let failure = Config::default().try_check(|x: u64| x < 1 << 40).unwrap_err();
 //! assert_eq!(failure.value, 1 << 40);
 //! assert!(matches!(failure.found, Found::Random { .. }));
 //! ```
@@ -93,10 +93,10 @@
 //! A check that could not mean anything fails instead of passing:
 //!
 //! ```
-//! use neatcheck::check::{run_check, Config};
+//! use neatcheck::check::Config;
 //! use neatcheck::{implies, Lazy};
 //!
-//! let summary = run_check(&Config::default().max_size(6).samples(0, 0), |xs: Lazy<Vec<u8>>| {
+//! let summary = Config::default().max_size(6).samples(0, 0).try_check(|xs: Lazy<Vec<u8>>| {
 //!     implies(xs.len() > 10, || true)
 //! })
 //! .unwrap();

@@ -1,7 +1,7 @@
 //! Robustness tests: cycles without `pay`, transparent user wrappers,
 //! internal errors, unbounded sizes and deep counterexamples.
 
-use crate::check::{run_check, Found};
+use crate::check::Found;
 use crate::space::{self, Space};
 use crate::types::grammar_of;
 use crate::{Config, Enumerable, Lazy};
@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// The panic message of `f`, which must panic.
 fn panic_text(f: impl FnOnce()) -> String {
     let p = catch_unwind(AssertUnwindSafe(f)).expect_err("expected a panic");
-    crate::search::panic_message(&*p)
+    crate::internal::panic_message(&*p)
 }
 
 // ---- cycles without `pay` ----
@@ -138,7 +138,7 @@ fn cycles_without_pay_are_rejected_naming_their_types() {
     assert_cycle::<UnionSelf>(&["UnionSelf -> "]);
     // The same through `check`: the panic propagates, it is no counterexample.
     let msg = panic_text(|| {
-        let _ = run_check(&Config::default(), |_: Vec<MapB>| true);
+        let _ = Config::default().try_check(|_: Vec<MapB>| true);
     });
     assert!(msg.contains("MapA") && msg.contains("MapB"), "{msg}");
 }
@@ -186,7 +186,7 @@ fn recursion_that_pays_still_compiles() {
     }
     let g = grammar_of::<Endless>();
     assert!(!g.is_inhabited());
-    let s = run_check(&Config::default(), |_: Endless| true).unwrap();
+    let s = Config::default().try_check(|_: Endless| true).unwrap();
     assert!(s.problems[0].contains("has no values"), "{:?}", s.problems);
 }
 
@@ -237,11 +237,11 @@ enum Nat {
 #[test]
 fn transparent_wrappers_check_like_what_they_wrap() {
     let cfg = Config::default().max_size(8).samples(0, 0);
-    let plain = run_check(&cfg, |x: i64| x < 3).unwrap_err();
-    let key = run_check(&cfg, |k: Key| k.0 < 3).unwrap_err();
-    let key2 = run_check(&cfg, |k: Key2| k.0 .0 < 3).unwrap_err();
-    let boxed = run_check(&cfg, |k: BoxKey| *k.0 < 3).unwrap_err();
-    let by_ref = run_check(&cfg, |k: &Key| k.0 < 3).unwrap_err();
+    let plain = cfg.try_check(|x: i64| x < 3).unwrap_err();
+    let key = cfg.try_check(|k: Key| k.0 < 3).unwrap_err();
+    let key2 = cfg.try_check(|k: Key2| k.0 .0 < 3).unwrap_err();
+    let boxed = cfg.try_check(|k: BoxKey| *k.0 < 3).unwrap_err();
+    let by_ref = cfg.try_check(|k: &Key| k.0 < 3).unwrap_err();
     assert!(!plain.panicked && plain.found == Found::Exhaustive);
     assert_eq!(key.value, Key(plain.value));
     assert_eq!(key2.value, Key2(Key(plain.value)));
@@ -255,10 +255,10 @@ fn transparent_wrappers_check_like_what_they_wrap() {
     }
     assert_eq!((key.size, key.runs), (plain.size, plain.runs));
     // As fields of a derived type and inside `Vec`, read lazily and forced.
-    let e = run_check(&cfg, |e: Entry| e.key.0 + e.nested.0 .0 + *e.boxed.0 < 2).unwrap_err();
+    let e = cfg.try_check(|e: Entry| e.key.0 + e.nested.0 .0 + *e.boxed.0 < 2).unwrap_err();
     assert!(!e.panicked, "{}", e.report());
     assert_eq!(e.value.key.0 + e.value.nested.0 .0 + *e.value.boxed.0, 2);
-    let v = run_check(&cfg, |ks: Lazy<Vec<Key>>| {
+    let v = cfg.try_check(|ks: Lazy<Vec<Key>>| {
         ks.iter().map(|k| k.force().0).sum::<i64>() < 2
     })
     .unwrap_err();
@@ -308,15 +308,15 @@ fn transparent_wrappers_index_replay_and_shrink() {
     }
     // Replay a key.
     let cfg = Config::default().max_size(6).samples(0, 0);
-    let c = run_check(&cfg, |e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
+    let c = cfg.try_check(|e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
     let mut replay = cfg.clone();
     replay.replay = Some(c.key.clone());
-    let r = run_check(&replay, |e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
+    let r = replay.try_check(|e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
     assert_eq!(r.value, c.value);
     assert!(matches!(r.found, Found::Replay { from_file: false }));
     // A failure past the exhaustive sizes is found at random and shrunk.
     let cfg = Config::default().max_size(2).runs(50).samples(300, 60);
-    let c = run_check(&cfg, |ks: Vec<Key>| ks.len() < 12).unwrap_err();
+    let c = cfg.try_check(|ks: Vec<Key>| ks.len() < 12).unwrap_err();
     assert!(!c.panicked, "{}", c.report());
     assert!(matches!(c.found, Found::Random { .. }), "{:?}", c.found);
     assert_eq!(c.value, vec![Key(0); 12]);
@@ -340,7 +340,7 @@ impl Enumerable for Broken {
 fn internal_errors_are_no_counterexamples() {
     for threads in [1, 2] {
         let cfg = Config::default().max_size(4).threads(threads);
-        let s = run_check(&cfg, |b: Broken| b.0 < 100).expect("no counterexample");
+        let s = cfg.try_check(|b: Broken| b.0 < 100).expect("no counterexample");
         assert_eq!(s.stopped, crate::check::Stop::Internal);
         let m = &s.problems[0];
         assert!(m.starts_with(crate::internal::PREFIX), "{m}");
@@ -348,7 +348,7 @@ fn internal_errors_are_no_counterexamples() {
         assert!(s.to_string().contains("internal error"), "{s}");
     }
     // Inside a derived type and a list, forced lazily: the same.
-    let s = run_check(&Config::default(), |xs: Lazy<Vec<Option<Broken>>>| {
+    let s = Config::default().try_check(|xs: Lazy<Vec<Option<Broken>>>| {
         xs.iter().all(|x| x.force().is_none())
     })
     .expect("no counterexample");
@@ -372,7 +372,7 @@ fn internal_errors_are_no_counterexamples() {
     });
     assert!(m.starts_with(crate::internal::PREFIX), "{m}");
     // A panic of the property itself is still a counterexample.
-    let c = run_check(&Config::default(), |x: u8| assert!(x < 3)).unwrap_err();
+    let c = Config::default().try_check(|x: u8| assert!(x < 3)).unwrap_err();
     assert!(c.panicked && c.value == 3);
 }
 
@@ -392,11 +392,7 @@ fn a_view_of_a_foreign_space_is_an_internal_error() {
         other => panic!("expected an internal error, got {other:?}"),
     }
     let p = catch_unwind(AssertUnwindSafe(|| {
-        let _ = crate::search::ctrex_in_searcher(
-            &mut crate::search::Searcher::with_space(&s, 5),
-            &|xs: Lazy<Vec<bool>>| xs.is_empty(),
-            crate::search::Budget::unlimited(),
-        );
+        let _ = (crate::search::Searcher::with_space(&s, 5)).ctrex(&|xs: Lazy<Vec<bool>>| xs.is_empty(), crate::search::Budget::unlimited());
     }))
     .unwrap_err();
     assert!(crate::internal::message_of(&*p).is_some());
@@ -442,7 +438,7 @@ fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
             replay: Some(key.clone()),
             ..Config::default()
         };
-        let c = run_check(&cfg, |n: Lazy<Nat>| spine(n) < DEEP).unwrap_err();
+        let c = cfg.try_check(|n: Lazy<Nat>| spine(n) < DEEP).unwrap_err();
         assert_eq!((c.size, c.depth), (DEEP as u64 + 1, DEEP + 1));
         assert!(c.too_deep_for_debug());
         let report = c.report();
@@ -452,7 +448,7 @@ fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
         c.discard();
         // `check` itself fails with the same report.
         let m = panic_text(|| {
-            crate::check_with(cfg, |n: Lazy<Nat>| spine(n) < DEEP);
+            cfg.check(|n: Lazy<Nat>| spine(n) < DEEP);
         });
         assert!(m.contains("nested 20001 deep"), "{}", &m[..200]);
         report
@@ -465,7 +461,7 @@ fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
     )));
     assert!(report.contains("not with `Debug`"), "{}", &report[..300]);
     // A shallow counterexample is still printed with `Debug`.
-    let c = run_check(&Config::default(), |n: Lazy<Nat>| spine(n) < 3).unwrap_err();
+    let c = Config::default().try_check(|n: Lazy<Nat>| spine(n) < 3).unwrap_err();
     assert_eq!(c.depth, 4);
     assert!(
         c.report().contains("counterexample (size 4): S(S(S(Z)))"),
@@ -483,9 +479,7 @@ fn deep_patterns_print_on_a_small_stack() {
         let tree = ix.tree(DEEP + 1, &0u32.into()).unwrap();
         let mut s = crate::search::Searcher::<Nat>::new(0);
         s.load(&tree);
-        let r = crate::search::ctrex_in_searcher(
-            &mut s,
-            &|n: Lazy<Nat>| {
+        let r = s.ctrex(&|n: Lazy<Nat>| {
                 // Reads all but the last constructor.
                 let mut cur = n;
                 for _ in 0..DEEP {
@@ -495,9 +489,7 @@ fn deep_patterns_print_on_a_small_stack() {
                     }
                 }
                 false
-            },
-            crate::search::Budget::unlimited(),
-        );
+            }, crate::search::Budget::unlimited());
         let crate::search::BoundResult::Failed(c) = r else {
             panic!("expected a failure")
         };
@@ -527,7 +519,7 @@ fn unbounded_max_size_stops_at_the_run_budget() {
         Config::default().max_size(1 << 40),
     ] {
         let cfg = cfg.runs(500).samples(50, usize::MAX);
-        let s = run_check(&cfg, |xs: Vec<bool>| xs.len() < 1_000_000).unwrap();
+        let s = cfg.try_check(|xs: Vec<bool>| xs.len() < 1_000_000).unwrap();
         assert!(s.problems.is_empty(), "{:?}", s.problems);
         assert_eq!(s.runs, 500);
         // A list of length n has size 2n + 1: sizes up to 16 hold the 255
@@ -546,7 +538,7 @@ fn unbounded_max_size_stops_at_the_run_budget() {
     }
     assert!(summaries.windows(2).all(|w| w[0] == w[1]), "{summaries:?}");
     // A failure is still the smallest one.
-    let c = run_check(&Config::default().max_size(usize::MAX), |xs: Vec<bool>| {
+    let c = Config::default().max_size(usize::MAX).try_check(|xs: Vec<bool>| {
         xs.len() < 5
     })
     .unwrap_err();

@@ -637,7 +637,7 @@ mod tests {
         if std::env::var_os(CHILD_VAR).is_none() {
             return;
         }
-        let limit = crate::check::parse_duration(
+        let limit = crate::check::settings::parse_duration(
             &std::env::var("NEATCHECK_RUN_TIMEOUT").expect("set by the parent"),
         )
         .expect("a duration");

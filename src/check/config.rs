@@ -9,6 +9,7 @@ use crate::describe::IntegerSizes;
 use crate::outcome::Shard;
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How to search or check a property: the one value that carries the size
@@ -83,8 +84,13 @@ pub struct OwnSpaces;
 
 /// Type state of a [`Config`]: the input's values come from given spaces
 /// ([`Config::spaces`]).
-#[derive(Clone, Copy)]
-pub struct GivenSpaces<F>(pub(crate) F);
+pub struct GivenSpaces<F>(pub(crate) Arc<F>);
+
+impl<F> Clone for GivenSpaces<F> {
+    fn clone(&self) -> Self {
+        GivenSpaces(self.0.clone())
+    }
+}
 
 impl<F> fmt::Debug for GivenSpaces<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -180,7 +186,7 @@ impl<R> Config<OwnSpaces, R> {
     pub fn spaces<F>(self, spaces: F) -> Config<GivenSpaces<F>, R> {
         Config {
             settings: self.settings,
-            input: GivenSpaces(spaces),
+            input: GivenSpaces(Arc::new(spaces)),
             threads: PhantomData,
         }
     }
@@ -264,6 +270,13 @@ impl<I, R> Config<I, R> {
     /// Prints the coverage line of passing checks.
     pub fn verbose(mut self, v: bool) -> Self {
         self.settings.verbose = v;
+        self
+    }
+
+    /// Runs only the input of this replay key (as a report's
+    /// `NEATCHECK_REPLAY=<key>` line does).
+    pub fn replay(mut self, key: impl Into<String>) -> Self {
+        self.settings.replay = Some(key.into());
         self
     }
 

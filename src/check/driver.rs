@@ -1064,7 +1064,7 @@ mod shard_tests {
     //! labels and random cases split exactly, on one thread or several,
     //! and each shard reports its own first counterexample as such.
 
-    use crate::check::{label, run_check, Config, Found, Summary};
+    use crate::check::{label, Config, Found, Summary, Threads};
     use crate::handle::Lazy;
 
     /// Reads the list up to its first element above 2 and labels the run
@@ -1076,9 +1076,9 @@ mod shard_tests {
     }
 
     /// The summaries of shards `1..=count`.
-    fn shard_summaries(config: &Config, count: usize) -> Vec<Summary> {
+    fn shard_summaries(config: &Config<crate::check::OwnSpaces, Threads>, count: usize) -> Vec<Summary> {
         (1..=count)
-            .map(|i| run_check(&config.clone().shard(i, count), labelled).expect("passes"))
+            .map(|i| (config.clone().shard(i, count)).try_check(labelled).expect("passes"))
             .collect()
     }
 
@@ -1086,7 +1086,7 @@ mod shard_tests {
     fn sharded_checks_split_runs_labels_and_random_cases_exactly() {
         // Every size to 9 exhausted, then random cases of sizes 10 to 30.
         let config = Config::default().max_size(9).samples(300, 30);
-        let whole = run_check(&config, labelled).expect("passes");
+        let whole = config.try_check(labelled).expect("passes");
         assert!(whole.random > 200 && whole.labels.len() > 3, "{whole}");
         for threads in [1, 2] {
             for count in 1..=4 {
@@ -1128,13 +1128,13 @@ mod shard_tests {
             v.len() < 3 || v.windows(2).all(|w| w[0] <= w[1])
         };
         let config = Config::default().samples(0, 0);
-        let whole = run_check(&config, prop).expect_err("fails");
+        let whole = config.try_check(prop).expect_err("fails");
         assert!(whole.is_minimal());
         for threads in [1, 2] {
             for count in 2..=4 {
                 let config = config.clone().threads(threads);
                 let found: Vec<_> = (1..=count)
-                    .map(|i| run_check(&config.clone().shard(i, count), prop).expect_err("fails"))
+                    .map(|i| (config.clone().shard(i, count)).try_check(prop).expect_err("fails"))
                     .collect();
                 // No shard fails below the whole check's size, and the
                 // whole check's counterexample is one shard's.
@@ -1152,7 +1152,7 @@ mod shard_tests {
                 let one: Vec<_> = (1..=count)
                     .map(|i| {
                         let config = config.clone().threads(1).shard(i, count);
-                        run_check(&config, prop).expect_err("fails")
+                        config.try_check(prop).expect_err("fails")
                     })
                     .collect();
                 for (a, b) in found.iter().zip(&one) {
@@ -1171,7 +1171,7 @@ mod shard_tests {
         let mut failed = 0;
         for i in 1..=3 {
             let config = config.clone().shard(i, 3);
-            let Err(c) = run_check(&config, prop) else {
+            let Err(c) = config.try_check(prop) else {
                 continue;
             };
             failed += 1;
@@ -1181,11 +1181,8 @@ mod shard_tests {
             let ours = format!("shard {i}/3");
             assert!(report.contains(&ours), "{report}");
             // Its key replays it, in this shard as anywhere.
-            let replaying = Config {
-                replay: Some(c.key.clone()),
-                ..config.clone()
-            };
-            let replayed = run_check(&replaying, prop).expect_err("fails");
+            let replaying = config.clone().replay(c.key.clone());
+            let replayed = replaying.try_check(prop).expect_err("fails");
             assert_eq!(replayed.value, c.value);
             assert!(matches!(replayed.found, Found::Replay { from_file: false }));
         }
@@ -1198,7 +1195,7 @@ mod shard_tests {
         let config = Config::default();
         let summaries: Vec<_> = (1..=4)
             .map(|i| {
-                run_check(&config.clone().shard(i, 4), |b: bool| u8::from(b) < 2).expect("passes")
+                (config.clone().shard(i, 4)).try_check(|b: bool| u8::from(b) < 2).expect("passes")
             })
             .collect();
         let runs: Vec<u64> = summaries.iter().map(|s| s.runs).collect();

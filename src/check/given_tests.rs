@@ -2,6 +2,8 @@
 //! of the same spaces.
 
 use super::*;
+use crate::describe::Space;
+use crate::handle::Lazy;
 use crate::space;
 use crate::values::values_in;
 
@@ -50,11 +52,7 @@ fn plain_arguments_and_a_single_space() {
     })
     .expect_err("fails");
     assert_eq!(c.value, (-3, vec![0, 0]));
-    let c = run_check_in(
-        &Config::default(),
-        || space::range(0, 9, |x| x as u8),
-        |x: u8| x < 9,
-    )
+    let c = Config::default().spaces(|| space::range(0, 9, |x| x as u8)).try_check(|x: u8| x < 9)
     .expect_err("fails");
     assert_eq!(c.value, 9);
 }

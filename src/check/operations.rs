@@ -22,7 +22,6 @@ use crate::Enumerable;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::panic::Location;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Where the values of a [`Config`]'s input of type `T` come from: the
@@ -107,7 +106,7 @@ impl<T: Enumerable> sealed::Source<T> for OwnSpaces {
 }
 impl<T: Enumerable> InputSpaces<T> for OwnSpaces {}
 
-impl<T, S, F> sealed::Source<T> for GivenSpaces<Arc<F>>
+impl<T, S, F> sealed::Source<T> for GivenSpaces<F>
 where
     T: Enumerable,
     S: Spaces<T>,
@@ -118,7 +117,7 @@ where
         GrammarSource::given(move || spaces().into_space())
     }
 }
-impl<T, S, F> InputSpaces<T> for GivenSpaces<Arc<F>>
+impl<T, S, F> InputSpaces<T> for GivenSpaces<F>
 where
     T: Enumerable,
     S: Spaces<T>,

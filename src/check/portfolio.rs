@@ -237,7 +237,7 @@ pub(crate) fn bound_with_depth_order<T: Enumerable>(
 #[cfg(test)]
 mod tests {
     use super::depth_allowance;
-    use crate::check::{run_check, Config, Found};
+    use crate::check::{Config, Found};
     use crate::handle::Lazy;
     use proptest::prelude::*;
 
@@ -316,6 +316,7 @@ mod tests {
             traced: &traced,
             watchdog: None,
             source: &GrammarSource::Canonical,
+            threads: None,
         };
         let mut events: Vec<String> = vec![];
         let mut observe = |e: BoundEvent<'_>| match e {
@@ -324,13 +325,13 @@ mod tests {
             BoundEvent::Passed { .. } | BoundEvent::Cut { .. } => {}
         };
         let f = drive(
-            &config(u64::MAX, true),
+            &config(u64::MAX, true).settings,
             &subject,
             &Origin::default(),
             &mut observe,
         )
         .expect_err("five distinct numbers");
-        let alone = run_check(&config(u64::MAX, false), &prop).expect_err("found");
+        let alone = config(u64::MAX, false).try_check(&prop).expect_err("found");
         assert_eq!(
             (&f.value, f.size, &f.found),
             (&alone.value, alone.size, &alone.found)
@@ -359,8 +360,8 @@ mod tests {
         #[test]
         fn within_the_budget_the_report_is_the_size_orders(c in cond(), len in 1usize..5) {
             let prop = property(len, &c);
-            let alone = run_check(&config(u64::MAX, false), &prop).map(|s| s.runs);
-            let both = run_check(&config(u64::MAX, true), &prop);
+            let alone = config(u64::MAX, false).try_check(&prop).map(|s| s.runs);
+            let both = config(u64::MAX, true).try_check(&prop);
             match (alone, both) {
                 (Ok(_), Ok(_)) => unreachable!("every property here fails"),
                 (Err(a), Err(b)) => {
@@ -385,9 +386,9 @@ mod tests {
             runs in 2_000u64..20_000,
         ) {
             let prop = property(len, &c);
-            let smallest = run_check(&config(u64::MAX, false), &prop)
+            let smallest = config(u64::MAX, false).try_check(&prop)
                 .expect_err("every property here fails");
-            match run_check(&config(runs, true), &prop) {
+            match config(runs, true).try_check(&prop) {
                 Ok(summary) => prop_assert!(summary.depth_runs > 0),
                 Err(f) => {
                     // The property fails on it.
@@ -413,7 +414,7 @@ mod tests {
     fn six_distinct_numbers_are_found_by_depth_within_a_small_budget() {
         let c = Cond::Distinct;
         let prop = property(6, &c);
-        let f = run_check(&config(50_000, true), &prop).expect_err("the depth order finds it");
+        let f = config(50_000, true).try_check(&prop).expect_err("the depth order finds it");
         assert!(matches!(f.found, Found::Depth { .. }), "{:?}", f.found);
         assert!(f.value.len() == 6 && c.holds(&f.value), "{:?}", f.value);
         assert!(!f.is_minimal(), "50 000 runs do not reach size 18");
@@ -431,9 +432,9 @@ mod tests {
             "{report}"
         );
         assert!(report.contains("; depth-bounded search: "), "{report}");
-        assert!(run_check(&config(50_000, false), &prop).is_ok());
+        assert!(config(50_000, false).try_check(&prop).is_ok());
         // Threads change neither the size order's runs nor the depth order's.
-        let two = run_check(&config(50_000, true).threads(2), &prop).expect_err("found");
+        let two = config(50_000, true).threads(2).try_check(&prop).expect_err("found");
         assert_eq!(
             (two.value, two.summary.runs, two.summary.depth_runs),
             (f.value, f.summary.runs, f.summary.depth_runs)

@@ -11,7 +11,7 @@
 //! `u64::MAX`, where the pruned space computed its end past it.
 
 use super::random::log::{recording, Event};
-use crate::check::{implies, run_check, Config, Stop};
+use crate::check::{implies, Config, Stop};
 use crate::describe::IntegerSizes;
 use crate::grammar::{Grammar, Tree};
 use crate::handle::Lazy;
@@ -133,7 +133,7 @@ where
 {
     let c: K = crate::index::value_at(&BigUint::from(pick));
     let prop = |input: Lazy<'_, Forms<K>>| implies(precondition(shape, &c, input), || true);
-    let (result, events) = recording(|| run_check(config, prop));
+    let (result, events) = recording(|| config.try_check(prop));
     match result {
         Ok(s) => assert_ne!(s.stopped, Stop::Internal, "{:?}", s.problems),
         Err(c) => panic!("a property that holds failed: {}", c.report()),
@@ -282,7 +282,7 @@ fn config(seed: u64, linear: bool) -> Config {
 #[test]
 fn the_issue_36_property_passes() {
     let (result, events) =
-        recording(|| run_check(&config(1, false), |x: i64| implies(x > 5, || true)));
+        recording(|| config(1, false).try_check(|x: i64| implies(x > 5, || true)));
     assert!(result.is_ok_and(|s| s.problems.is_empty()));
     assert!(assert_no_ruled_out_draws(&grammar_of::<i64>(), &events) > 100);
 }

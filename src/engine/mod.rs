@@ -807,6 +807,49 @@ impl<T> BoundResult<T> {
     }
 }
 
+/// The searches the engine's own tests compare against (users run them
+/// through `Config`).
+#[cfg(test)]
+pub(crate) fn classes<T: Enumerable, O: Outcome>(
+    pred: impl Fn(Lazy<'_, T>) -> O,
+    bound: usize,
+) -> Classes {
+    count_classes(Searcher::<T>::new(bound), |s| s.step(&pred), Budget::unlimited())
+}
+
+#[cfg(test)]
+pub(crate) fn classes_cool<T: Enumerable, F>(pred: F, bound: usize, strategy: Strategy) -> Classes
+where
+    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+{
+    count_classes(
+        Searcher::<T>::new(bound),
+        |s| s.step_cool(strategy, &pred),
+        Budget::unlimited(),
+    )
+}
+
+#[cfg(test)]
+pub(crate) fn ctrex_within<T: Enumerable, O: Outcome>(
+    prop: &impl Fn(Lazy<'_, T>) -> O,
+    bound: usize,
+    budget: Budget,
+) -> BoundResult<T> {
+    Searcher::<T>::new(bound).ctrex(prop, budget)
+}
+
+#[cfg(test)]
+pub(crate) fn counterexample_here<T: 'static, O: Outcome>(
+    s: &mut Searcher<T>,
+    prop: &impl Fn(Lazy<'_, T>) -> O,
+    r: RunResult,
+) -> Counterexample<T> {
+    let pattern = s.pattern(|x| {
+        let _ = prop(x);
+    });
+    s.counterexample(&pattern, r)
+}
+
 /// Statistics gathered per run by a bound's search (sequential or
 /// parallel), beyond the run count.
 ///

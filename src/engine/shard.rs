@@ -36,6 +36,14 @@
 
 use super::dfs::Engine;
 use crate::outcome::Shard;
+#[cfg(test)]
+use super::{count_classes, BoundResult, Budget, Classes, Counterexample, Outcome, Searcher};
+#[cfg(test)]
+use crate::cool::{Cool, Strategy};
+#[cfg(test)]
+use crate::handle::Lazy;
+#[cfg(test)]
+use crate::Enumerable;
 
 /// What one shard does with a search-tree node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +159,82 @@ impl ShardCut {
     }
 }
 
+
+/// Searches over one shard, for the tests of sharding (users shard a
+/// search with `Config::shard`).
+#[cfg(test)]
+impl Shard {
+    /// [`super::classes`] over this shard: its runs and satisfying classes.
+    /// Over the shards `1..=n` of a bound these add up to the whole
+    /// search's, each class counted by exactly one shard.
+    ///
+    /// # Panics
+    /// If the predicate panics on one of this shard's runs: the message
+    /// names the input.
+    pub(crate) fn classes<T: Enumerable, O: Outcome>(
+        &self,
+        pred: impl Fn(Lazy<'_, T>) -> O,
+        bound: usize,
+    ) -> Classes {
+        count_classes(self.searcher(bound), |s| s.step(&pred), Budget::unlimited())
+    }
+
+    /// [`super::classes_cool`] over this shard. The nodes above the cut are
+    /// run as in the whole search, so every node inherits the schedule it
+    /// has there.
+    ///
+    /// # Panics
+    /// As [`Shard::classes`].
+    pub(crate) fn classes_cool<T: Enumerable, F>(
+        &self,
+        pred: F,
+        bound: usize,
+        strategy: Strategy,
+    ) -> Classes
+    where
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    {
+        count_classes(self.searcher(bound), |s| s.step_cool(strategy, &pred), Budget::unlimited())
+    }
+
+    /// [`super::ctrex_within`] over this shard: its first counterexample in
+    /// search order, among its first `max_runs` runs (the budget counts
+    /// this shard's runs). The earliest in search order of the shards'
+    /// counterexamples is the whole search's; one shard's is reported with
+    /// [`crate::check::Summary::shard`] set and is not
+    /// [minimal](Counterexample::is_minimal) unless the shard is the whole
+    /// search. `Counterexample::runs` counts this shard's runs.
+    pub(crate) fn ctrex_within<T: Enumerable, O: Outcome>(
+        &self,
+        prop: &impl Fn(Lazy<'_, T>) -> O,
+        bound: usize,
+        budget: Budget,
+    ) -> BoundResult<T> {
+        let mut result = self.searcher(bound).ctrex(prop, budget);
+        if let BoundResult::Failed(c) = &mut result {
+            c.summary.shard = Some(*self);
+        }
+        result
+    }
+
+    /// [`super::ctrex`] over this shard: its first counterexample of size
+    /// `<= bound`, or its number of runs.
+    pub(crate) fn ctrex<T: Enumerable, O: Outcome>(
+        &self,
+        prop: impl Fn(Lazy<'_, T>) -> O,
+        bound: usize,
+    ) -> Result<u64, Counterexample<T>> {
+        match self.ctrex_within(&prop, bound, Budget::unlimited()) {
+            BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
+            BoundResult::Failed(c) => Err(c),
+        }
+    }
+
+    /// A searcher of the canonical space of `T` restricted to this shard.
+    fn searcher<T: Enumerable>(&self, bound: usize) -> Searcher<T> {
+        Searcher::<T>::new(bound).sharded(Some(*self))
+    }
+}
 
 #[cfg(test)]
 mod tests;

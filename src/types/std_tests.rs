@@ -3,7 +3,7 @@
 //! reference enumeration: counts, values, ranks, typed materialisation,
 //! lazy searches and planted bugs.
 
-use crate::check::{run_check, Config, Found};
+use crate::check::{Config, Found};
 use crate::count::count_of;
 use crate::index::Indexer;
 use crate::lazy::{Lazy, ListView};
@@ -382,7 +382,7 @@ fn hash_set_and_heap_planted_bugs() {
     assert_eq!(f.size, 3);
     assert!(f.is_minimal());
 
-    let f = run_check(&Config::default(), |s: HashSet<u8>| {
+    let f = Config::default().try_check(|s: HashSet<u8>| {
         !s.contains(&2) || !s.contains(&3)
     })
     .unwrap_err();
@@ -391,7 +391,7 @@ fn hash_set_and_heap_planted_bugs() {
     assert_eq!(f.size, 7);
 
     // A heap with a repeated element: the smallest is {0, 0} (size 3).
-    let f = run_check(&Config::default(), |h: BinaryHeap<u8>| {
+    let f = Config::default().try_check(|h: BinaryHeap<u8>| {
         h.into_sorted_vec().windows(2).all(|w| w[0] < w[1])
     })
     .unwrap_err();
@@ -468,7 +468,7 @@ fn properties_of_twelve_arguments() {
         !(k.get() && a.get() == 1 && l.get() == 1)
     }
     type Args = (u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, bool, u8);
-    let f = run_check::<Args, _>(&Config::default(), prop).unwrap_err();
+    let f = Config::default().try_check(prop).unwrap_err();
     assert_eq!(f.value, (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, 1));
     assert_eq!(f.size, 3);
     assert!(f.is_minimal());
@@ -516,10 +516,7 @@ fn passing_checks_reach_the_random_phase() {
     .unwrap();
     assert!(s.problems.is_empty(), "{s}");
     assert!(s.random > 0, "{s}");
-    let s = run_check(
-        &Config::default().runs(2_000),
-        |h: BinaryHeap<Option<u8>>| h.into_sorted_vec().windows(2).all(|w| w[0] <= w[1]),
-    )
+    let s = Config::default().runs(2_000).try_check(|h: BinaryHeap<Option<u8>>| h.into_sorted_vec().windows(2).all(|w| w[0] <= w[1]))
     .unwrap();
     assert!(s.problems.is_empty(), "{s}");
 }

@@ -1,6 +1,6 @@
 //! The `cargo test` integration: reports, configuration, preconditions.
 
-use neatcheck::check::{run_check, Config, Found, Stop};
+use neatcheck::check::{Config, Found, Stop};
 use neatcheck::{implies, Lazy};
 
 /// Inserts into a sorted list, but drops duplicates (the bug).
@@ -72,7 +72,7 @@ fn the_report_has_everything_needed() {
 
 #[test]
 fn unread_positions_are_shown_as_holes() {
-    let f = run_check(&Config::default(), |xs: Lazy<Vec<bool>>| {
+    let f = Config::default().try_check(|xs: Lazy<Vec<bool>>| {
         xs.first().map(|b| !b.get()).unwrap_or(true)
     })
     .unwrap_err();
@@ -82,7 +82,7 @@ fn unread_positions_are_shown_as_holes() {
 
 #[test]
 fn panics_are_reported_with_their_message_and_location() {
-    let f = run_check(&Config::default(), |xs: Vec<u8>| {
+    let f = Config::default().try_check(|xs: Vec<u8>| {
         assert!(xs.len() < 2, "too long: {}", xs.len());
     })
     .unwrap_err();
@@ -113,18 +113,12 @@ fn err_results_fail_with_the_error() {
 #[test]
 #[should_panic(expected = "no input met the precondition")]
 fn a_precondition_that_never_holds_is_reported() {
-    neatcheck::check_with(
-        Config::default().max_size(6).samples(0, 0),
-        |xs: Lazy<Vec<bool>>| implies(xs.len() > 100, || false),
-    );
+    Config::default().max_size(6).samples(0, 0).check(|xs: Lazy<Vec<bool>>| implies(xs.len() > 100, || false));
 }
 
 #[test]
 fn max_size_limits_the_exhaustive_phase() {
-    let s = run_check(
-        &Config::default().max_size(5).samples(0, 0),
-        |xs: Vec<bool>| xs.len() < 100,
-    )
+    let s = Config::default().max_size(5).samples(0, 0).try_check(|xs: Vec<bool>| xs.len() < 100)
     .unwrap();
     assert_eq!(s.exhausted, Some(5));
     assert_eq!(s.stopped, Stop::MaxSize);
@@ -138,7 +132,7 @@ fn max_size_limits_the_exhaustive_phase() {
 
 #[test]
 fn the_run_budget_stops_the_exhaustive_phase_exactly() {
-    let s = run_check(&Config::default().runs(10), |xs: Vec<bool>| xs.len() < 1000).unwrap();
+    let s = Config::default().runs(10).try_check(|xs: Vec<bool>| xs.len() < 1000).unwrap();
     // Bound 6 holds the 7 lists of length up to 2, within the budget: it
     // runs first (7 runs, the bounds below it skipped); bound 7 (15 lists)
     // is cut after the 3 runs left.
@@ -154,7 +148,7 @@ fn the_run_budget_stops_the_exhaustive_phase_exactly() {
     let timed = Config::default()
         .runs(10)
         .time(std::time::Duration::from_secs(3600));
-    let s = run_check(&timed, |xs: Vec<bool>| xs.len() < 1000).unwrap();
+    let s = timed.try_check(|xs: Vec<bool>| xs.len() < 1000).unwrap();
     assert_eq!(
         (s.stopped, s.exhausted, s.runs),
         (Stop::Runs(5), Some(4), 10)
@@ -176,7 +170,7 @@ fn a_finite_type_is_searched_whole_and_not_sampled() {
 #[test]
 fn labels_count_each_run_once_over_the_last_bound_and_the_random_cases() {
     let config = Config::default().max_size(7).samples(0, 0);
-    let s = run_check(&config, |xs: Lazy<Vec<bool>>| {
+    let s = config.try_check(|xs: Lazy<Vec<bool>>| {
         neatcheck::collect(xs.len());
         neatcheck::collect(xs.len());
         implies(!xs.is_empty(), || {
@@ -366,7 +360,7 @@ fn a_time_ceiling_that_cuts_the_search_is_reported() {
     let config = Config::default()
         .runs(u64::MAX)
         .time(std::time::Duration::from_millis(30));
-    let s = run_check(&config, |xs: Vec<u16>| xs.len() < 1000).unwrap();
+    let s = config.try_check(|xs: Vec<u16>| xs.len() < 1000).unwrap();
     assert!(matches!(s.stopped, Stop::Time(_)), "{:?}", s.stopped);
     assert!(
         s.to_string()
@@ -403,14 +397,14 @@ fn health_checks_name_what_to_change() {
     assert!(s.problems[0].contains("has no values"), "{:?}", s.problems);
     assert!(s.problems[0].contains("NoValues"), "{:?}", s.problems);
 
-    let s = run_check(&Config::default(), |_: [bool; 120]| true).unwrap();
+    let s = Config::default().try_check(|_: [bool; 120]| true).unwrap();
     assert!(
         s.problems[0].contains("the smallest input has size 120, above the size bound 100"),
         "{:?}",
         s.problems
     );
 
-    let s = run_check(&Config::default(), |xs: Lazy<Vec<u8>>| {
+    let s = Config::default().try_check(|xs: Lazy<Vec<u8>>| {
         implies(xs.len() == 7 && xs.iter().all(|x| x.get() == 200), || true)
     })
     .unwrap();
@@ -578,8 +572,8 @@ fn threads_give_the_sequential_verdict_and_counterexample() {
             insert_dropping_duplicates(x, &xs).len() == xs.len() + 1
         })
     };
-    let one = run_check(&Config::default(), prop).unwrap_err();
-    let two = run_check(&Config::default().threads(2), prop).unwrap_err();
+    let one = Config::default().try_check(prop).unwrap_err();
+    let two = Config::default().threads(2).try_check(prop).unwrap_err();
     assert_eq!(
         (&two.value, two.size, two.runs, &two.key),
         (&one.value, one.size, one.runs, &one.key)
@@ -588,8 +582,8 @@ fn threads_give_the_sequential_verdict_and_counterexample() {
     // A bug past the run budget: the same cut, the same random case.
     let late = |xs: Lazy<Vec<bool>>| xs.len() < 9;
     for budget in [1_000, 5_000] {
-        let one = run_check(&Config::default().runs(budget), late).unwrap_err();
-        let two = run_check(&Config::default().runs(budget).threads(2), late).unwrap_err();
+        let one = Config::default().runs(budget).try_check(late).unwrap_err();
+        let two = Config::default().runs(budget).threads(2).try_check(late).unwrap_err();
         assert_eq!((&two.value, &two.found), (&one.value, &one.found));
         assert_eq!(two.summary.runs, one.summary.runs);
         assert_eq!(two.summary.stopped, one.summary.stopped);
@@ -600,8 +594,8 @@ fn threads_give_the_sequential_verdict_and_counterexample() {
         xs.len() < 1000
     };
     let config = Config::default().runs(20_000).samples(100, 60);
-    let one = run_check(&config, pass).unwrap();
-    let two = run_check(&config.clone().threads(3), pass).unwrap();
+    let one = config.try_check(pass).unwrap();
+    let two = (config.clone().threads(3)).try_check(pass).unwrap();
     assert_eq!(
         (two.runs, two.exhausted, two.stopped),
         (one.runs, one.exhausted, one.stopped)
@@ -625,7 +619,7 @@ fn the_verdict_does_not_depend_on_load() {
     // A bug at size 15 (lists of 7 elements): the exhaustive phase reaches
     // it within the default run budget whatever the machine's load.
     let prop = |xs: Lazy<Vec<bool>>| xs.len() < 7;
-    let idle = run_check(&Config::default(), prop).unwrap_err();
+    let idle = Config::default().try_check(prop).unwrap_err();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let loaded = std::thread::scope(|scope| {
         for _ in 0..4 {
@@ -636,7 +630,7 @@ fn the_verdict_does_not_depend_on_load() {
             });
         }
         let r: Vec<_> = (0..3)
-            .map(|_| run_check(&Config::default(), prop).unwrap_err())
+            .map(|_| Config::default().try_check(prop).unwrap_err())
             .collect();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         r
@@ -667,7 +661,7 @@ neatcheck::neatcheck! {
 fn the_random_phase_finds_and_shrinks_bugs_past_the_small_scope() {
     // Fails only for lists longer than 20 (size 43, 2^21 lists): too many to
     // exhaust within the budget; the random phase finds one and shrinks it.
-    let f = run_check(&Config::default(), |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    let f = Config::default().try_check(|xs: Vec<bool>| xs.len() <= 20).unwrap_err();
     assert!(matches!(f.found, Found::Random { .. }), "{:?}", f.found);
     assert_eq!(f.value, vec![false; 21]);
     assert!(
@@ -676,10 +670,10 @@ fn the_random_phase_finds_and_shrinks_bugs_past_the_small_scope() {
         f.report()
     );
     // Deterministic: the same seed gives the same case.
-    let g = run_check(&Config::default(), |xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    let g = Config::default().try_check(|xs: Vec<bool>| xs.len() <= 20).unwrap_err();
     assert_eq!((g.size, &g.value, &g.found), (f.size, &f.value, &f.found));
     // Edge values: the exhaustive phase cannot reach 2^40.
-    let f = run_check(&Config::default(), |x: u64| x < 1 << 40).unwrap_err();
+    let f = Config::default().try_check(|x: u64| x < 1 << 40).unwrap_err();
     assert_eq!(f.value, 1 << 40);
     let f = run_check(&Config::default(), |a: u32, b: u32| {
         a.checked_add(b).is_some()
@@ -698,8 +692,8 @@ fn a_random_failure_ends_as_the_smallest_counterexample_in_search_order() {
     // A small bug: the random probe meets it first, at some size; after
     // shrinking, the sizes up to the shrunk one are searched, so the report
     // is the exhaustive search's own (minimal, first in search order).
-    let with_probe = run_check(&Config::default(), |xs: Vec<u8>| !xs.contains(&3)).unwrap_err();
-    let without = run_check(&Config::default().samples(0, 0), |xs: Vec<u8>| {
+    let with_probe = Config::default().try_check(|xs: Vec<u8>| !xs.contains(&3)).unwrap_err();
+    let without = Config::default().samples(0, 0).try_check(|xs: Vec<u8>| {
         !xs.contains(&3)
     })
     .unwrap_err();
@@ -711,7 +705,7 @@ fn a_random_failure_ends_as_the_smallest_counterexample_in_search_order() {
     assert_eq!(with_probe.value, vec![3]);
     // When the budget cannot reach the shrunk size, the report says how far
     // below it every input passed.
-    let f = run_check(&Config::default().runs(30), |xs: Lazy<Vec<()>>| {
+    let f = Config::default().runs(30).try_check(|xs: Lazy<Vec<()>>| {
         xs.len() <= 40
     })
     .unwrap_err();
@@ -778,7 +772,6 @@ fn forcing_deep_values_does_not_overflow_the_stack() {
 
 #[test]
 fn cool_properties_run_on_the_same_driver_with_every_strategy_and_threads() {
-    use neatcheck::check::run_check_cool;
     use neatcheck::cool::{Cool, Strategy};
     // "Sorted lists have no element above 200 or are short": false for
     // [201]; the two conjuncts read different parts, so strategies may
@@ -789,14 +782,14 @@ fn cool_properties_run_on_the_same_driver_with_every_strategy_and_threads() {
         }))
     }
     // [201] has size 10: past the default budget's sizes.
-    let plain = run_check(&Config::deep().samples(0, 0), |xs: Vec<u8>| {
+    let plain = Config::deep().samples(0, 0).try_check(|xs: Vec<u8>| {
         !xs.windows(2).all(|w| w[0] <= w[1]) || xs.len() < 2 || xs.iter().all(|&x| x <= 200)
     })
     .unwrap_err();
     for strategy in Strategy::ALL {
         for threads in [1, 2] {
             let config = Config::deep().strategy(strategy).threads(threads);
-            let c = run_check_cool(&config, prop).unwrap_err();
+            let c = config.try_check(prop).unwrap_err();
             assert_eq!(c.value, plain.value, "{strategy:?} on {threads} threads");
             assert_eq!(c.size, plain.size);
             assert!(c.is_minimal());
@@ -811,7 +804,7 @@ fn a_flaky_failure_is_reported_as_not_reproducible_never_minimal() {
     // Fails on its tenth run only: a property that reads global state.
     static RUNS: AtomicU64 = AtomicU64::new(0);
     let config = Config::default().regressions(false);
-    let c = run_check(&config, |_: Vec<bool>| {
+    let c = config.try_check(|_: Vec<bool>| {
         RUNS.fetch_add(1, Ordering::Relaxed) != 9
     })
     .unwrap_err();
@@ -825,7 +818,7 @@ fn a_flaky_failure_is_reported_as_not_reproducible_never_minimal() {
     );
 
     // A property that fails on its input every time is reproduced.
-    let c = run_check(&config, |xs: Vec<bool>| xs.len() < 2).unwrap_err();
+    let c = config.try_check(|xs: Vec<bool>| xs.len() < 2).unwrap_err();
     assert_eq!(c.not_reproduced, None);
     assert!(c.is_minimal());
 }

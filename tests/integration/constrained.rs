@@ -2,7 +2,7 @@
 //! check's random phase drawing its cases among the inputs that meet a
 //! precondition.
 
-use neatcheck::check::{run_check, Config, Found};
+use neatcheck::check::{Config, Found};
 use neatcheck::constrained::{Method, Sampler};
 use neatcheck::index::seeded_rng;
 use neatcheck::{implies, Enumerable, Lazy};
@@ -87,7 +87,7 @@ fn long_increasing_lists_fail(xs: Lazy<'_, Vec<Nat>>) -> neatcheck::search::RunR
 #[test]
 fn a_rare_precondition_reaches_a_bug_past_the_exhaustive_sizes() {
     let config = Config::default().runs(2_000).samples(30_000, 60);
-    let failure = run_check(&config, long_increasing_lists_fail).unwrap_err();
+    let failure = config.try_check(long_increasing_lists_fail).unwrap_err();
     assert!(
         matches!(failure.found, Found::Random { .. }),
         "{:?}",
@@ -97,7 +97,7 @@ fn a_rare_precondition_reaches_a_bug_past_the_exhaustive_sizes() {
     let xs = &failure.value;
     assert!(xs.len() >= 7 && xs.windows(2).all(|w| value(&w[0]) < value(&w[1])));
     // The same report on every run.
-    let again = run_check(&config, long_increasing_lists_fail).unwrap_err();
+    let again = config.try_check(long_increasing_lists_fail).unwrap_err();
     assert_eq!(again.value, failure.value);
     assert_eq!(again.key, failure.key);
 }

@@ -5,7 +5,7 @@
 //! ignored probe) and the parent reads its report.
 
 use crate::common::panic_text;
-use neatcheck::check::{check_with, Config};
+use neatcheck::check::Config;
 use neatcheck::explore::PanicKind;
 use neatcheck::Enumerable;
 use std::fmt;
@@ -149,7 +149,7 @@ fn a_crash_in_a_worker_thread_of_a_parallel_check_is_reported() {
 #[test]
 #[ignore = "run in a child process by a_crash_in_a_worker_thread_of_a_parallel_check_is_reported"]
 fn parallel_probe() {
-    check_with(Config::default().threads(2), |x: u8| {
+    Config::default().threads(2).check(|x: u8| {
         x != 77 || overflow(0) > 0
     });
 }
@@ -235,7 +235,7 @@ impl fmt::Debug for Verbose {
 #[test]
 fn a_panicking_debug_leaves_the_rest_of_the_report() {
     let report = panic_text(|| {
-        check_with(Config::default().regressions(false), |x: Loud| x.0 < 9);
+        Config::default().regressions(false).check(|x: Loud| x.0 < 9);
     });
     assert!(
         report.contains("<its `Debug` panicked: Loud can not be printed>"),
@@ -248,7 +248,7 @@ fn a_panicking_debug_leaves_the_rest_of_the_report() {
 #[test]
 fn an_enormous_debug_is_cut() {
     let report = panic_text(|| {
-        check_with(Config::default().regressions(false), |x: Verbose| x.0 < 9);
+        Config::default().regressions(false).check(|x: Verbose| x.0 < 9);
     });
     assert!(report.len() < 20_000, "{} bytes", report.len());
     assert!(report.contains("... (cut at 4000 characters)"), "{report}");

@@ -68,7 +68,7 @@ fn a_custom_space_can_be_forced() {
 // the run counts of their derived equivalents.
 // ---------------------------------------------------------------------------
 
-use neatcheck::check::{run_check, Config};
+use neatcheck::check::Config;
 use neatcheck::count::count_of;
 use neatcheck::lazy::LazyView;
 use neatcheck::space::Space;
@@ -256,7 +256,7 @@ fn the_public_view_of_a_hand_written_recursive_type_searches_like_the_derived_on
 #[test]
 fn a_planted_bug_is_found_through_the_public_view_with_constructor_names() {
     // Wrong for negative numbers above 2: found minimal, printed by name.
-    let failure = run_check(&Config::default(), |x: Lazy<Int>| match x.view() {
+    let failure = Config::default().try_check(|x: Lazy<Int>| match x.view() {
         IntView::Pos(_) => true,
         IntView::Neg(n) => n.get() <= 2,
     })
@@ -285,11 +285,11 @@ impl Enumerable for Sign {
 
 #[test]
 fn unnamed_alternatives_print_through_debug_when_complete() {
-    let failure = run_check(&Config::default(), |x: Sign| x != Sign::Minus(true)).unwrap_err();
+    let failure = Config::default().try_check(|x: Sign| x != Sign::Minus(true)).unwrap_err();
     assert_eq!(failure.value, Sign::Minus(true));
     assert_eq!(failure.pattern, "Minus(true)");
     // With a hole below it, an unnamed alternative prints by number.
-    let failure = run_check(&Config::default(), |x: Lazy<Sign>| {
+    let failure = Config::default().try_check(|x: Lazy<Sign>| {
         x.alternative().index() == 0
     })
     .unwrap_err();

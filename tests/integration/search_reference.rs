@@ -1541,7 +1541,7 @@ fn skipping_reports_what_deepening_does<T>(runs: u64, prop: impl Fn(Lazy<'_, T>)
 where
     T: Enumerable + Debug + PartialEq + Send + 'static,
 {
-    use neatcheck::check::{run_check, Config};
+    use neatcheck::check::Config;
     let skipping = Config::default()
         .samples(0, 0)
         .runs(runs)

@@ -121,7 +121,7 @@ fn agrees(p: &Pred, bound: usize) -> Result<(), TestCaseError> {
     let prop = |t: Lazy<'_, Tree>| eval(p, t);
     let seq = search::classes(prop, bound);
     let unlimited = Budget::unlimited();
-    let seq_ctrex = search::ctrex_within(&prop, bound, unlimited);
+    let seq_ctrex = crate::engine::ctrex_within(&prop, bound, unlimited);
     let first_failure = match &seq_ctrex {
         BoundResult::Failed(c) => c.runs,
         _ => seq.runs,
@@ -138,7 +138,7 @@ fn agrees(p: &Pred, bound: usize) -> Result<(), TestCaseError> {
                 deadline: None,
                 max_runs: *max_runs,
             };
-            let expected = search::ctrex_within(&prop, bound, budget);
+            let expected = crate::engine::ctrex_within(&prop, bound, budget);
             for got in both_schedulers(|| par.ctrex_within(&prop, bound, budget)) {
                 prop_assert!(
                     same_verdict(&got, &expected),
@@ -239,7 +239,7 @@ fn formula<'a>(t: Lazy<'a, Tree>) -> Cool<'a> {
 #[test]
 fn strategies_keep_their_schedules_on_units_restarted_by_replay() {
     for strategy in ConjStrategy::ALL {
-        let seq = search::classes_cool(formula, 10, strategy);
+        let seq = neatcheck::Config::default().max_size(10).strategy(strategy).classes(formula);
         for threads in [2, 3] {
             let par = Parallel::new(threads);
             for got in both_schedulers(|| par.classes_cool(formula, 10, strategy)) {

@@ -2,7 +2,7 @@
 //! decoding, and the per-check mode through every part of a check.
 
 use super::{linear, Linear};
-use crate::check::{run_check, Config};
+use crate::check::Config;
 use crate::count::count_of;
 use crate::grammar::downcast;
 use crate::index::{rank_in, tree_in};
@@ -52,7 +52,7 @@ fn linear_unsigned_values_are_one_per_size() {
         assert_eq!(values_of::<u64>(70), [70]);
         assert_eq!(count_of::<u32>(1 << 20), 1u32.into());
         assert_eq!(
-            crate::index::total_in(&grammar_of::<u16>()),
+            crate::index::Indexer::<u16>::new().total(),
             Some(65536u32.into())
         );
     });
@@ -190,19 +190,19 @@ fn quick(config: Config) -> Config {
 fn the_check_mode_gives_each_convention_its_minimal_counterexample() {
     let bits = quick(Config::default());
     let lin = quick(Config::default().integer_sizes(LINEAR));
-    let f = run_check(&bits, |x: i64| x < 100).unwrap_err();
+    let f = bits.try_check(|x: i64| x < 100).unwrap_err();
     assert_eq!((f.value, f.size), (100, 7));
-    let f = run_check(&lin, |x: i64| x < 100).unwrap_err();
+    let f = lin.try_check(|x: i64| x < 100).unwrap_err();
     assert_eq!((f.value, f.size), (100, 100));
-    let f = run_check(&lin, |x: i64| x > -100).unwrap_err();
+    let f = lin.try_check(|x: i64| x > -100).unwrap_err();
     assert_eq!((f.value, f.size), (-100, 100));
 
     // Long lists or large numbers: by bit length a number is cheaper, linearly
     // a list.
     let prop = |xs: Vec<u8>, y: u8| xs.len() < 8 && y < 64;
-    let f = run_check(&bits, prop).unwrap_err();
+    let f = bits.try_check(prop).unwrap_err();
     assert_eq!((f.value.clone(), f.size), ((vec![], 64), 8));
-    let f = run_check(&lin, prop).unwrap_err();
+    let f = lin.try_check(prop).unwrap_err();
     assert_eq!((f.value.clone(), f.size), ((vec![0; 8], 0), 9));
     // The check's mode does not leak into the thread.
     assert_eq!(crate::space::integer_sizes(), IntegerSizes::BitLength);
@@ -212,30 +212,24 @@ fn the_check_mode_gives_each_convention_its_minimal_counterexample() {
 fn parallel_search_and_replay_keep_the_mode() {
     let lin = quick(Config::default().integer_sizes(LINEAR));
     let prop = |xs: Lazy<'_, Vec<i32>>| xs.iter().map(|x| x.get().abs()).sum::<i32>() < 7;
-    let one = run_check(&lin, prop).unwrap_err();
-    let three = run_check(&lin.clone().threads(3), prop).unwrap_err();
+    let one = lin.try_check(prop).unwrap_err();
+    let three = (lin.clone().threads(3)).try_check(prop).unwrap_err();
     assert_eq!(
         (&one.value, one.size, one.runs),
         (&three.value, three.size, three.runs)
     );
     // [7]: a list of one (2) and 7 (7 linearly, 3 by bit length).
     assert_eq!((&one.value, one.size), (&vec![7], 9));
-    let bits = run_check(&quick(Config::default()).threads(3), prop).unwrap_err();
+    let bits = quick(Config::default()).threads(3).try_check(prop).unwrap_err();
     assert_eq!((&bits.value, bits.size), (&vec![7], 5));
 
     // Parallel outside a check: workers take the caller's mode.
-    let par = crate::search::Parallel::new(3);
-    let c = linear_mode(|| par.ctrex(|x: Lazy<'_, i16>| x.get() < 30, 40).unwrap_err());
+    let par = Config::default().max_size(40).threads(3);
+    let c = linear_mode(|| par.ctrex(|x: Lazy<'_, i16>| x.get() < 30).counterexample().unwrap());
     assert_eq!(c.value, 30);
 
     // A key replays in its own mode, and is refused in the other.
-    let replayed = run_check(
-        &Config {
-            replay: Some(one.key.clone()),
-            ..lin.clone()
-        },
-        prop,
-    )
+    let replayed = lin.clone().replay(one.key.clone()).try_check(prop)
     .unwrap_err();
     assert_eq!(replayed.value, one.value);
     let g_bits = grammar_of::<Vec<i32>>();

@@ -29,7 +29,7 @@ fn timed(f: impl FnOnce() -> Classes) -> (Classes, f64) {
 /// Runs of one size bound of the party trick.
 fn party_runs<T: Enumerable>(bound: usize, prop: impl Fn(Lazy<'_, T>) -> bool) -> u64 {
     let mut s = Searcher::<T>::new(bound);
-    match neatcheck::search::ctrex_in_searcher(&mut s, &prop, Budget::unlimited()) {
+    match s.ctrex(&prop, Budget::unlimited()) {
         BoundResult::Passed(runs) => runs,
         BoundResult::Failed(c) => c.runs,
         BoundResult::OutOfBudget(_) => unreachable!("unlimited"),

@@ -188,7 +188,7 @@ fn run_bool<T: Enumerable + Debug + Send>(
                 let result = if threads > 1 {
                     clock.par.ctrex_within(&prop, bound, budget)
                 } else {
-                    ctrex_in_searcher(&mut searcher, &prop, budget)
+                    searcher.ctrex(&prop, budget)
                 };
                 match result {
                     BoundResult::Passed(runs) => runs,

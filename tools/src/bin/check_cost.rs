@@ -1,5 +1,5 @@
 //! Measures what a default check costs: the wall time of
-//! `neatcheck::check::run_check(&Config::default(), prop)` on typical
+//! `Config::default().try_check(prop)` on typical
 //! passing properties (the examples' properties with their bugs fixed,
 //! simple plain properties, and the shared benchmarks' predicates wrapped
 //! to pass), to choose the default budgets (`DEFAULT_RUNS`,
@@ -33,7 +33,7 @@ use neatcheck_tools::user_examples::{bst, simplifier, sorted_insert};
 
 use benchmarks::{imperative, lambda, nat::Nat, redblack, regexp};
 use bst::{is_bst, is_bst_plain, Tree};
-use neatcheck::check::{run_check, Config, Property, Stop};
+use neatcheck::check::{Config, Property, Stop};
 use neatcheck::{implies, Enumerable, Lazy};
 use simplifier::{eval, Expr};
 use sorted_insert::is_sorted;
@@ -62,12 +62,12 @@ where
 {
     let exhaustive_only = config.clone().samples(0, 0);
     let start = Instant::now();
-    let exhaustive = run_check(&exhaustive_only, prop);
+    let exhaustive = exhaustive_only.try_check(prop);
     let exhaustive_s = start.elapsed().as_secs_f64();
     drop(exhaustive);
 
     let start = Instant::now();
-    let result = run_check(config, prop);
+    let result = config.try_check(prop);
     let total_s = start.elapsed().as_secs_f64();
     let (verdict, summary) = match result {
         Ok(s) if s.problems.is_empty() => ("pass".to_string(), s),

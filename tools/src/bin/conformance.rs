@@ -9,7 +9,7 @@ use neatcheck_tools::benchmarks;
 
 use benchmarks::conformance as c;
 use neatcheck::cool::{Cool, Strategy};
-use neatcheck::search::{classes, classes_cool};
+use neatcheck::search::classes;
 use neatcheck::Lazy;
 
 fn row<T: neatcheck::Enumerable>(name: &str, max: usize, pred: impl Fn(Lazy<'_, T>) -> bool) {
@@ -27,7 +27,7 @@ fn cool_rows<T: neatcheck::Enumerable>(
 ) {
     for strategy in Strategy::ALL {
         for bound in 0..=max {
-            let r = classes_cool(&pred, bound, strategy);
+            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(&pred);
             println!("{name} {strategy} {bound} {} {}", r.runs, r.satisfying);
         }
     }

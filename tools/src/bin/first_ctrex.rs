@@ -16,7 +16,7 @@
 //! is off, so that only the exhaustive orders are measured; the run budget
 //! is unlimited.
 
-use neatcheck::check::{run_check, Config, Found};
+use neatcheck::check::{Config, Found};
 use neatcheck::{Enumerable, Lazy};
 use neatcheck_tools::benchmarks::{lambda, redblack, regexp, timing::cpu_now};
 use std::collections::BTreeSet;
@@ -60,7 +60,7 @@ fn measure<T: Enumerable + Debug + Send>(
         .regressions(false)
         .run_timeout(None)
         .portfolio(portfolio);
-    let c = run_check(&config, counted).expect_err("every property here fails");
+    let c = config.try_check(counted).expect_err("every property here fails");
     let final_secs = (cpu_now() - start).as_secs_f64();
     let (first_runs, first_time) = *first.get().expect("a run failed");
     Row {

@@ -45,7 +45,7 @@ fn main() {
     let prop = |input: Lazy<'_, DynValue>| program.test("prop", input);
     for bound in 0.. {
         let mut searcher = Searcher::<DynValue>::from_grammar(grammar.clone(), bound);
-        match ctrex_in_searcher(&mut searcher, &prop, Budget::unlimited()) {
+        match searcher.ctrex(&prop, Budget::unlimited()) {
             BoundResult::Passed(runs) => println!(
                 "size {bound}: {runs} runs (worst case {})",
                 grammar.count_up_to(bound)

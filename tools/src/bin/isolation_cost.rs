@@ -9,7 +9,7 @@
 //! cargo run --release -p neatcheck-tools --bin isolation_cost [-- REPEATS]
 //! ```
 
-use neatcheck::check::{run_check, Config};
+use neatcheck::check::Config;
 use neatcheck_tools::benchmarks::timing::{cpu_now, process_cpu_now};
 use neatcheck_tools::green::*;
 use std::time::{Duration, Instant};
@@ -40,7 +40,7 @@ fn main() {
         (
             "magnitude (i32)",
             Box::new(|| {
-                run_check(&config, |x: i32| {
+                config.try_check(|x: i32| {
                     u64::from(magnitude(x, false)) == x.unsigned_abs() as u64
                 })
                 .expect("passes");
@@ -49,13 +49,13 @@ fn main() {
         (
             "chunks of 3 (Vec<u8>)",
             Box::new(|| {
-                run_check(&config, |xs: Vec<u8>| chunks_round_trip(&xs, false)).expect("passes");
+                config.try_check(|xs: Vec<u8>| chunks_round_trip(&xs, false)).expect("passes");
             }),
         ),
         (
             "escape round trip (String)",
             Box::new(|| {
-                run_check(&config, |s: String| unescape(&escape(&s, false)) == s).expect("passes");
+                config.try_check(|s: String| unescape(&escape(&s, false)) == s).expect("passes");
             }),
         ),
         (

@@ -444,7 +444,7 @@ fn party() -> (u64, f64) {
         runs = 0;
         for bound in 0..=LAST {
             let mut s = Searcher::<String>::new(bound);
-            match ctrex_in_searcher(&mut s, &prop, Budget::unlimited()) {
+            match s.ctrex(&prop, Budget::unlimited()) {
                 BoundResult::Passed(r) => runs += r,
                 BoundResult::Failed(c) => {
                     assert_eq!(bound, LAST, "found before the last bound");

@@ -17,7 +17,7 @@
 //! random phase on, where the two integer sizes differ the other way.
 
 use neatcheck::check::Outcome as PropOutcome;
-use neatcheck::check::{run_check, Config, RunResult};
+use neatcheck::check::{Config, RunResult};
 use neatcheck::space::{self, IntegerSizes, Space};
 use neatcheck::{implies, Enumerable, Lazy};
 use std::fmt::Debug;
@@ -655,7 +655,7 @@ fn run_one<T: Enumerable + Debug + Send, O: PropOutcome>(
     prop: impl Fn(Lazy<'_, T>) -> O + Sync,
 ) -> Outcome {
     let start = Instant::now();
-    let r = run_check(config, prop);
+    let r = config.try_check(prop);
     let secs = start.elapsed().as_secs_f64();
     match r {
         Ok(_) => Outcome {

@@ -24,7 +24,7 @@
 //! ChaCha generator with a fixed seed, failure persistence off), so the
 //! table is the same on every run but for the times.
 
-use neatcheck::check::{run_check, Config as NcConfig, Found, Property};
+use neatcheck::check::{Config as NcConfig, Found, Property};
 use neatcheck::Enumerable;
 use neatcheck_tools::benchmarks::timing::cpu_now;
 use neatcheck_tools::green::*;
@@ -50,7 +50,7 @@ fn neat<T: Enumerable + Debug + Send, M>(
     prop: impl Property<T, M> + Sync,
 ) -> Cell {
     let start = cpu_now();
-    let result = run_check(config, prop);
+    let result = config.try_check(prop);
     let time = cpu_now() - start;
     match result {
         Ok(summary) => Cell {

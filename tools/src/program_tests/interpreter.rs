@@ -292,7 +292,7 @@ fn deepen<T: 'static>(
     let mut passed = vec![];
     for bound in 0..=40 {
         let mut s = searcher(bound);
-        match ctrex_in_searcher(&mut s, prop, Budget::unlimited()) {
+        match s.ctrex(prop, Budget::unlimited()) {
             BoundResult::Passed(runs) => passed.push(runs),
             BoundResult::Failed(c) => return (passed, c),
             BoundResult::OutOfBudget(_) => unreachable!(),

@@ -37,7 +37,7 @@ fn benchmarks_agree_with_the_reference_counts() {
 fn formulas_agree_under_every_strategy() {
     use benchmarks::imperative;
     for strategy in ConjStrategy::ALL {
-        let seq = search::classes_cool(imperative::prop, 12, strategy);
+        let seq = neatcheck::Config::default().max_size(12).strategy(strategy).classes(imperative::prop);
         for threads in [2, 3] {
             let par = Parallel::new(threads).with_split_depth(2);
             assert_eq!(

@@ -8,7 +8,7 @@ use crate::benchmarks;
 use benchmarks::conformance as c;
 use neatcheck::cool::{Cool, Strategy};
 use neatcheck::search::Pattern;
-use neatcheck::search::{classes, classes_cool, Searcher};
+use neatcheck::search::{classes, Searcher};
 use neatcheck::values::{trees_of, values_of};
 use neatcheck::Lazy;
 
@@ -75,7 +75,7 @@ const ORDERED_NODUP_HITS: [u64; 23] = [
 fn and_or_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=22 {
-            let r = classes_cool(c::and_or, bound, strategy);
+            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(c::and_or);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (AND_OR[bound][col], AND_OR_HITS[bound]),
@@ -89,7 +89,7 @@ fn and_or_matches_reference_for_every_strategy() {
 fn ordered_nodup_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=22 {
-            let r = classes_cool(c::ordered_nodup, bound, strategy);
+            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(c::ordered_nodup);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (ORDERED_NODUP[bound][col], ORDERED_NODUP_HITS[bound]),
@@ -121,7 +121,7 @@ const IMPERATIVE_HITS: [u64; 13] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 8, 8, 11, 51];
 fn imperative_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=12 {
-            let r = classes_cool(benchmarks::imperative::prop, bound, strategy);
+            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(benchmarks::imperative::prop);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (IMPERATIVE[bound][col], IMPERATIVE_HITS[bound]),
@@ -155,7 +155,7 @@ const TYPECHECK_HITS: [u64; 15] = [0, 0, 1, 1, 2, 4, 5, 10, 15, 30, 52, 100, 180
 fn typecheck_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=14 {
-            let r = classes_cool(benchmarks::typecheck::prop, bound, strategy);
+            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(benchmarks::typecheck::prop);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (TYPECHECK[bound][col], TYPECHECK_HITS[bound]),
@@ -169,7 +169,7 @@ fn typecheck_matches_reference_for_every_strategy() {
 fn typecheck_osf_matches_reference_beyond_bound_10() {
     let col = 5;
     for bound in 11..=14 {
-        let r = classes_cool(benchmarks::typecheck::prop, bound, Strategy::OSF);
+        let r = neatcheck::Config::default().max_size(bound).strategy(Strategy::OSF).classes(benchmarks::typecheck::prop);
         assert_eq!(
             (r.runs, r.satisfying),
             (TYPECHECK[bound][col], TYPECHECK_HITS[bound]),
@@ -188,14 +188,14 @@ fn imperative_bool(s: neatcheck::Lazy<'_, benchmarks::imperative::Stmt>) -> bool
 fn strategy_d_runs_as_the_boolean_engine() {
     for bound in 0..=13 {
         assert_eq!(
-            classes_cool(benchmarks::imperative::prop, bound, Strategy::D),
+            neatcheck::Config::default().max_size(bound).strategy(Strategy::D).classes(benchmarks::imperative::prop),
             classes(imperative_bool, bound),
             "imperative bound {bound}"
         );
     }
     for bound in 0..=15 {
         assert_eq!(
-            classes_cool(benchmarks::typecheck::prop, bound, Strategy::D),
+            neatcheck::Config::default().max_size(bound).strategy(Strategy::D).classes(benchmarks::typecheck::prop),
             classes(benchmarks::lambda::well_typed, bound),
             "typecheck bound {bound}"
         );
@@ -362,7 +362,7 @@ proptest::proptest! {
 
     #[test]
     fn random_formulas_under_d_run_as_the_boolean_engine(f in form(), bound in 0..=11usize) {
-        let cool = classes_cool(pred(|xs| to_cool(&f, xs)), bound, Strategy::D);
+        let cool = neatcheck::Config::default().max_size(bound).strategy(Strategy::D).classes(pred(|xs| to_cool(&f, xs)));
         let plain = classes(|xs: Lazy<'_, Vec<bool>>| to_cool(&f, xs).eval(), bound);
         proptest::prop_assert_eq!(cool, plain);
     }
