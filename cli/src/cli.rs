@@ -9,15 +9,15 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Exit code: no counterexample within the bound.
-pub const EXIT_PASSED: i32 = 0;
+pub(crate) const EXIT_PASSED: i32 = 0;
 /// Exit code: a counterexample was found.
-pub const EXIT_FAILED: i32 = 1;
+pub(crate) const EXIT_FAILED: i32 = 1;
 /// Exit code: an input or usage error (parse or type error, unreadable
 /// file, bad option, a protocol error of an external program).
-pub const EXIT_ERROR: i32 = 2;
+pub(crate) const EXIT_ERROR: i32 = 2;
 
 /// The usage text.
-pub const USAGE: &str = "\
+const USAGE: &str = "\
 usage:
   neatcheck tip [OPTIONS] FILE.smt2          search a TIP problem's conjectures
   neatcheck tip [OPTIONS] FILE|DIR...        a table over many problems

@@ -38,17 +38,15 @@ const ARGS: &str = "<args>";
 
 /// The declaration a program sends first.
 #[derive(Debug)]
-pub struct Declaration {
+struct Declaration {
     /// The datatypes (ready to build).
-    pub types: DataTypes,
-    /// The arguments' types.
-    pub args: Vec<String>,
+    types: DataTypes,
     /// Whether runs carry whole inputs.
-    pub eager: bool,
+    eager: bool,
 }
 
 /// Reads the declaration message.
-pub fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
+fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
     let mut types = DataTypes::new();
     let decls = msg
         .get("types")
@@ -109,11 +107,11 @@ pub fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
         Some(Json::Str(m)) if m == "eager" => true,
         Some(other) => return Err(format!("unknown mode {other} (\"lazy\" or \"eager\")")),
     };
-    Ok(Declaration { types, args, eager })
+    Ok(Declaration { types, eager })
 }
 
 /// A plain value as protocol JSON (iterative: values may be deep).
-pub fn value_json(v: &DynValue) -> String {
+fn value_json(v: &DynValue) -> String {
     enum Task<'v> {
         Value(&'v DynValue),
         Text(&'static str),
@@ -193,17 +191,17 @@ fn ask(at: Lazy<'_, DynValue>) -> String {
 
 /// A running external program.
 #[derive(Debug)]
-pub struct Session {
+struct Session {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     /// The first protocol error: the search is void once one happened.
-    pub error: Option<String>,
+    error: Option<String>,
 }
 
 impl Session {
     /// Starts the program.
-    pub fn start(program: &[String]) -> Result<Session, String> {
+    fn start(program: &[String]) -> Result<Session, String> {
         let (cmd, args) = program.split_first().ok_or("no program to run")?;
         let mut child = Command::new(cmd)
             .args(args)
@@ -223,14 +221,14 @@ impl Session {
     }
 
     /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.input, "{line}")
             .and_then(|_| self.input.flush())
             .map_err(|e| format!("the program stopped reading its input: {e}"))
     }
 
     /// Receives one message.
-    pub fn receive(&mut self) -> Result<Json, String> {
+    fn receive(&mut self) -> Result<Json, String> {
         let mut line = String::new();
         loop {
             line.clear();
@@ -290,7 +288,7 @@ impl Session {
     }
 
     /// Says goodbye and waits for the program.
-    pub fn finish(mut self) {
+    fn finish(mut self) {
         let _ = self.send("{\"done\":true}");
         drop(self.input);
         let _ = self.child.wait();
@@ -299,7 +297,7 @@ impl Session {
 
 /// The outcome of an external search.
 #[derive(Debug, PartialEq, Eq)]
-pub enum ExternalVerdict {
+enum ExternalVerdict {
     /// No counterexample within the bound; the largest size searched.
     Passed(Option<usize>),
     /// A counterexample: the arguments as protocol JSON and in text, its
@@ -318,21 +316,18 @@ pub enum ExternalVerdict {
 
 /// What an external search found.
 #[derive(Debug, PartialEq, Eq)]
-pub struct ExternalOutcome {
+struct ExternalOutcome {
     /// The verdict.
-    pub verdict: ExternalVerdict,
+    verdict: ExternalVerdict,
     /// Runs of the predicate (each one exchange with the program).
-    pub runs: u64,
+    runs: u64,
     /// A line on the search's coverage.
-    pub note: String,
+    note: String,
 }
 
 /// Runs the whole protocol with a program; returns what it found, or a
 /// protocol error.
-pub fn search_external(
-    program: &[String],
-    options: &SearchOptions,
-) -> Result<ExternalOutcome, String> {
+fn search_external(program: &[String], options: &SearchOptions) -> Result<ExternalOutcome, String> {
     let mut session = Session::start(program)?;
     let decl = match session.receive().and_then(|m| parse_declaration(&m)) {
         Ok(d) => d,
@@ -427,7 +422,7 @@ pub fn search_external(
 
 /// `neatcheck external -- PROGRAM ARGS...`: prints the verdict, returns
 /// the exit code.
-pub fn run_command(
+pub(crate) fn run_command(
     program: &[String],
     options: &SearchOptions,
     out: &mut dyn Write,

@@ -4,7 +4,8 @@
 
 use crate::cli::{run, with_large_stack, EXIT_ERROR, EXIT_FAILED, EXIT_PASSED};
 use crate::tip::eval::{Abort, Limits, Machine, Meanings, Value};
-use crate::tip::{parse_program, search_goal, Program, SearchOptions, Verdict};
+use crate::tip::program::Program;
+use crate::tip::{parse_program, search_goal, SearchOptions, Verdict};
 use neatcheck::dynamic::DynValue;
 use std::path::PathBuf;
 use std::rc::Rc;

@@ -10,11 +10,11 @@
 //! kept for the search (the spaces of a goal's variables).
 
 use crate::sexp::{Pos, Sexp, SyntaxError};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A type of the TIP dialect.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Type {
+pub(crate) enum Type {
     /// A type parameter of the enclosing declaration, by index.
     Param(usize),
     /// A declared datatype applied to type arguments.
@@ -34,70 +34,69 @@ pub enum Type {
 
 /// A declared datatype.
 #[derive(Clone, Debug)]
-pub struct Datatype {
+pub(crate) struct Datatype {
     /// Its name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its type parameters.
-    pub params: Vec<String>,
+    pub(crate) params: Vec<String>,
     /// Its constructors (global ids), in declaration order.
-    pub ctors: Vec<usize>,
+    pub(crate) ctors: Vec<usize>,
 }
 
 /// A constructor.
 #[derive(Clone, Debug)]
-pub struct Ctor {
+pub(crate) struct Ctor {
     /// Its name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its datatype.
-    pub datatype: usize,
+    pub(crate) datatype: usize,
     /// Its fields: selector names and types (over the datatype's parameters).
-    pub fields: Vec<(String, Type)>,
+    pub(crate) fields: Vec<(String, Type)>,
 }
 
 /// A defined function (or constant).
 #[derive(Clone, Debug)]
-pub struct Function {
-    /// Its name.
-    pub name: String,
+pub(crate) struct Function {
+    /// Its name (only the tests look functions up by name).
+    #[cfg(test)]
+    pub(crate) name: String,
     /// Its type parameters.
-    pub tparams: Vec<String>,
+    pub(crate) tparams: Vec<String>,
     /// Its parameters' types.
-    pub params: Vec<Type>,
+    pub(crate) params: Vec<Type>,
     /// Its result type.
-    pub result: Type,
+    pub(crate) result: Type,
     /// Its body (parameters in slots `0..params.len()`).
-    pub body: Expr,
-    /// Where it is declared.
-    pub pos: Pos,
+    pub(crate) body: Expr,
 }
 
 /// A lambda: its parameters' slots and body; it captures the frame of the
 /// function it appears in.
 #[derive(Clone, Debug)]
-pub struct Lambda {
+pub(crate) struct Lambda {
     /// The slots its arguments are bound to.
-    pub params: Vec<usize>,
+    pub(crate) params: Vec<usize>,
     /// Its body.
-    pub body: Expr,
+    pub(crate) body: Expr,
 }
 
 /// A conjecture (`prove`, `assert-not`) or a lemma (`assert`).
 #[derive(Clone, Debug)]
-pub struct Goal {
+pub(crate) struct Goal {
     /// Its type parameters.
-    pub tparams: Vec<String>,
+    pub(crate) tparams: Vec<String>,
     /// Its universally quantified variables: names and types (slots
     /// `0..vars.len()`).
-    pub vars: Vec<(String, Type)>,
+    pub(crate) vars: Vec<(String, Type)>,
     /// The formula.
-    pub body: Expr,
+    pub(crate) body: Expr,
     /// Where it is stated.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
 }
 
 /// A pattern of a `match` case.
 #[derive(Clone, Debug)]
-pub enum Pat {
+pub(crate) enum Pat {
     /// `_`: anything.
     Wild,
     /// A constructor, its fields bound to slots.
@@ -108,7 +107,7 @@ pub enum Pat {
 
 /// Integer operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arith {
+pub(crate) enum Arith {
     /// `+`
     Add,
     /// `-` (binary or more)
@@ -123,7 +122,7 @@ pub enum Arith {
 
 /// Integer comparisons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
+pub(crate) enum Cmp {
     /// `<`
     Lt,
     /// `<=`
@@ -136,7 +135,7 @@ pub enum Cmp {
 
 /// An expression, names resolved.
 #[derive(Clone, Debug)]
-pub enum Expr {
+pub(crate) enum Expr {
     /// A local variable (a slot of the frame).
     Local(usize),
     /// A named function used as a value.
@@ -187,7 +186,7 @@ pub enum Expr {
     Cmp(Cmp, Vec<Expr>),
     /// A declared constant of unknown value (`declare-const`, TIP's
     /// `undefined`).
-    Undefined(usize),
+    Undefined,
     /// `exists`: variables (slots and types) and body.
     Exists(Vec<(usize, Type)>, Box<Expr>),
     /// `forall` below the top of a goal: variables and body.
@@ -206,7 +205,7 @@ fn frame_need(e: &Expr, lambdas: &[Lambda]) -> usize {
     while let Some(e) = stack.pop() {
         match e {
             Expr::Local(s) => need = need.max(s + 1),
-            Expr::FunRef(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined(_) => {}
+            Expr::FunRef(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined => {}
             Expr::Call(_, xs)
             | Expr::Con(_, xs)
             | Expr::And(xs)
@@ -262,30 +261,28 @@ fn delayed(e: Expr, lambdas: &[Lambda]) -> Expr {
 
 /// A TIP problem with every name resolved.
 #[derive(Clone, Debug, Default)]
-pub struct Program {
+pub(crate) struct Program {
     /// Datatypes, in declaration order; the last is the element type that
     /// type variables are instantiated at (see [`Program::elem`]).
-    pub datatypes: Vec<Datatype>,
+    pub(crate) datatypes: Vec<Datatype>,
     /// Uninterpreted sorts.
-    pub sorts: Vec<String>,
+    pub(crate) sorts: Vec<String>,
     /// Constructors (global ids).
-    pub ctors: Vec<Ctor>,
+    pub(crate) ctors: Vec<Ctor>,
     /// Functions.
-    pub functions: Vec<Function>,
+    pub(crate) functions: Vec<Function>,
     /// Lambdas.
-    pub lambdas: Vec<Lambda>,
-    /// Declared constants (`declare-const`): names.
-    pub consts: Vec<String>,
+    pub(crate) lambdas: Vec<Lambda>,
     /// The conjectures (`prove`, `assert-not`), in order.
-    pub goals: Vec<Goal>,
+    pub(crate) goals: Vec<Goal>,
     /// The lemmas (`assert`): checked, not used by the search.
-    pub lemmas: Vec<Goal>,
+    pub(crate) lemmas: Vec<Goal>,
     /// The datatype type variables and sorts are instantiated at.
-    pub elem: usize,
+    pub(crate) elem: usize,
 }
 
 /// A type with the parameters of its declaration replaced by `args`.
-pub fn substitute(t: &Type, args: &[Type]) -> Type {
+pub(crate) fn substitute(t: &Type, args: &[Type]) -> Type {
     match t {
         Type::Param(i) => args.get(*i).cloned().unwrap_or(Type::Param(*i)),
         Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| substitute(x, args)).collect()),
@@ -297,24 +294,25 @@ pub fn substitute(t: &Type, args: &[Type]) -> Type {
     }
 }
 
+#[cfg(test)]
 impl Program {
     /// A function by name.
-    pub fn function(&self, name: &str) -> Option<usize> {
+    pub(crate) fn function(&self, name: &str) -> Option<usize> {
         self.functions.iter().position(|f| f.name == name)
     }
 
     /// A constructor by name.
-    pub fn ctor(&self, name: &str) -> Option<usize> {
+    pub(crate) fn ctor(&self, name: &str) -> Option<usize> {
         self.ctors.iter().position(|c| c.name == name)
     }
 }
 
 /// How deeply expressions and types may nest: deeper input is an error,
 /// not a stack overflow.
-pub const MAX_NESTING: usize = 2_000;
+const MAX_NESTING: usize = 2_000;
 
 /// The element type: two values, enough to tell elements apart.
-pub const ELEM_CTORS: [&str; 2] = ["a0", "a1"];
+const ELEM_CTORS: [&str; 2] = ["a0", "a1"];
 
 enum Name {
     Datatype(usize),
@@ -397,7 +395,8 @@ struct Elaborator {
     ctor_names: HashMap<String, usize>,
     selectors: HashMap<String, (usize, usize)>,
     fun_names: HashMap<String, usize>,
-    const_names: HashMap<String, usize>,
+    /// The declared constants (`declare-const`).
+    const_names: HashSet<String>,
     /// Per function, its parameters' names.
     param_names: Vec<Vec<String>>,
     /// The type checker's unification variables.
@@ -405,7 +404,7 @@ struct Elaborator {
 }
 
 /// Parses and resolves a TIP file.
-pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
+pub(crate) fn parse_program(src: &str) -> Result<Program, SyntaxError> {
     let forms = crate::sexp::parse(src)?;
     let mut e = Elaborator {
         prog: Program::default(),
@@ -413,7 +412,7 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
         ctor_names: HashMap::new(),
         selectors: HashMap::new(),
         fun_names: HashMap::new(),
-        const_names: HashMap::new(),
+        const_names: HashSet::new(),
         param_names: vec![],
         metas: vec![],
     };
@@ -485,8 +484,7 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
                     None => return err(form, "`declare-const` takes a name and a type"),
                 };
                 e.check_fresh(&items[1], name)?;
-                e.const_names.insert(name.to_string(), e.prog.consts.len());
-                e.prog.consts.push(name.to_string());
+                e.const_names.insert(name.to_string());
             }
             "define-fun" | "define-fun-rec" => {
                 if items.len() != 5 && items.len() != 4 {
@@ -596,7 +594,7 @@ impl Elaborator {
     fn check_fresh(&self, at: &Sexp, name: &str) -> Result<(), SyntaxError> {
         if self.fun_names.contains_key(name)
             || self.ctor_names.contains_key(name)
-            || self.const_names.contains_key(name)
+            || self.const_names.contains(name)
             || self.selectors.contains_key(name)
         {
             return err(at, format!("`{name}` is declared twice"));
@@ -780,12 +778,12 @@ impl Elaborator {
         let f = self.prog.functions.len();
         self.fun_names.insert(fname.to_string(), f);
         self.prog.functions.push(Function {
+            #[cfg(test)]
             name: fname.to_string(),
             tparams: tparams.clone(),
             params: tys,
             result,
             body: Expr::Bool(true),
-            pos: name.pos(),
         });
         self.param_names.push(names);
         Ok((f, tparams))
@@ -1312,10 +1310,10 @@ impl Elaborator {
             }
             return Ok((Expr::FunRef(f), Type::Fun(params, Box::new(result))));
         }
-        if let Some(&k) = self.const_names.get(a) {
+        if self.const_names.contains(a) {
             // TIP's `undefined` has every type.
             let t = self.fresh();
-            return Ok((Expr::Undefined(k), t));
+            return Ok((Expr::Undefined, t));
         }
         err(at, format!("unknown name `{a}`"))
     }

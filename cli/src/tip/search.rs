@@ -27,15 +27,15 @@ const ARGS: &str = "<args>";
 
 /// How far to search.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SearchOptions {
+pub(crate) struct SearchOptions {
     /// The largest total size of the variables searched.
-    pub max_size: usize,
+    pub(crate) max_size: usize,
     /// A wall-clock limit (reported when it cuts the search).
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// A budget of runs over all sizes.
-    pub runs: u64,
+    pub(crate) runs: u64,
     /// The interpreter's limits per run.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
 }
 
 impl Default for SearchOptions {
@@ -58,17 +58,17 @@ enum Shown {
 
 /// A goal's variables as run-time datatypes.
 #[derive(Debug)]
-pub struct Instance {
+struct Instance {
     types: DataTypes,
     meanings: Meanings,
     shown: HashMap<String, Shown>,
     /// The variables' types in TIP syntax.
-    pub var_types: Vec<String>,
+    var_types: Vec<String>,
 }
 
 /// The result of searching one goal.
 #[derive(Debug)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// No counterexample within the bound.
     Passed {
         /// The driver's summary.
@@ -88,7 +88,9 @@ pub enum Verdict {
         minimal: bool,
         /// Runs before it.
         runs: u64,
-        /// The variables' values as searched (type variables at `Elem`).
+        /// The variables' values as searched (type variables at `Elem`),
+        /// which the tests compare with brute force.
+        #[cfg(test)]
         values: Vec<DynValue>,
     },
     /// The search could not start or neatcheck itself failed.
@@ -213,7 +215,7 @@ fn concrete(prog: &Program, t: &Type) -> Type {
 }
 
 /// A concrete type in TIP syntax.
-pub fn tip_type(prog: &Program, t: &Type) -> String {
+fn tip_type(prog: &Program, t: &Type) -> String {
     match t {
         Type::Bool => "Bool".into(),
         Type::Int => "Int".into(),
@@ -232,7 +234,7 @@ pub fn tip_type(prog: &Program, t: &Type) -> String {
 }
 
 /// Declares the run-time datatypes of a goal's variables.
-pub fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
+fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
     let mut b = Builder {
         prog,
         types: DataTypes::new(),
@@ -266,7 +268,7 @@ pub fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
 
 impl Instance {
     /// A plain value in TIP syntax (iterative: values may be deep).
-    pub fn show(&self, v: &DynValue) -> String {
+    fn show(&self, v: &DynValue) -> String {
         enum Task<'v> {
             Value(&'v DynValue),
             Text(String),
@@ -356,7 +358,7 @@ fn abort_index(a: &Abort) -> usize {
 /// Searches one goal for a counterexample: iterative deepening over the
 /// total size of its variables, through the check driver. Integers are
 /// sized linearly (`n` costs `|n|`).
-pub fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verdict {
+pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verdict {
     let instance = match instantiate(prog, goal) {
         Ok(i) => i,
         Err(e) => return Verdict::Error(e),
@@ -444,12 +446,18 @@ fn failed(instance: &Instance, goal: &Goal, c: &Counterexample<DynValue>) -> Ver
         size: c.size.saturating_sub(1),
         minimal: c.is_minimal(),
         runs: c.summary.runs,
+        #[cfg(test)]
         values: c.value.fields().to_vec(),
     }
 }
 
 /// The report of a verdict, as the command prints it.
-pub fn report(prog: &Program, goal: &Goal, options: &SearchOptions, verdict: &Verdict) -> String {
+pub(crate) fn report(
+    prog: &Program,
+    goal: &Goal,
+    options: &SearchOptions,
+    verdict: &Verdict,
+) -> String {
     let mut s = String::new();
     match verdict {
         Verdict::Passed {
