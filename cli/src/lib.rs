@@ -1,6 +1,7 @@
 //! The library behind the `neatcheck` command: the TIP front end (`tip`),
 //! the JSON-lines protocol of external predicates (`external`, `json`)
-//! and the S-expression reader they share (`sexp`).
+//! and the S-expression reader they share (`sexp`). Both front ends search
+//! through `adapter`, the one caller of the library's check driver.
 //!
 //! The command (`src/main.rs`) only hands its arguments to [`run`], on the
 //! large stack of [`with_large_stack`]; everything else is internal.
@@ -8,6 +9,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod adapter;
 mod cli;
 mod external;
 mod json;

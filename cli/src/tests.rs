@@ -339,7 +339,7 @@ fn a_sample_of_the_corpus_has_no_counterexample() {
     ] {
         let (_, verdict) = search_fixture(name, 8);
         match verdict {
-            Verdict::Passed { bound, .. } => assert_eq!(bound, Some(8), "{name}"),
+            Verdict::Passed { coverage, .. } => assert_eq!(coverage.bound, Some(8), "{name}"),
             other => panic!("{name}: {other:?}"),
         }
     }
@@ -358,10 +358,10 @@ fn the_search_reads_only_what_the_definitions_demand() {
         search_goal(&p, &p.goals[0], &SearchOptions::default())
     })
     .unwrap();
-    let Verdict::Passed { summary, .. } = verdict else {
+    let Verdict::Passed { coverage, .. } = verdict else {
         panic!("{verdict:?}")
     };
-    assert_eq!(summary.runs_last_bound, 1, "{summary}");
+    assert_eq!(coverage.runs_last_bound, 1, "{coverage:?}");
 }
 
 /// Every goal of a TIP source searched up to `max_size`, in order.
