@@ -2,6 +2,7 @@
 //! (one file, or a table over many files and directories) and the
 //! `external` command, with their exit codes.
 
+use crate::adapter::{self, Stopped};
 use crate::external;
 use crate::tip::{parse_program, search_goal, SearchOptions, Verdict};
 use std::io::Write;
@@ -9,15 +10,15 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Exit code: no counterexample within the bound.
-pub const EXIT_PASSED: i32 = 0;
+pub(crate) const EXIT_PASSED: i32 = 0;
 /// Exit code: a counterexample was found.
-pub const EXIT_FAILED: i32 = 1;
+pub(crate) const EXIT_FAILED: i32 = 1;
 /// Exit code: an input or usage error (parse or type error, unreadable
 /// file, bad option, a protocol error of an external program).
-pub const EXIT_ERROR: i32 = 2;
+pub(crate) const EXIT_ERROR: i32 = 2;
 
 /// The usage text.
-pub const USAGE: &str = "\
+const USAGE: &str = "\
 usage:
   neatcheck tip [OPTIONS] FILE.smt2          search a TIP problem's conjectures
   neatcheck tip [OPTIONS] FILE|DIR...        a table over many problems
@@ -77,7 +78,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 }
                 _ => Err(format!("{a} takes a number")),
             },
-            "--time" => match value(i).map(|v| neatcheck::check::parse_duration(&v)) {
+            "--time" => match value(i).map(|v| adapter::parse_duration(&v)) {
                 Some(Ok(t)) => {
                     options.time = Some(t);
                     i += 1;
@@ -191,25 +192,18 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
         let verdict = search_goal(&prog, goal, options);
         let text = crate::tip::search::report(&prog, goal, options, &verdict);
         let _ = write!(out, "{shown}:{}: {text}", goal.pos);
-        if let Verdict::Passed {
-            summary, aborted, ..
-        } = &verdict
-        {
-            result.runs += summary.runs + summary.depth_runs;
+        if let Verdict::Passed { coverage, aborted } = &verdict {
+            result.runs += coverage.runs;
             result.aborted += aborted.iter().map(|(_, n)| n).sum::<u64>();
         }
         let (code, summary, bound) = match &verdict {
-            Verdict::Passed {
-                bound,
-                summary,
-                aborted,
-            } => (
+            Verdict::Passed { coverage, aborted } => (
                 EXIT_PASSED,
                 format!(
                     "passed{}",
-                    match summary.stopped {
-                        neatcheck::check::Stop::Time(_) => " (time limit)",
-                        neatcheck::check::Stop::Runs(_) => " (run budget)",
+                    match coverage.stopped {
+                        Stopped::TimeLimit(_) => " (time limit)",
+                        Stopped::RunBudget(_) => " (run budget)",
                         // Runs the limit cut have no verdict: the bound is
                         // not complete either.
                         _ if aborted.iter().any(|(n, _)| n.contains("time limit")) => {
@@ -218,7 +212,7 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
                         _ => "",
                     }
                 ),
-                *bound,
+                coverage.bound,
             ),
             Verdict::Failed { size, .. } => {
                 (EXIT_FAILED, format!("COUNTEREXAMPLE (size {size})"), None)

@@ -24,31 +24,26 @@
 //!    `{"error":"message"}` (the predicate failed with this message).
 //! 4. At the end the engine sends `{"done":true}` and closes the pipe.
 
+use crate::adapter::{self, Outcome, RunResult, Stopped, ARGS};
 use crate::json::{quote, Json};
 use crate::tip::SearchOptions;
-use neatcheck::check::{run_check_in, RunResult, Stop};
 use neatcheck::dynamic::{DataTypes, DynValue};
-use neatcheck::{Config, Lazy};
+use neatcheck::Lazy;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Arc, Mutex};
-
-/// The datatype of the arguments (named apart from the program's types).
-const ARGS: &str = "<args>";
+use std::sync::Mutex;
 
 /// The declaration a program sends first.
 #[derive(Debug)]
-pub struct Declaration {
+struct Declaration {
     /// The datatypes (ready to build).
-    pub types: DataTypes,
-    /// The arguments' types.
-    pub args: Vec<String>,
+    types: DataTypes,
     /// Whether runs carry whole inputs.
-    pub eager: bool,
+    eager: bool,
 }
 
 /// Reads the declaration message.
-pub fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
+fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
     let mut types = DataTypes::new();
     let decls = msg
         .get("types")
@@ -100,8 +95,7 @@ pub fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
         .map(|t| t.as_str().map(str::to_string))
         .collect::<Option<_>>()
         .ok_or("an argument type is not a string")?;
-    let fields: Vec<&str> = args.iter().map(String::as_str).collect();
-    types.data(ARGS).ctor(ARGS, &fields);
+    adapter::declare_arguments(&mut types, &args);
     types.build().map_err(|e| e.to_string())?;
     let eager = match msg.get("mode") {
         None => false,
@@ -109,11 +103,11 @@ pub fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
         Some(Json::Str(m)) if m == "eager" => true,
         Some(other) => return Err(format!("unknown mode {other} (\"lazy\" or \"eager\")")),
     };
-    Ok(Declaration { types, args, eager })
+    Ok(Declaration { types, eager })
 }
 
 /// A plain value as protocol JSON (iterative: values may be deep).
-pub fn value_json(v: &DynValue) -> String {
+fn value_json(v: &DynValue) -> String {
     enum Task<'v> {
         Value(&'v DynValue),
         Text(&'static str),
@@ -193,17 +187,17 @@ fn ask(at: Lazy<'_, DynValue>) -> String {
 
 /// A running external program.
 #[derive(Debug)]
-pub struct Session {
+struct Session {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     /// The first protocol error: the search is void once one happened.
-    pub error: Option<String>,
+    error: Option<String>,
 }
 
 impl Session {
     /// Starts the program.
-    pub fn start(program: &[String]) -> Result<Session, String> {
+    fn start(program: &[String]) -> Result<Session, String> {
         let (cmd, args) = program.split_first().ok_or("no program to run")?;
         let mut child = Command::new(cmd)
             .args(args)
@@ -223,14 +217,14 @@ impl Session {
     }
 
     /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.input, "{line}")
             .and_then(|_| self.input.flush())
             .map_err(|e| format!("the program stopped reading its input: {e}"))
     }
 
     /// Receives one message.
-    pub fn receive(&mut self) -> Result<Json, String> {
+    fn receive(&mut self) -> Result<Json, String> {
         let mut line = String::new();
         loop {
             line.clear();
@@ -290,7 +284,7 @@ impl Session {
     }
 
     /// Says goodbye and waits for the program.
-    pub fn finish(mut self) {
+    fn finish(mut self) {
         let _ = self.send("{\"done\":true}");
         drop(self.input);
         let _ = self.child.wait();
@@ -299,7 +293,7 @@ impl Session {
 
 /// The outcome of an external search.
 #[derive(Debug, PartialEq, Eq)]
-pub enum ExternalVerdict {
+enum ExternalVerdict {
     /// No counterexample within the bound; the largest size searched.
     Passed(Option<usize>),
     /// A counterexample: the arguments as protocol JSON and in text, its
@@ -318,21 +312,18 @@ pub enum ExternalVerdict {
 
 /// What an external search found.
 #[derive(Debug, PartialEq, Eq)]
-pub struct ExternalOutcome {
+struct ExternalOutcome {
     /// The verdict.
-    pub verdict: ExternalVerdict,
+    verdict: ExternalVerdict,
     /// Runs of the predicate (each one exchange with the program).
-    pub runs: u64,
+    runs: u64,
     /// A line on the search's coverage.
-    pub note: String,
+    note: String,
 }
 
 /// Runs the whole protocol with a program; returns what it found, or a
 /// protocol error.
-pub fn search_external(
-    program: &[String],
-    options: &SearchOptions,
-) -> Result<ExternalOutcome, String> {
+fn search_external(program: &[String], options: &SearchOptions) -> Result<ExternalOutcome, String> {
     let mut session = Session::start(program)?;
     let decl = match session.receive().and_then(|m| parse_declaration(&m)) {
         Ok(d) => d,
@@ -360,22 +351,7 @@ pub fn search_external(
             }
         }
     };
-    let mut config = Config::default()
-        .max_size(options.max_size.saturating_add(1))
-        .runs(options.runs)
-        .samples(0, 0)
-        .threads(1)
-        .run_timeout(None)
-        .regressions(false);
-    if let Some(t) = options.time {
-        config = config.time(t);
-    }
-    let types = Arc::new(decl.types);
-    let spaces = move || match types.build().and_then(|u| u.space(ARGS)) {
-        Ok(s) => s,
-        Err(e) => panic!("neatcheck: a universe that built once fails to build: {e}"),
-    };
-    let result = run_check_in(&config, spaces, prop);
+    let outcome = adapter::check(decl.types, options, None, prop);
     let runs = counter.load(std::sync::atomic::Ordering::Relaxed);
     let session = session
         .into_inner()
@@ -385,39 +361,35 @@ pub fn search_external(
         return Err(e);
     }
     session.finish();
-    match result {
-        Ok(summary) => {
-            if summary.stopped == Stop::Internal {
-                return Err(summary.problems.join("; "));
+    match outcome {
+        Outcome::Broken(e) => Err(e),
+        Outcome::Passed(coverage) => {
+            let mut note = format!("{} runs", coverage.runs);
+            if coverage.discarded > 0 {
+                note.push_str(&format!(", {} discarded", coverage.discarded));
             }
-            let mut note = format!("{} runs", summary.runs + summary.depth_runs);
-            if summary.discarded > 0 {
-                note.push_str(&format!(", {} discarded", summary.discarded));
-            }
-            match summary.stopped {
-                Stop::Time(at) => note.push_str(&format!(
-                    "; the time limit stopped the search inside size {}",
-                    at.saturating_sub(1)
+            match coverage.stopped {
+                Stopped::TimeLimit(at) => note.push_str(&format!(
+                    "; the time limit stopped the search inside size {at}"
                 )),
-                Stop::Runs(at) => note.push_str(&format!(
-                    "; the run budget stopped the search inside size {}",
-                    at.saturating_sub(1)
+                Stopped::RunBudget(at) => note.push_str(&format!(
+                    "; the run budget stopped the search inside size {at}"
                 )),
-                Stop::AllValues => note.push_str("; every input searched"),
-                _ => {}
+                Stopped::AllInputs => note.push_str("; every input searched"),
+                Stopped::AtSizeBound => {}
             }
             Ok(ExternalOutcome {
-                verdict: ExternalVerdict::Passed(summary.exhausted.map(|b| b.saturating_sub(1))),
+                verdict: ExternalVerdict::Passed(coverage.bound),
                 runs,
                 note,
             })
         }
-        Err(c) => Ok(ExternalOutcome {
+        Outcome::Failed(failure) => Ok(ExternalOutcome {
             verdict: ExternalVerdict::Failed {
-                json: c.value.fields().iter().map(value_json).collect(),
-                shown: c.value.fields().iter().map(|v| format!("{v:?}")).collect(),
-                size: c.size.saturating_sub(1),
-                reason: c.reason.clone(),
+                json: failure.arguments.iter().map(value_json).collect(),
+                shown: failure.arguments.iter().map(|v| format!("{v:?}")).collect(),
+                size: failure.size,
+                reason: failure.reason,
             },
             runs,
             note: format!("{runs} runs"),
@@ -427,7 +399,7 @@ pub fn search_external(
 
 /// `neatcheck external -- PROGRAM ARGS...`: prints the verdict, returns
 /// the exit code.
-pub fn run_command(
+pub(crate) fn run_command(
     program: &[String],
     options: &SearchOptions,
     out: &mut dyn Write,
@@ -483,7 +455,6 @@ pub fn run_command(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use neatcheck::check::run_check_in;
     use std::sync::atomic::{AtomicU64, Ordering};
 
     fn python_present() -> bool {
@@ -507,29 +478,29 @@ mod tests {
         }
     }
 
-    /// The same search in process, with a Rust predicate.
+    /// The same search in process, with a Rust predicate: the arguments of
+    /// its counterexample, if any, and its runs.
     fn in_process(
         max_size: usize,
         decl: &str,
         prop: impl Fn(Lazy<'_, DynValue>) -> bool + Sync,
-    ) -> (Result<(), DynValue>, u64) {
+    ) -> (Result<(), Vec<DynValue>>, u64) {
         let d = parse_declaration(&Json::parse(decl).unwrap()).unwrap();
-        let types = Arc::new(d.types);
         let runs = AtomicU64::new(0);
-        let config = Config::default()
-            .max_size(max_size + 1)
-            .samples(0, 0)
-            .run_timeout(None)
-            .regressions(false);
-        let r = run_check_in(
-            &config,
-            move || types.build().unwrap().space(ARGS).unwrap(),
-            |x: Lazy<'_, DynValue>| {
-                runs.fetch_add(1, Ordering::Relaxed);
-                prop(x)
-            },
-        );
-        (r.map(|_| ()).map_err(|c| c.value), runs.into_inner())
+        let outcome = adapter::check(d.types, &options(max_size), None, |x| {
+            runs.fetch_add(1, Ordering::Relaxed);
+            if prop(x) {
+                RunResult::True
+            } else {
+                RunResult::False(None)
+            }
+        });
+        let found = match outcome {
+            Outcome::Passed(_) => Ok(()),
+            Outcome::Failed(failure) => Err(failure.arguments),
+            Outcome::Broken(e) => panic!("{e}"),
+        };
+        (found, runs.into_inner())
     }
 
     const LIST: &str = r#"{"types":[{"name":"List","ctors":[{"name":"Nil","fields":[]},
@@ -556,7 +527,7 @@ mod tests {
         let ExternalVerdict::Failed { json, size, .. } = &lazy.verdict else {
             panic!("{lazy:?}")
         };
-        assert_eq!(json, &[value_json(&want.fields()[0])]);
+        assert_eq!(json, &[value_json(&want[0])]);
         assert_eq!(*size, 3);
         assert_eq!(lazy.runs, reference_runs);
         // Eager: the same counterexample.
@@ -577,7 +548,7 @@ mod tests {
         let ExternalVerdict::Failed { json, .. } = &rev.verdict else {
             panic!("{rev:?}")
         };
-        assert_eq!(json, &[value_json(&reference.unwrap_err().fields()[0])]);
+        assert_eq!(json, &[value_json(&reference.unwrap_err()[0])]);
 
         // A true property with a precondition: laziness crosses the process
         // boundary (fewer runs than with whole values).

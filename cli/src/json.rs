@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 /// A JSON value.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Json {
+pub(crate) enum Json {
     /// `null`
     Null,
     /// `true` / `false`
@@ -26,7 +26,7 @@ const MAX_DEPTH: usize = 256;
 
 impl Json {
     /// The member `key` of an object.
-    pub fn get(&self, key: &str) -> Option<&Json> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
         match self {
             Json::Obj(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -34,7 +34,7 @@ impl Json {
     }
 
     /// The string, if a string.
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Json::Str(s) => Some(s),
             _ => None,
@@ -42,7 +42,7 @@ impl Json {
     }
 
     /// The items, if an array.
-    pub fn as_array(&self) -> Option<&[Json]> {
+    pub(crate) fn as_array(&self) -> Option<&[Json]> {
         match self {
             Json::Arr(xs) => Some(xs),
             _ => None,
@@ -50,7 +50,7 @@ impl Json {
     }
 
     /// Parses one JSON value (the whole text).
-    pub fn parse(text: &str) -> Result<Json, String> {
+    pub(crate) fn parse(text: &str) -> Result<Json, String> {
         let mut p = Parser {
             s: text.as_bytes(),
             i: 0,
@@ -65,7 +65,7 @@ impl Json {
 }
 
 /// Writes a string literal.
-pub fn quote(s: &str, out: &mut String) {
+pub(crate) fn quote(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -1,16 +1,21 @@
-//! The library behind the `neatcheck` command: the TIP front end ([`tip`]),
-//! the JSON-lines protocol of external predicates ([`external`], [`json`])
-//! and the S-expression reader they share ([`sexp`]).
+//! The library behind the `neatcheck` command: the TIP front end (`tip`),
+//! the JSON-lines protocol of external predicates (`external`, `json`)
+//! and the S-expression reader they share (`sexp`). Both front ends search
+//! through `adapter`, the one caller of the library's check driver.
 //!
-//! The command (`src/main.rs`) only parses its arguments and calls these.
+//! The command (`src/main.rs`) only hands its arguments to [`run`], on the
+//! large stack of [`with_large_stack`]; everything else is internal.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
-pub mod cli;
-pub mod external;
-pub mod json;
-pub mod sexp;
+mod adapter;
+mod cli;
+mod external;
+mod json;
+mod sexp;
 #[cfg(test)]
 mod tests;
-pub mod tip;
+mod tip;
+
+pub use cli::{run, with_large_stack};

@@ -5,11 +5,11 @@ use std::fmt;
 
 /// A position in a source file (1-based line and column, in characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Pos {
+pub(crate) struct Pos {
     /// The line, from 1.
-    pub line: usize,
+    pub(crate) line: usize,
     /// The column, from 1.
-    pub col: usize,
+    pub(crate) col: usize,
 }
 
 impl fmt::Display for Pos {
@@ -20,16 +20,16 @@ impl fmt::Display for Pos {
 
 /// An error in an input file, at a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
+pub(crate) struct SyntaxError {
     /// Where.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     /// What.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl SyntaxError {
     /// An error at `pos`.
-    pub fn new(pos: Pos, message: impl Into<String>) -> Self {
+    pub(crate) fn new(pos: Pos, message: impl Into<String>) -> Self {
         SyntaxError {
             pos,
             message: message.into(),
@@ -47,7 +47,7 @@ impl std::error::Error for SyntaxError {}
 
 /// An S-expression: an atom or a list, with the position it starts at.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sexp {
+pub(crate) enum Sexp {
     /// A symbol or a numeral.
     Atom(String, Pos),
     /// A parenthesised list.
@@ -74,14 +74,14 @@ impl Drop for Sexp {
 
 impl Sexp {
     /// Where it starts.
-    pub fn pos(&self) -> Pos {
+    pub(crate) fn pos(&self) -> Pos {
         match self {
             Sexp::Atom(_, p) | Sexp::List(_, p) => *p,
         }
     }
 
     /// The atom's text, if an atom.
-    pub fn atom(&self) -> Option<&str> {
+    pub(crate) fn atom(&self) -> Option<&str> {
         match self {
             Sexp::Atom(a, _) => Some(a),
             Sexp::List(..) => None,
@@ -89,7 +89,7 @@ impl Sexp {
     }
 
     /// The list's items, if a list.
-    pub fn list(&self) -> Option<&[Sexp]> {
+    pub(crate) fn list(&self) -> Option<&[Sexp]> {
         match self {
             Sexp::List(items, _) => Some(items),
             Sexp::Atom(..) => None,
@@ -126,7 +126,7 @@ impl fmt::Display for Sexp {
 }
 
 /// Reads every S-expression of a file (iteratively: no nesting limit).
-pub fn parse(src: &str) -> Result<Vec<Sexp>, SyntaxError> {
+pub(crate) fn parse(src: &str) -> Result<Vec<Sexp>, SyntaxError> {
     let mut top = vec![];
     // Open lists: their start and items so far.
     let mut open: Vec<(Pos, Vec<Sexp>)> = vec![];

@@ -4,7 +4,8 @@
 
 use crate::cli::{run, with_large_stack, EXIT_ERROR, EXIT_FAILED, EXIT_PASSED};
 use crate::tip::eval::{Abort, Limits, Machine, Meanings, Value};
-use crate::tip::{parse_program, search_goal, Program, SearchOptions, Verdict};
+use crate::tip::program::Program;
+use crate::tip::{parse_program, search_goal, SearchOptions, Verdict};
 use neatcheck::dynamic::DynValue;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -338,7 +339,7 @@ fn a_sample_of_the_corpus_has_no_counterexample() {
     ] {
         let (_, verdict) = search_fixture(name, 8);
         match verdict {
-            Verdict::Passed { bound, .. } => assert_eq!(bound, Some(8), "{name}"),
+            Verdict::Passed { coverage, .. } => assert_eq!(coverage.bound, Some(8), "{name}"),
             other => panic!("{name}: {other:?}"),
         }
     }
@@ -357,10 +358,10 @@ fn the_search_reads_only_what_the_definitions_demand() {
         search_goal(&p, &p.goals[0], &SearchOptions::default())
     })
     .unwrap();
-    let Verdict::Passed { summary, .. } = verdict else {
+    let Verdict::Passed { coverage, .. } = verdict else {
         panic!("{verdict:?}")
     };
-    assert_eq!(summary.runs_last_bound, 1, "{summary}");
+    assert_eq!(coverage.runs_last_bound, 1, "{coverage:?}");
 }
 
 /// Every goal of a TIP source searched up to `max_size`, in order.

@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 /// What a constructor of a searched datatype stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DynMeaning {
+pub(crate) enum DynMeaning {
     /// A TIP datatype instance: the program's constructor of each index.
     Data(Vec<usize>),
     /// A searched function: what each constructor computes.
@@ -27,7 +27,7 @@ pub enum DynMeaning {
 
 /// A constructor of a searched function type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FunCtor {
+pub(crate) enum FunCtor {
     /// Ignores its arguments and returns its one field.
     Const,
     /// Returns its argument of this index.
@@ -35,11 +35,11 @@ pub enum FunCtor {
 }
 
 /// The meaning of every searched datatype, by its name in the universe.
-pub type Meanings = HashMap<String, DynMeaning>;
+pub(crate) type Meanings = HashMap<String, DynMeaning>;
 
 /// Why a run ended without a verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Abort {
+pub(crate) enum Abort {
     /// The step budget ran out (a definition that does not terminate on
     /// this input, or a very slow one).
     Fuel,
@@ -76,7 +76,7 @@ impl fmt::Display for Abort {
 
 /// A value during evaluation.
 #[derive(Clone)]
-pub enum Value<'a> {
+pub(crate) enum Value<'a> {
     /// A position of the input, not read yet.
     Input(Lazy<'a, DynValue>),
     /// A constructor and its fields.
@@ -122,7 +122,7 @@ impl<'a> IntOperand<'a> {
 /// A delayed `let` binding: its expression, the frame it was bound in and
 /// its value once evaluated.
 #[derive(Debug)]
-pub struct Thunk<'a> {
+pub(crate) struct Thunk<'a> {
     expr: &'a Expr,
     env: Vec<Value<'a>>,
     value: RefCell<Option<Value<'a>>>,
@@ -143,7 +143,7 @@ impl fmt::Debug for Value<'_> {
 
 /// A function value.
 #[derive(Debug)]
-pub enum Closure<'a> {
+pub(crate) enum Closure<'a> {
     /// A lambda with the frame it was made in.
     Lambda(usize, Vec<Value<'a>>),
     /// A named function.
@@ -152,17 +152,17 @@ pub enum Closure<'a> {
 
 /// The limits of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Evaluation steps per run.
-    pub fuel: u64,
+    pub(crate) fuel: u64,
     /// Nested calls.
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// The largest size of the values tried for a nested quantifier.
-    pub quantifier_size: usize,
+    pub(crate) quantifier_size: usize,
     /// When to give up a run (only with a time limit the user asked for:
     /// otherwise runs are bounded by fuel alone, and verdicts do not
     /// depend on the machine).
-    pub deadline: Option<std::time::Instant>,
+    pub(crate) deadline: Option<std::time::Instant>,
 }
 
 impl Default for Limits {
@@ -178,7 +178,7 @@ impl Default for Limits {
 
 /// Evaluates expressions of one program.
 #[derive(Debug)]
-pub struct Machine<'p> {
+pub(crate) struct Machine<'p> {
     prog: &'p Program,
     meanings: &'p Meanings,
     limits: Limits,
@@ -195,7 +195,7 @@ fn set<'a>(env: &mut Vec<Value<'a>>, slot: usize, v: Value<'a>) {
 
 impl<'p> Machine<'p> {
     /// A machine for one run.
-    pub fn new(prog: &'p Program, meanings: &'p Meanings, limits: Limits) -> Self {
+    pub(crate) fn new(prog: &'p Program, meanings: &'p Meanings, limits: Limits) -> Self {
         Machine {
             prog,
             meanings,
@@ -228,7 +228,7 @@ impl<'p> Machine<'p> {
 
     /// The value with its outermost constructor known (a searched
     /// function stays a handle).
-    pub fn whnf<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort>
+    pub(crate) fn whnf<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort>
     where
         'p: 'a,
     {
@@ -319,7 +319,7 @@ impl<'p> Machine<'p> {
 
     /// Structural equality, reading both sides left to right and stopping
     /// at the first difference; iterative (values may be deep).
-    pub fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort>
+    fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort>
     where
         'p: 'a,
     {
@@ -374,7 +374,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates a goal's body with its variables bound to the inputs.
-    pub fn goal<'a>(&mut self, body: &'a Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort>
+    pub(crate) fn goal<'a>(&mut self, body: &'a Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort>
     where
         'p: 'a,
     {
@@ -383,7 +383,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Calls a function on values.
-    pub fn call<'a>(&mut self, f: usize, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    pub(crate) fn call<'a>(&mut self, f: usize, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
     where
         'p: 'a,
     {
@@ -451,7 +451,11 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates an expression in a frame.
-    pub fn eval<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    pub(crate) fn eval<'a>(
+        &mut self,
+        e: &'a Expr,
+        env: &mut Vec<Value<'a>>,
+    ) -> Result<Value<'a>, Abort>
     where
         'p: 'a,
     {
@@ -621,7 +625,7 @@ impl<'p> Machine<'p> {
                 }
                 Value::Bool(true)
             }
-            Expr::Undefined(_) => return Err(Abort::Undefined),
+            Expr::Undefined => return Err(Abort::Undefined),
             Expr::Delay(inner, _) => return self.eval(inner, env),
             Expr::Exists(vars, body) | Expr::Forall(vars, body) => {
                 let exists = matches!(e, Expr::Exists(..));
@@ -766,4 +770,4 @@ fn delay<'a>(e: &'a Expr, env: &[Value<'a>]) -> Value<'a> {
     }
 }
 
-pub use super::program::substitute;
+pub(crate) use super::program::substitute;

@@ -5,9 +5,9 @@
 //! interpreted over lazy inputs (`eval`) and searched for counterexamples
 //! (`search`).
 
-pub mod eval;
-pub mod program;
-pub mod search;
+pub(crate) mod eval;
+pub(crate) mod program;
+pub(crate) mod search;
 
-pub use program::{parse_program, Program};
-pub use search::{search_goal, SearchOptions, Verdict};
+pub(crate) use program::parse_program;
+pub(crate) use search::{search_goal, SearchOptions, Verdict};

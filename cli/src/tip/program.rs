@@ -10,11 +10,11 @@
 //! kept for the search (the spaces of a goal's variables).
 
 use crate::sexp::{Pos, Sexp, SyntaxError};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A type of the TIP dialect.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Type {
+pub(crate) enum Type {
     /// A type parameter of the enclosing declaration, by index.
     Param(usize),
     /// A declared datatype applied to type arguments.
@@ -34,70 +34,69 @@ pub enum Type {
 
 /// A declared datatype.
 #[derive(Clone, Debug)]
-pub struct Datatype {
+pub(crate) struct Datatype {
     /// Its name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its type parameters.
-    pub params: Vec<String>,
+    pub(crate) params: Vec<String>,
     /// Its constructors (global ids), in declaration order.
-    pub ctors: Vec<usize>,
+    pub(crate) ctors: Vec<usize>,
 }
 
 /// A constructor.
 #[derive(Clone, Debug)]
-pub struct Ctor {
+pub(crate) struct Ctor {
     /// Its name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its datatype.
-    pub datatype: usize,
+    pub(crate) datatype: usize,
     /// Its fields: selector names and types (over the datatype's parameters).
-    pub fields: Vec<(String, Type)>,
+    pub(crate) fields: Vec<(String, Type)>,
 }
 
 /// A defined function (or constant).
 #[derive(Clone, Debug)]
-pub struct Function {
-    /// Its name.
-    pub name: String,
+pub(crate) struct Function {
+    /// Its name (only the tests look functions up by name).
+    #[cfg(test)]
+    pub(crate) name: String,
     /// Its type parameters.
-    pub tparams: Vec<String>,
+    pub(crate) tparams: Vec<String>,
     /// Its parameters' types.
-    pub params: Vec<Type>,
+    pub(crate) params: Vec<Type>,
     /// Its result type.
-    pub result: Type,
+    pub(crate) result: Type,
     /// Its body (parameters in slots `0..params.len()`).
-    pub body: Expr,
-    /// Where it is declared.
-    pub pos: Pos,
+    pub(crate) body: Expr,
 }
 
 /// A lambda: its parameters' slots and body; it captures the frame of the
 /// function it appears in.
 #[derive(Clone, Debug)]
-pub struct Lambda {
+pub(crate) struct Lambda {
     /// The slots its arguments are bound to.
-    pub params: Vec<usize>,
+    pub(crate) params: Vec<usize>,
     /// Its body.
-    pub body: Expr,
+    pub(crate) body: Expr,
 }
 
 /// A conjecture (`prove`, `assert-not`) or a lemma (`assert`).
 #[derive(Clone, Debug)]
-pub struct Goal {
+pub(crate) struct Goal {
     /// Its type parameters.
-    pub tparams: Vec<String>,
+    pub(crate) tparams: Vec<String>,
     /// Its universally quantified variables: names and types (slots
     /// `0..vars.len()`).
-    pub vars: Vec<(String, Type)>,
+    pub(crate) vars: Vec<(String, Type)>,
     /// The formula.
-    pub body: Expr,
+    pub(crate) body: Expr,
     /// Where it is stated.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
 }
 
 /// A pattern of a `match` case.
 #[derive(Clone, Debug)]
-pub enum Pat {
+pub(crate) enum Pat {
     /// `_`: anything.
     Wild,
     /// A constructor, its fields bound to slots.
@@ -108,7 +107,7 @@ pub enum Pat {
 
 /// Integer operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arith {
+pub(crate) enum Arith {
     /// `+`
     Add,
     /// `-` (binary or more)
@@ -123,7 +122,7 @@ pub enum Arith {
 
 /// Integer comparisons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
+pub(crate) enum Cmp {
     /// `<`
     Lt,
     /// `<=`
@@ -136,7 +135,7 @@ pub enum Cmp {
 
 /// An expression, names resolved.
 #[derive(Clone, Debug)]
-pub enum Expr {
+pub(crate) enum Expr {
     /// A local variable (a slot of the frame).
     Local(usize),
     /// A named function used as a value.
@@ -187,7 +186,7 @@ pub enum Expr {
     Cmp(Cmp, Vec<Expr>),
     /// A declared constant of unknown value (`declare-const`, TIP's
     /// `undefined`).
-    Undefined(usize),
+    Undefined,
     /// `exists`: variables (slots and types) and body.
     Exists(Vec<(usize, Type)>, Box<Expr>),
     /// `forall` below the top of a goal: variables and body.
@@ -206,7 +205,7 @@ fn frame_need(e: &Expr, lambdas: &[Lambda]) -> usize {
     while let Some(e) = stack.pop() {
         match e {
             Expr::Local(s) => need = need.max(s + 1),
-            Expr::FunRef(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined(_) => {}
+            Expr::FunRef(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined => {}
             Expr::Call(_, xs)
             | Expr::Con(_, xs)
             | Expr::And(xs)
@@ -262,30 +261,28 @@ fn delayed(e: Expr, lambdas: &[Lambda]) -> Expr {
 
 /// A TIP problem with every name resolved.
 #[derive(Clone, Debug, Default)]
-pub struct Program {
+pub(crate) struct Program {
     /// Datatypes, in declaration order; the last is the element type that
     /// type variables are instantiated at (see [`Program::elem`]).
-    pub datatypes: Vec<Datatype>,
+    pub(crate) datatypes: Vec<Datatype>,
     /// Uninterpreted sorts.
-    pub sorts: Vec<String>,
+    pub(crate) sorts: Vec<String>,
     /// Constructors (global ids).
-    pub ctors: Vec<Ctor>,
+    pub(crate) ctors: Vec<Ctor>,
     /// Functions.
-    pub functions: Vec<Function>,
+    pub(crate) functions: Vec<Function>,
     /// Lambdas.
-    pub lambdas: Vec<Lambda>,
-    /// Declared constants (`declare-const`): names.
-    pub consts: Vec<String>,
+    pub(crate) lambdas: Vec<Lambda>,
     /// The conjectures (`prove`, `assert-not`), in order.
-    pub goals: Vec<Goal>,
+    pub(crate) goals: Vec<Goal>,
     /// The lemmas (`assert`): checked, not used by the search.
-    pub lemmas: Vec<Goal>,
+    pub(crate) lemmas: Vec<Goal>,
     /// The datatype type variables and sorts are instantiated at.
-    pub elem: usize,
+    pub(crate) elem: usize,
 }
 
 /// A type with the parameters of its declaration replaced by `args`.
-pub fn substitute(t: &Type, args: &[Type]) -> Type {
+pub(crate) fn substitute(t: &Type, args: &[Type]) -> Type {
     match t {
         Type::Param(i) => args.get(*i).cloned().unwrap_or(Type::Param(*i)),
         Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| substitute(x, args)).collect()),
@@ -297,24 +294,25 @@ pub fn substitute(t: &Type, args: &[Type]) -> Type {
     }
 }
 
+#[cfg(test)]
 impl Program {
     /// A function by name.
-    pub fn function(&self, name: &str) -> Option<usize> {
+    pub(crate) fn function(&self, name: &str) -> Option<usize> {
         self.functions.iter().position(|f| f.name == name)
     }
 
     /// A constructor by name.
-    pub fn ctor(&self, name: &str) -> Option<usize> {
+    pub(crate) fn ctor(&self, name: &str) -> Option<usize> {
         self.ctors.iter().position(|c| c.name == name)
     }
 }
 
 /// How deeply expressions and types may nest: deeper input is an error,
 /// not a stack overflow.
-pub const MAX_NESTING: usize = 2_000;
+const MAX_NESTING: usize = 2_000;
 
 /// The element type: two values, enough to tell elements apart.
-pub const ELEM_CTORS: [&str; 2] = ["a0", "a1"];
+const ELEM_CTORS: [&str; 2] = ["a0", "a1"];
 
 enum Name {
     Datatype(usize),
@@ -397,7 +395,8 @@ struct Elaborator {
     ctor_names: HashMap<String, usize>,
     selectors: HashMap<String, (usize, usize)>,
     fun_names: HashMap<String, usize>,
-    const_names: HashMap<String, usize>,
+    /// The declared constants (`declare-const`).
+    const_names: HashSet<String>,
     /// Per function, its parameters' names.
     param_names: Vec<Vec<String>>,
     /// The type checker's unification variables.
@@ -405,7 +404,7 @@ struct Elaborator {
 }
 
 /// Parses and resolves a TIP file.
-pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
+pub(crate) fn parse_program(src: &str) -> Result<Program, SyntaxError> {
     let forms = crate::sexp::parse(src)?;
     let mut e = Elaborator {
         prog: Program::default(),
@@ -413,7 +412,7 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
         ctor_names: HashMap::new(),
         selectors: HashMap::new(),
         fun_names: HashMap::new(),
-        const_names: HashMap::new(),
+        const_names: HashSet::new(),
         param_names: vec![],
         metas: vec![],
     };
@@ -485,8 +484,7 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
                     None => return err(form, "`declare-const` takes a name and a type"),
                 };
                 e.check_fresh(&items[1], name)?;
-                e.const_names.insert(name.to_string(), e.prog.consts.len());
-                e.prog.consts.push(name.to_string());
+                e.const_names.insert(name.to_string());
             }
             "define-fun" | "define-fun-rec" => {
                 if items.len() != 5 && items.len() != 4 {
@@ -592,11 +590,98 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
     Ok(e.prog)
 }
 
+/// An application `(head args...)` being elaborated: what each form's
+/// method needs to elaborate the arguments and to place its errors.
+struct Form<'s, 't> {
+    /// The whole form, where arity errors point.
+    at: &'s Sexp,
+    /// Its head: a name, or `(_ name type...)`.
+    head: &'s Sexp,
+    /// The head's name.
+    name: &'s str,
+    args: &'s [Sexp],
+    /// The type parameters in scope.
+    tparams: &'t [String],
+    /// The nesting depth of the arguments.
+    depth: usize,
+}
+
+/// What a binder (`lambda`, `exists`, `forall`) binds and its body.
+struct Bound {
+    /// The variables' slots and types.
+    vars: Vec<(usize, Type)>,
+    body: Expr,
+    body_type: Type,
+}
+
+impl<'s, 't> Form<'s, 't> {
+    fn new(
+        at: &'s Sexp,
+        items: &'s [Sexp],
+        tparams: &'t [String],
+        depth: usize,
+    ) -> Result<Self, SyntaxError> {
+        let Some(head) = items.first() else {
+            return err(at, "empty expression `()`");
+        };
+        let name = match head {
+            Sexp::Atom(a, _) => a.as_str(),
+            Sexp::List(inner, _) if inner.first().and_then(Sexp::atom) == Some("_") => {
+                // ((_ f T...) args): an instantiated head.
+                match inner.get(1).and_then(Sexp::atom) {
+                    Some(a) => a,
+                    None => return err(head, "expected `(_ name type...)`"),
+                }
+            }
+            _ => {
+                return err(
+                    head,
+                    "a function value is applied with `@`, not by juxtaposition",
+                )
+            }
+        };
+        Ok(Form {
+            at,
+            head,
+            name,
+            args: &items[1..],
+            tparams,
+            depth,
+        })
+    }
+
+    /// Checks that the form has `k` arguments.
+    fn takes(&self, k: usize) -> Result<(), SyntaxError> {
+        let (n, what) = (self.args.len(), self.name);
+        if n == k {
+            Ok(())
+        } else {
+            err(
+                self.at,
+                format!("`{what}` takes {k} argument(s), {n} given"),
+            )
+        }
+    }
+
+    /// Checks that the form has at least `k` arguments.
+    fn takes_at_least(&self, k: usize) -> Result<(), SyntaxError> {
+        let (n, what) = (self.args.len(), self.name);
+        if n >= k {
+            Ok(())
+        } else {
+            err(
+                self.at,
+                format!("`{what}` takes at least {k} argument(s), {n} given"),
+            )
+        }
+    }
+}
+
 impl Elaborator {
     fn check_fresh(&self, at: &Sexp, name: &str) -> Result<(), SyntaxError> {
         if self.fun_names.contains_key(name)
             || self.ctor_names.contains_key(name)
-            || self.const_names.contains_key(name)
+            || self.const_names.contains(name)
             || self.selectors.contains_key(name)
         {
             return err(at, format!("`{name}` is declared twice"));
@@ -780,12 +865,12 @@ impl Elaborator {
         let f = self.prog.functions.len();
         self.fun_names.insert(fname.to_string(), f);
         self.prog.functions.push(Function {
+            #[cfg(test)]
             name: fname.to_string(),
             tparams: tparams.clone(),
             params: tys,
             result,
             body: Expr::Bool(true),
-            pos: name.pos(),
         });
         self.param_names.push(names);
         Ok((f, tparams))
@@ -960,6 +1045,8 @@ impl Elaborator {
         )
     }
 
+    /// Elaborates an expression at nesting depth `depth`: its resolved
+    /// form and type.
     fn expr(
         &mut self,
         s: &Sexp,
@@ -970,304 +1057,425 @@ impl Elaborator {
         if depth > MAX_NESTING {
             return err(s, format!("expressions nest deeper than {MAX_NESTING}"));
         }
-        let depth = depth + 1;
-        match s {
-            Sexp::Atom(a, _) => self.name(s, a, None, scope),
-            Sexp::List(items, _) => {
-                let Some(head) = items.first() else {
-                    return err(s, "empty expression `()`");
-                };
-                let args = &items[1..];
-                let head_name = match head {
-                    Sexp::Atom(a, _) => a.as_str(),
-                    Sexp::List(inner, _) if inner.first().and_then(Sexp::atom) == Some("_") => {
-                        // ((_ f T...) args): an instantiated head.
-                        match inner.get(1).and_then(Sexp::atom) {
-                            Some(a) => a,
-                            None => return err(head, "expected `(_ name type...)`"),
-                        }
-                    }
-                    _ => {
-                        return err(
-                            head,
-                            "a function value is applied with `@`, not by juxtaposition",
-                        )
-                    }
-                };
-                let sub =
-                    |e: &mut Self, x: &Sexp, scope: &mut Scope| e.expr(x, tparams, scope, depth);
-                // An argument of a known type.
-                let typed = |e: &mut Self, x: &Sexp, want: &Type, scope: &mut Scope| {
-                    let (ex, t) = e.expr(x, tparams, scope, depth)?;
-                    e.expect(x, &t, want, tparams)?;
-                    Ok::<Expr, SyntaxError>(ex)
-                };
-                let n = args.len();
-                let need = |k: usize, what: &str| -> Result<(), SyntaxError> {
-                    if n == k {
-                        Ok(())
-                    } else {
-                        err(s, format!("`{what}` takes {k} argument(s), {n} given"))
-                    }
-                };
-                let at_least = |k: usize, what: &str| -> Result<(), SyntaxError> {
-                    if n >= k {
-                        Ok(())
-                    } else {
-                        err(
-                            s,
-                            format!("`{what}` takes at least {k} argument(s), {n} given"),
-                        )
-                    }
-                };
-                // Every argument at one type.
-                let all = |e: &mut Self,
-                           want: &Type,
-                           scope: &mut Scope|
-                 -> Result<Vec<Expr>, SyntaxError> {
-                    args.iter().map(|x| typed(e, x, want, scope)).collect()
-                };
-                // Local variables shadow everything but the syntax.
-                let is_local = scope.lookup(head_name).is_some();
-                match head_name {
-                    "_" => {
-                        let Some(name) = args.first() else {
-                            return err(s, "expected `(_ name type...)`");
-                        };
-                        let name = atom(name, "a name")?;
-                        let mut given = vec![];
-                        for t in &args[1..] {
-                            given.push(self.ty(t, tparams, 0)?);
-                        }
-                        self.name(&items[1], name, Some(given), scope)
-                    }
-                    "match" => {
-                        need(2, "match")?;
-                        let (scrutinee, st) = sub(self, &args[0], scope)?;
-                        let result = self.fresh();
-                        let mut cases = vec![];
-                        for case in list(&args[1], "a list of cases")? {
-                            let c = list(case, "a case `(pattern body)`")?;
-                            if c.len() != 2 {
-                                return err(case, "a case is `(pattern body)`");
-                            }
-                            let mark = scope.vars.len();
-                            let pat = self.pattern(&c[0], &st, tparams, scope)?;
-                            let body = typed(self, &c[1], &result, scope)?;
-                            scope.vars.truncate(mark);
-                            cases.push((pat, body));
-                        }
-                        if cases.is_empty() {
-                            return err(s, "`match` without cases");
-                        }
-                        Ok((Expr::Match(Box::new(scrutinee), cases), result))
-                    }
-                    "ite" => {
-                        need(3, "ite")?;
-                        let c = typed(self, &args[0], &Type::Bool, scope)?;
-                        let result = self.fresh();
-                        let t = typed(self, &args[1], &result, scope)?;
-                        let f = typed(self, &args[2], &result, scope)?;
-                        Ok((Expr::Ite(Box::new([c, t, f])), result))
-                    }
-                    "and" => Ok((Expr::And(all(self, &Type::Bool, scope)?), Type::Bool)),
-                    "or" => Ok((Expr::Or(all(self, &Type::Bool, scope)?), Type::Bool)),
-                    "xor" => Ok((Expr::Xor(all(self, &Type::Bool, scope)?), Type::Bool)),
-                    "not" => {
-                        need(1, "not")?;
-                        let x = typed(self, &args[0], &Type::Bool, scope)?;
-                        Ok((Expr::Not(Box::new(x)), Type::Bool))
-                    }
-                    "=>" if !is_local => {
-                        at_least(2, "=>")?;
-                        Ok((Expr::Implies(all(self, &Type::Bool, scope)?), Type::Bool))
-                    }
-                    "=" | "distinct" if !is_local => {
-                        at_least(2, head_name)?;
-                        let t = self.fresh();
-                        let xs = all(self, &t, scope)?;
-                        Ok((
-                            if head_name == "=" {
-                                Expr::Eq(xs)
-                            } else {
-                                Expr::Distinct(xs)
-                            },
-                            Type::Bool,
-                        ))
-                    }
-                    "let" => {
-                        need(2, "let")?;
-                        let mut binds = vec![];
-                        let mut names = vec![];
-                        for b in list(&args[0], "bindings `((x e)...)`")? {
-                            let b = list(b, "a binding `(x e)`")?;
-                            if b.len() != 2 {
-                                return err(&args[0], "a binding is `(x e)`");
-                            }
-                            names.push(atom(&b[0], "a variable name")?.to_string());
-                            let (e, t) = sub(self, &b[1], scope)?;
-                            binds.push((delayed(e, &self.prog.lambdas), t));
-                        }
-                        let mark = scope.vars.len();
-                        let binds = names
-                            .iter()
-                            .zip(binds)
-                            .map(|(n, (e, t))| (scope.bind(n, t), e))
-                            .collect();
-                        let (body, t) = sub(self, &args[1], scope)?;
-                        scope.vars.truncate(mark);
-                        Ok((Expr::Let(binds, Box::new(body)), t))
-                    }
-                    "lambda" | "exists" | "forall" => {
-                        need(2, head_name)?;
-                        let mark = scope.vars.len();
-                        let mut slots = vec![];
-                        for b in list(&args[0], "bindings `((x T)...)`")? {
-                            let b = list(b, "a binding `(x T)`")?;
-                            if b.len() != 2 {
-                                return err(&args[0], "a binding is `(x T)`");
-                            }
-                            let name = atom(&b[0], "a variable name")?;
-                            let ty = self.ty(&b[1], tparams, 0)?;
-                            slots.push((scope.bind(name, ty.clone()), ty));
-                        }
-                        let (body, bt) = sub(self, &args[1], scope)?;
-                        scope.vars.truncate(mark);
-                        Ok(match head_name {
-                            "lambda" => {
-                                let ty = Type::Fun(
-                                    slots.iter().map(|(_, t)| t.clone()).collect(),
-                                    Box::new(bt),
-                                );
-                                self.prog.lambdas.push(Lambda {
-                                    params: slots.into_iter().map(|(s, _)| s).collect(),
-                                    body,
-                                });
-                                (Expr::Lambda(self.prog.lambdas.len() - 1), ty)
-                            }
-                            _ => {
-                                self.expect(&args[1], &bt, &Type::Bool, tparams)?;
-                                if head_name == "exists" {
-                                    (Expr::Exists(slots, Box::new(body)), Type::Bool)
-                                } else {
-                                    (Expr::Forall(slots, Box::new(body)), Type::Bool)
-                                }
-                            }
-                        })
-                    }
-                    "@" => {
-                        at_least(1, "@")?;
-                        let (f, ft) = sub(self, &args[0], scope)?;
-                        let mut xs = vec![];
-                        let mut tys = vec![];
-                        for x in &args[1..] {
-                            let (e, t) = sub(self, x, scope)?;
-                            xs.push(delayed(e, &self.prog.lambdas));
-                            tys.push(t);
-                        }
-                        let result = self.fresh();
-                        let want = Type::Fun(tys, Box::new(result.clone()));
-                        self.expect(&args[0], &ft, &want, tparams)?;
-                        Ok((Expr::Apply(Box::new(f), xs), result))
-                    }
-                    "+" | "*" | "-" | "div" | "mod" if !is_local => {
-                        if matches!(head_name, "div" | "mod") {
-                            need(2, head_name)?;
-                        } else if head_name == "-" {
-                            at_least(1, "-")?;
-                        } else {
-                            at_least(2, head_name)?;
-                        }
-                        let mut xs = all(self, &Type::Int, scope)?;
-                        let e = match head_name {
-                            "-" if xs.len() == 1 => Expr::Neg(Box::new(xs.remove(0))),
-                            "-" => Expr::Arith(Arith::Sub, xs),
-                            "+" => Expr::Arith(Arith::Add, xs),
-                            "*" => Expr::Arith(Arith::Mul, xs),
-                            "div" => Expr::Arith(Arith::Div, xs),
-                            _ => Expr::Arith(Arith::Mod, xs),
-                        };
-                        Ok((e, Type::Int))
-                    }
-                    "<" | "<=" | ">" | ">=" if !is_local => {
-                        at_least(2, head_name)?;
-                        let op = match head_name {
-                            "<" => Cmp::Lt,
-                            "<=" => Cmp::Le,
-                            ">" => Cmp::Gt,
-                            _ => Cmp::Ge,
-                        };
-                        Ok((Expr::Cmp(op, all(self, &Type::Int, scope)?), Type::Bool))
-                    }
-                    name => {
-                        if is_local {
-                            return err(
-                                head,
-                                format!(
-                                    "`{name}` is a variable: apply a function value with \
-                                     `(@ {name} ...)`"
-                                ),
-                            );
-                        }
-                        let given = match head {
-                            Sexp::List(inner, _) => Some(
-                                inner[2..]
-                                    .iter()
-                                    .map(|t| self.ty(t, tparams, 0))
-                                    .collect::<Result<Vec<_>, _>>()?,
-                            ),
-                            _ => None,
-                        };
-                        let args_at = |e: &mut Self,
-                                       tys: &[Type],
-                                       scope: &mut Scope|
-                         -> Result<Vec<Expr>, SyntaxError> {
-                            args.iter()
-                                .zip(tys)
-                                .map(|(x, t)| typed(e, x, t, scope))
-                                .collect()
-                        };
-                        if let Some(&c) = self.ctor_names.get(name) {
-                            let want = self.prog.ctors[c].fields.len();
-                            need(want, name)?;
-                            let (result, fields) = self.ctor_type(c, given);
-                            let xs = args_at(self, &fields, scope)?;
-                            let xs = xs
-                                .into_iter()
-                                .map(|x| delayed(x, &self.prog.lambdas))
-                                .collect();
-                            return Ok((Expr::Con(c, xs), result));
-                        }
-                        if let Some(&f) = self.fun_names.get(name) {
-                            let want = self.prog.functions[f].params.len();
-                            need(want, name)?;
-                            let (params, result) = self.fun_type(f, given);
-                            let xs = args_at(self, &params, scope)?;
-                            let xs = xs
-                                .into_iter()
-                                .map(|x| delayed(x, &self.prog.lambdas))
-                                .collect();
-                            return Ok((Expr::Call(f, xs), result));
-                        }
-                        if let Some(&(c, k)) = self.selectors.get(name) {
-                            need(1, name)?;
-                            let (whole, fields) = self.ctor_type(c, None);
-                            let x = typed(self, &args[0], &whole, scope)?;
-                            return Ok((Expr::Select(c, k, Box::new(x)), fields[k].clone()));
-                        }
-                        if let Some(cname) = name.strip_prefix("is-") {
-                            if let Some(&c) = self.ctor_names.get(cname) {
-                                need(1, name)?;
-                                let (whole, _) = self.ctor_type(c, None);
-                                let x = typed(self, &args[0], &whole, scope)?;
-                                return Ok((Expr::Is(c, Box::new(x)), Type::Bool));
-                            }
-                        }
-                        err(head, format!("unknown function `{name}`"))
-                    }
-                }
-            }
+        let items = match s {
+            Sexp::Atom(a, _) => return self.name(s, a, None, scope),
+            Sexp::List(items, _) => items,
+        };
+        let f = Form::new(s, items, tparams, depth + 1)?;
+        // Local variables shadow everything but the syntax.
+        let is_local = scope.lookup(f.name).is_some();
+        match f.name {
+            "_" => self.instantiated_name(&f, scope),
+            "match" => self.match_cases(&f, scope),
+            "ite" => self.ite(&f, scope),
+            "and" | "or" | "xor" => self.connective(&f, scope),
+            "=>" if !is_local => self.connective(&f, scope),
+            "not" => self.not(&f, scope),
+            "=" | "distinct" if !is_local => self.equality(&f, scope),
+            "let" => self.let_bindings(&f, scope),
+            "lambda" => self.lambda(&f, scope),
+            "exists" | "forall" => self.quantifier(&f, scope),
+            "@" => self.apply(&f, scope),
+            "+" | "*" | "-" | "div" | "mod" if !is_local => self.arithmetic(&f, scope),
+            "<" | "<=" | ">" | ">=" if !is_local => self.comparison(&f, scope),
+            name if is_local => err(
+                f.head,
+                format!("`{name}` is a variable: apply a function value with `(@ {name} ...)`"),
+            ),
+            _ => self.application(&f, scope),
         }
+    }
+
+    /// An argument of a form, elaborated.
+    fn arg(
+        &mut self,
+        f: &Form<'_, '_>,
+        x: &Sexp,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        self.expr(x, f.tparams, scope, f.depth)
+    }
+
+    /// An argument of a form that must have type `want`.
+    fn arg_of_type(
+        &mut self,
+        f: &Form<'_, '_>,
+        x: &Sexp,
+        want: &Type,
+        scope: &mut Scope,
+    ) -> Result<Expr, SyntaxError> {
+        let (ex, t) = self.arg(f, x, scope)?;
+        self.expect(x, &t, want, f.tparams)?;
+        Ok(ex)
+    }
+
+    /// Every argument of a form, all of type `want`.
+    fn args_of_type(
+        &mut self,
+        f: &Form<'_, '_>,
+        want: &Type,
+        scope: &mut Scope,
+    ) -> Result<Vec<Expr>, SyntaxError> {
+        f.args
+            .iter()
+            .map(|x| self.arg_of_type(f, x, want, scope))
+            .collect()
+    }
+
+    /// The arguments of a call or constructor at their types `tys`, each
+    /// evaluated when first needed.
+    fn args_by_need(
+        &mut self,
+        f: &Form<'_, '_>,
+        tys: &[Type],
+        scope: &mut Scope,
+    ) -> Result<Vec<Expr>, SyntaxError> {
+        let xs = f
+            .args
+            .iter()
+            .zip(tys)
+            .map(|(x, t)| self.arg_of_type(f, x, t, scope))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(xs
+            .into_iter()
+            .map(|x| delayed(x, &self.prog.lambdas))
+            .collect())
+    }
+
+    /// `(_ name type...)`: a name at explicit type arguments.
+    fn instantiated_name(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        let Some(at) = f.args.first() else {
+            return err(f.at, "expected `(_ name type...)`");
+        };
+        let name = atom(at, "a name")?;
+        let mut given = vec![];
+        for t in &f.args[1..] {
+            given.push(self.ty(t, f.tparams, 0)?);
+        }
+        self.name(at, name, Some(given), scope)
+    }
+
+    /// `(match x ((pattern body)...))`.
+    fn match_cases(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(2)?;
+        let (scrutinee, st) = self.arg(f, &f.args[0], scope)?;
+        let result = self.fresh();
+        let mut cases = vec![];
+        for case in list(&f.args[1], "a list of cases")? {
+            let c = list(case, "a case `(pattern body)`")?;
+            if c.len() != 2 {
+                return err(case, "a case is `(pattern body)`");
+            }
+            let mark = scope.vars.len();
+            let pat = self.pattern(&c[0], &st, f.tparams, scope)?;
+            let body = self.arg_of_type(f, &c[1], &result, scope)?;
+            scope.vars.truncate(mark);
+            cases.push((pat, body));
+        }
+        if cases.is_empty() {
+            return err(f.at, "`match` without cases");
+        }
+        Ok((Expr::Match(Box::new(scrutinee), cases), result))
+    }
+
+    /// `(ite c t e)`.
+    fn ite(&mut self, f: &Form<'_, '_>, scope: &mut Scope) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(3)?;
+        let c = self.arg_of_type(f, &f.args[0], &Type::Bool, scope)?;
+        let result = self.fresh();
+        let t = self.arg_of_type(f, &f.args[1], &result, scope)?;
+        let e = self.arg_of_type(f, &f.args[2], &result, scope)?;
+        Ok((Expr::Ite(Box::new([c, t, e])), result))
+    }
+
+    /// `and`, `or`, `xor` and `=>` over booleans.
+    fn connective(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        if f.name == "=>" {
+            f.takes_at_least(2)?;
+        }
+        let xs = self.args_of_type(f, &Type::Bool, scope)?;
+        let e = match f.name {
+            "and" => Expr::And(xs),
+            "or" => Expr::Or(xs),
+            "xor" => Expr::Xor(xs),
+            _ => Expr::Implies(xs),
+        };
+        Ok((e, Type::Bool))
+    }
+
+    /// `(not x)`.
+    fn not(&mut self, f: &Form<'_, '_>, scope: &mut Scope) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(1)?;
+        let x = self.arg_of_type(f, &f.args[0], &Type::Bool, scope)?;
+        Ok((Expr::Not(Box::new(x)), Type::Bool))
+    }
+
+    /// `=` and `distinct`, over arguments of one type.
+    fn equality(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes_at_least(2)?;
+        let t = self.fresh();
+        let xs = self.args_of_type(f, &t, scope)?;
+        let e = if f.name == "=" {
+            Expr::Eq(xs)
+        } else {
+            Expr::Distinct(xs)
+        };
+        Ok((e, Type::Bool))
+    }
+
+    /// `(let ((x e)...) body)`: parallel bindings, each evaluated when
+    /// first needed.
+    fn let_bindings(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(2)?;
+        let mut binds = vec![];
+        let mut names = vec![];
+        for b in list(&f.args[0], "bindings `((x e)...)`")? {
+            let b = list(b, "a binding `(x e)`")?;
+            if b.len() != 2 {
+                return err(&f.args[0], "a binding is `(x e)`");
+            }
+            names.push(atom(&b[0], "a variable name")?.to_string());
+            let (e, t) = self.arg(f, &b[1], scope)?;
+            binds.push((delayed(e, &self.prog.lambdas), t));
+        }
+        let mark = scope.vars.len();
+        let binds = names
+            .iter()
+            .zip(binds)
+            .map(|(n, (e, t))| (scope.bind(n, t), e))
+            .collect();
+        let (body, t) = self.arg(f, &f.args[1], scope)?;
+        scope.vars.truncate(mark);
+        Ok((Expr::Let(binds, Box::new(body)), t))
+    }
+
+    /// A binder `(B ((x T)...) body)`: its variables, and its body
+    /// elaborated in their scope.
+    fn binder(&mut self, f: &Form<'_, '_>, scope: &mut Scope) -> Result<Bound, SyntaxError> {
+        f.takes(2)?;
+        let mark = scope.vars.len();
+        let mut slots = vec![];
+        for b in list(&f.args[0], "bindings `((x T)...)`")? {
+            let b = list(b, "a binding `(x T)`")?;
+            if b.len() != 2 {
+                return err(&f.args[0], "a binding is `(x T)`");
+            }
+            let name = atom(&b[0], "a variable name")?;
+            let ty = self.ty(&b[1], f.tparams, 0)?;
+            slots.push((scope.bind(name, ty.clone()), ty));
+        }
+        let (body, body_type) = self.arg(f, &f.args[1], scope)?;
+        scope.vars.truncate(mark);
+        Ok(Bound {
+            vars: slots,
+            body,
+            body_type,
+        })
+    }
+
+    /// `(lambda ((x T)...) body)`.
+    fn lambda(&mut self, f: &Form<'_, '_>, scope: &mut Scope) -> Result<(Expr, Type), SyntaxError> {
+        let Bound {
+            vars,
+            body,
+            body_type,
+        } = self.binder(f, scope)?;
+        let ty = Type::Fun(
+            vars.iter().map(|(_, t)| t.clone()).collect(),
+            Box::new(body_type),
+        );
+        self.prog.lambdas.push(Lambda {
+            params: vars.into_iter().map(|(s, _)| s).collect(),
+            body,
+        });
+        Ok((Expr::Lambda(self.prog.lambdas.len() - 1), ty))
+    }
+
+    /// `exists` and `forall` below the top of a goal.
+    fn quantifier(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        let Bound {
+            vars,
+            body,
+            body_type,
+        } = self.binder(f, scope)?;
+        self.expect(&f.args[1], &body_type, &Type::Bool, f.tparams)?;
+        let e = if f.name == "exists" {
+            Expr::Exists(vars, Box::new(body))
+        } else {
+            Expr::Forall(vars, Box::new(body))
+        };
+        Ok((e, Type::Bool))
+    }
+
+    /// `(@ f x...)`: a function value applied.
+    fn apply(&mut self, f: &Form<'_, '_>, scope: &mut Scope) -> Result<(Expr, Type), SyntaxError> {
+        f.takes_at_least(1)?;
+        let (fun, ft) = self.arg(f, &f.args[0], scope)?;
+        let mut xs = vec![];
+        let mut tys = vec![];
+        for x in &f.args[1..] {
+            let (e, t) = self.arg(f, x, scope)?;
+            xs.push(delayed(e, &self.prog.lambdas));
+            tys.push(t);
+        }
+        let result = self.fresh();
+        let want = Type::Fun(tys, Box::new(result.clone()));
+        self.expect(&f.args[0], &ft, &want, f.tparams)?;
+        Ok((Expr::Apply(Box::new(fun), xs), result))
+    }
+
+    /// `+`, `*`, `-` (negation with one argument), `div` and `mod`.
+    fn arithmetic(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        match f.name {
+            "div" | "mod" => f.takes(2)?,
+            "-" => f.takes_at_least(1)?,
+            _ => f.takes_at_least(2)?,
+        }
+        let mut xs = self.args_of_type(f, &Type::Int, scope)?;
+        let e = match f.name {
+            "-" if xs.len() == 1 => Expr::Neg(Box::new(xs.remove(0))),
+            "-" => Expr::Arith(Arith::Sub, xs),
+            "+" => Expr::Arith(Arith::Add, xs),
+            "*" => Expr::Arith(Arith::Mul, xs),
+            "div" => Expr::Arith(Arith::Div, xs),
+            _ => Expr::Arith(Arith::Mod, xs),
+        };
+        Ok((e, Type::Int))
+    }
+
+    /// `<`, `<=`, `>` and `>=`, chained.
+    fn comparison(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes_at_least(2)?;
+        let op = match f.name {
+            "<" => Cmp::Lt,
+            "<=" => Cmp::Le,
+            ">" => Cmp::Gt,
+            _ => Cmp::Ge,
+        };
+        Ok((
+            Expr::Cmp(op, self.args_of_type(f, &Type::Int, scope)?),
+            Type::Bool,
+        ))
+    }
+
+    /// A declared name applied: a constructor, a function call, a selector
+    /// or a tester `is-C`, at the type arguments of an instantiated head
+    /// `((_ name type...) args...)` if given.
+    fn application(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        let given = match f.head {
+            Sexp::List(inner, _) => Some(
+                inner[2..]
+                    .iter()
+                    .map(|t| self.ty(t, f.tparams, 0))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            _ => None,
+        };
+        if let Some(&c) = self.ctor_names.get(f.name) {
+            return self.construct(f, c, given, scope);
+        }
+        if let Some(&fun) = self.fun_names.get(f.name) {
+            return self.call(f, fun, given, scope);
+        }
+        if let Some(&(c, k)) = self.selectors.get(f.name) {
+            return self.select(f, c, k, scope);
+        }
+        let tested = f.name.strip_prefix("is-");
+        if let Some(&c) = tested.and_then(|c| self.ctor_names.get(c)) {
+            return self.test(f, c, scope);
+        }
+        err(f.head, format!("unknown function `{}`", f.name))
+    }
+
+    /// Constructor `c` applied to its fields.
+    fn construct(
+        &mut self,
+        f: &Form<'_, '_>,
+        c: usize,
+        given: Option<Vec<Type>>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(self.prog.ctors[c].fields.len())?;
+        let (result, fields) = self.ctor_type(c, given);
+        let xs = self.args_by_need(f, &fields, scope)?;
+        Ok((Expr::Con(c, xs), result))
+    }
+
+    /// A call of defined function `fun`.
+    fn call(
+        &mut self,
+        f: &Form<'_, '_>,
+        fun: usize,
+        given: Option<Vec<Type>>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(self.prog.functions[fun].params.len())?;
+        let (params, result) = self.fun_type(fun, given);
+        let xs = self.args_by_need(f, &params, scope)?;
+        Ok((Expr::Call(fun, xs), result))
+    }
+
+    /// Selector `k` of constructor `c` applied.
+    fn select(
+        &mut self,
+        f: &Form<'_, '_>,
+        c: usize,
+        k: usize,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(1)?;
+        let (whole, fields) = self.ctor_type(c, None);
+        let x = self.arg_of_type(f, &f.args[0], &whole, scope)?;
+        Ok((Expr::Select(c, k, Box::new(x)), fields[k].clone()))
+    }
+
+    /// The tester `is-C` of constructor `c` applied.
+    fn test(
+        &mut self,
+        f: &Form<'_, '_>,
+        c: usize,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(1)?;
+        let (whole, _) = self.ctor_type(c, None);
+        let x = self.arg_of_type(f, &f.args[0], &whole, scope)?;
+        Ok((Expr::Is(c, Box::new(x)), Type::Bool))
     }
 
     fn name(
@@ -1312,10 +1520,10 @@ impl Elaborator {
             }
             return Ok((Expr::FunRef(f), Type::Fun(params, Box::new(result))));
         }
-        if let Some(&k) = self.const_names.get(a) {
+        if self.const_names.contains(a) {
             // TIP's `undefined` has every type.
             let t = self.fresh();
-            return Ok((Expr::Undefined(k), t));
+            return Ok((Expr::Undefined, t));
         }
         err(at, format!("unknown name `{a}`"))
     }

@@ -1,7 +1,7 @@
 //! The search of a TIP conjecture: instantiating its variables' types as
 //! run-time datatypes (`neatcheck::dynamic`), running the check driver
-//! over them (`neatcheck::check::run_check_in`, with its budgets and
-//! reports), and printing a counterexample in TIP syntax.
+//! over them (through `crate::adapter`, with its budgets and reports), and
+//! printing a counterexample in TIP syntax.
 //!
 //! Type variables and uninterpreted sorts are instantiated at one element
 //! type with two values (`Elem`: `a0 | a1`), enough to tell elements apart;
@@ -11,31 +11,26 @@
 
 use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Value};
 use super::program::{Goal, Program, Type};
-use neatcheck::check::{run_check_in, Counterexample, RunResult, Stop, Summary};
+use crate::adapter::{self, Coverage, Failure, Outcome, RunResult, Stopped};
 use neatcheck::dynamic::{DataTypes, DynValue};
 use neatcheck::space::IntegerSizes;
-use neatcheck::{Config, Lazy};
+use neatcheck::Lazy;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
-
-/// The name of the datatype of a goal's variables (one constructor whose
-/// fields are the variables); `<` keeps it apart from TIP names.
-const ARGS: &str = "<args>";
 
 /// How far to search.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SearchOptions {
+pub(crate) struct SearchOptions {
     /// The largest total size of the variables searched.
-    pub max_size: usize,
+    pub(crate) max_size: usize,
     /// A wall-clock limit (reported when it cuts the search).
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// A budget of runs over all sizes.
-    pub runs: u64,
+    pub(crate) runs: u64,
     /// The interpreter's limits per run.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
 }
 
 impl Default for SearchOptions {
@@ -58,23 +53,21 @@ enum Shown {
 
 /// A goal's variables as run-time datatypes.
 #[derive(Debug)]
-pub struct Instance {
+struct Instance {
     types: DataTypes,
     meanings: Meanings,
     shown: HashMap<String, Shown>,
     /// The variables' types in TIP syntax.
-    pub var_types: Vec<String>,
+    var_types: Vec<String>,
 }
 
 /// The result of searching one goal.
 #[derive(Debug)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// No counterexample within the bound.
     Passed {
-        /// The driver's summary.
-        summary: Box<Summary>,
-        /// The largest total size of the variables searched completely.
-        bound: Option<usize>,
+        /// How far the search went.
+        coverage: Coverage,
         /// Runs without a verdict, by reason.
         aborted: Vec<(String, u64)>,
     },
@@ -88,7 +81,9 @@ pub enum Verdict {
         minimal: bool,
         /// Runs before it.
         runs: u64,
-        /// The variables' values as searched (type variables at `Elem`).
+        /// The variables' values as searched (type variables at `Elem`),
+        /// which the tests compare with brute force.
+        #[cfg(test)]
         values: Vec<DynValue>,
     },
     /// The search could not start or neatcheck itself failed.
@@ -213,7 +208,7 @@ fn concrete(prog: &Program, t: &Type) -> Type {
 }
 
 /// A concrete type in TIP syntax.
-pub fn tip_type(prog: &Program, t: &Type) -> String {
+fn tip_type(prog: &Program, t: &Type) -> String {
     match t {
         Type::Bool => "Bool".into(),
         Type::Int => "Int".into(),
@@ -232,7 +227,7 @@ pub fn tip_type(prog: &Program, t: &Type) -> String {
 }
 
 /// Declares the run-time datatypes of a goal's variables.
-pub fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
+fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
     let mut b = Builder {
         prog,
         types: DataTypes::new(),
@@ -251,8 +246,7 @@ pub fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
     while let Some((name, t)) = b.pending.pop() {
         b.declare(&name, &t);
     }
-    let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
-    b.types.data(ARGS).ctor(ARGS, &fields);
+    adapter::declare_arguments(&mut b.types, &fields);
     b.types
         .build()
         .map_err(|e| format!("the variables' types can not be searched: {e}"))?;
@@ -266,7 +260,7 @@ pub fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
 
 impl Instance {
     /// A plain value in TIP syntax (iterative: values may be deep).
-    pub fn show(&self, v: &DynValue) -> String {
+    fn show(&self, v: &DynValue) -> String {
         enum Task<'v> {
             Value(&'v DynValue),
             Text(String),
@@ -356,24 +350,11 @@ fn abort_index(a: &Abort) -> usize {
 /// Searches one goal for a counterexample: iterative deepening over the
 /// total size of its variables, through the check driver. Integers are
 /// sized linearly (`n` costs `|n|`).
-pub fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verdict {
+pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verdict {
     let instance = match instantiate(prog, goal) {
         Ok(i) => i,
         Err(e) => return Verdict::Error(e),
     };
-    // The variables' constructor costs 1: the driver's sizes are one more
-    // than the variables' total size.
-    let mut config = Config::default()
-        .max_size(options.max_size.saturating_add(1))
-        .runs(options.runs)
-        .samples(0, 0)
-        .threads(1)
-        .run_timeout(None)
-        .regressions(false)
-        .integer_sizes(IntegerSizes::Linear);
-    if let Some(t) = options.time {
-        config = config.time(t);
-    }
     let aborted: Vec<AtomicU64> = (0..ABORTS.len()).map(|_| AtomicU64::new(0)).collect();
     let unsupported = std::sync::Mutex::new(None::<&'static str>);
     let mut limits = options.limits;
@@ -396,18 +377,14 @@ pub fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verd
             }
         }
     };
-    let types = Arc::new(instance.types.clone());
-    let spaces = move || match types.build().and_then(|u| u.space(ARGS)) {
-        Ok(s) => s,
-        // Built once above without error; a failure here is neatcheck's.
-        Err(e) => panic!("neatcheck: a universe that built once fails to build: {e}"),
-    };
-    match run_check_in(&config, spaces, prop) {
-        Ok(summary) => {
-            if summary.stopped == Stop::Internal {
-                return Verdict::Error(summary.problems.join("; "));
-            }
-            let bound = summary.exhausted.map(|b| b.saturating_sub(1));
+    match adapter::check(
+        instance.types.clone(),
+        options,
+        Some(IntegerSizes::Linear),
+        prop,
+    ) {
+        Outcome::Broken(e) => Verdict::Error(e),
+        Outcome::Passed(coverage) => {
             let mut aborted: Vec<(String, u64)> = ABORTS
                 .iter()
                 .zip(&aborted)
@@ -421,43 +398,41 @@ pub fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) -> Verd
                     }
                 }
             }
-            Verdict::Passed {
-                summary: Box::new(summary),
-                bound,
-                aborted,
-            }
+            Verdict::Passed { coverage, aborted }
         }
-        Err(c) => failed(&instance, goal, &c),
+        Outcome::Failed(failure) => failed(&instance, goal, failure),
     }
 }
 
-fn failed(instance: &Instance, goal: &Goal, c: &Counterexample<DynValue>) -> Verdict {
+fn failed(instance: &Instance, goal: &Goal, failure: Failure) -> Verdict {
     let assignment = goal
         .vars
         .iter()
         .zip(&instance.var_types)
-        .zip(c.value.fields())
+        .zip(&failure.arguments)
         .map(|(((name, _), ty), v)| (name.clone(), ty.clone(), instance.show(v)))
         .collect();
     Verdict::Failed {
         assignment,
-        size: c.size.saturating_sub(1),
-        minimal: c.is_minimal(),
-        runs: c.summary.runs,
-        values: c.value.fields().to_vec(),
+        size: failure.size,
+        minimal: failure.minimal,
+        runs: failure.runs,
+        #[cfg(test)]
+        values: failure.arguments,
     }
 }
 
 /// The report of a verdict, as the command prints it.
-pub fn report(prog: &Program, goal: &Goal, options: &SearchOptions, verdict: &Verdict) -> String {
+pub(crate) fn report(
+    prog: &Program,
+    goal: &Goal,
+    options: &SearchOptions,
+    verdict: &Verdict,
+) -> String {
     let mut s = String::new();
     match verdict {
-        Verdict::Passed {
-            summary,
-            bound,
-            aborted,
-        } => {
-            match bound {
+        Verdict::Passed { coverage, aborted } => {
+            match coverage.bound {
                 Some(b) => {
                     let _ = write!(s, "no counterexample up to size {b}");
                 }
@@ -465,28 +440,26 @@ pub fn report(prog: &Program, goal: &Goal, options: &SearchOptions, verdict: &Ve
                     let _ = write!(s, "no counterexample found (no size searched completely)");
                 }
             }
-            let _ = write!(s, " ({} runs", summary.runs + summary.depth_runs);
-            match summary.stopped {
-                Stop::Time(at) => {
+            let _ = write!(s, " ({} runs", coverage.runs);
+            match coverage.stopped {
+                Stopped::TimeLimit(at) => {
                     let _ = write!(
                         s,
-                        "; the time limit of {:?} stopped the search inside size {}",
+                        "; the time limit of {:?} stopped the search inside size {at}",
                         options.time.unwrap_or_default(),
-                        at.saturating_sub(1)
                     );
                 }
-                Stop::Runs(at) => {
+                Stopped::RunBudget(at) => {
                     let _ = write!(
                         s,
-                        "; the budget of {} runs stopped the search inside size {}",
+                        "; the budget of {} runs stopped the search inside size {at}",
                         options.runs,
-                        at.saturating_sub(1)
                     );
                 }
-                Stop::AllValues => {
+                Stopped::AllInputs => {
                     let _ = write!(s, "; every value searched");
                 }
-                _ => {}
+                Stopped::AtSizeBound => {}
             }
             s.push(')');
             s.push('\n');
