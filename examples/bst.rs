@@ -64,7 +64,7 @@ fn insert(t: Tree, x: u8) -> Tree {
 }
 
 fn main() {
-    let result = run_check(&Config::from_env(), |t: Lazy<Tree>, x: Lazy<u8>| {
+    let result = Config::from_env().try_check(|t: Lazy<Tree>, x: Lazy<u8>| {
         implies(is_bst(t, None, None), || {
             is_bst_plain(&insert(t.force(), x.get()), None, None)
         })

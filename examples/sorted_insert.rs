@@ -42,7 +42,7 @@ pub fn is_sorted(xs: Lazy<'_, Vec<u8>>) -> bool {
 
 /// Runs the check and returns what `main` prints.
 pub fn run() -> String {
-    let result = run_check(&Config::from_env(), |x: Lazy<u8>, xs: Lazy<Vec<u8>>| {
+    let result = Config::from_env().try_check(|x: Lazy<u8>, xs: Lazy<Vec<u8>>| {
         implies(is_sorted(xs), || {
             let (x, xs) = (x.get(), xs.force());
             let ys = insert(x, &xs);

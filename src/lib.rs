@@ -32,7 +32,7 @@
 //!     true
 //! }
 //!
-//! let failure = run_check(&Config::default(), |x: Lazy<u8>, xs: Lazy<Vec<u8>>| {
+//! let failure = Config::default().try_check(|x: Lazy<u8>, xs: Lazy<Vec<u8>>| {
 //!     // The lazy precondition prunes: unsorted lists are abandoned at their
 //!     // first descent, whatever follows it.
 //!     implies(is_sorted(xs), || insert(x.get(), &xs.force()).len() == xs.len() + 1)

@@ -309,8 +309,7 @@ fn transparent_wrappers_index_replay_and_shrink() {
     // Replay a key.
     let cfg = Config::default().max_size(6).samples(0, 0);
     let c = cfg.try_check(|e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
-    let mut replay = cfg.clone();
-    replay.replay = Some(c.key.clone());
+    let replay = cfg.clone().replay(c.key.clone());
     let r = replay.try_check(|e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
     assert_eq!(r.value, c.value);
     assert!(matches!(r.found, Found::Replay { from_file: false }));
@@ -434,10 +433,7 @@ fn deep_key(depth: usize) -> String {
 fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
     let key = deep_key(DEEP);
     let report = on_small_stack(move || {
-        let cfg = Config {
-            replay: Some(key.clone()),
-            ..Config::default()
-        };
+        let cfg = Config::default().replay(key.clone());
         let c = cfg.try_check(|n: Lazy<Nat>| spine(n) < DEEP).unwrap_err();
         assert_eq!((c.size, c.depth), (DEEP as u64 + 1, DEEP + 1));
         assert!(c.too_deep_for_debug());
@@ -514,9 +510,9 @@ fn unbounded_max_size_stops_at_the_run_budget() {
     use crate::check::Stop;
     let mut summaries = vec![];
     for cfg in [
-        Config::default().max_size(usize::MAX),
+        Config::default().max_size(usize::MAX).threads(1),
         Config::default().max_size(usize::MAX).threads(2),
-        Config::default().max_size(1 << 40),
+        Config::default().max_size(1 << 40).threads(1),
     ] {
         let cfg = cfg.runs(500).samples(50, usize::MAX);
         let s = cfg.try_check(|xs: Vec<bool>| xs.len() < 1_000_000).unwrap();

@@ -94,7 +94,7 @@
 //! assert!(report.contains("step 4: Pop -> None; model: []"), "{report}");
 //! ```
 
-use crate::check::{Config, Counterexample, Summary};
+use crate::check::{Config, Counterexample, LazyArg, Property, Summary};
 use crate::engine::RunResult;
 use crate::grammar::SortKind;
 use crate::handle::Lazy;
@@ -111,7 +111,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 ///
 /// Failing checks may return an error with a message, or panic (an
 /// `assert!` in `run` or `postcondition` is a failure like any other).
-pub trait StateMachine: Sync {
+pub trait StateMachine {
     /// The model's state.
     type State: Clone + Debug;
     /// The system under test (a fresh one per sequence).
@@ -200,37 +200,72 @@ impl Pick {
 /// naming the shortest failing sequence, the model state after each of its
 /// steps and a test that replays it, or saying why a pass would mean
 /// nothing (no valid sequence, a command whose precondition never held).
+/// It is `Config::default().check(state::machine(m))`; any other
+/// operation of a [`Config`] takes [`machine`] too.
 #[track_caller]
 pub fn check_machine<M: StateMachine>(machine: &M) -> Summary {
-    check_machine_with(Config::default(), machine)
+    Config::default().check(self::machine(machine))
 }
 
-/// [`check_machine`] with a configuration.
-#[track_caller]
-pub fn check_machine_with<M: StateMachine>(config: Config, machine: &M) -> Summary {
-    let commands = CommandTable::of::<M::Command>();
-    let prop = |seq: Lazy<'_, Vec<M::Command>>| run_lazily(machine, seq, &commands);
-    config.check_extended(&prop, &|s| commands.never_ran(s), &|c| {
-        explain(machine, &c.value)
-    })
+/// A state machine as a property over its command sequences, for any
+/// operation of a [`Config`]: the commands are read one at a time (a false
+/// precondition at step `k` rules out every sequence that begins with those
+/// `k`), a pass whose commands did not all run is a problem, and a failure's
+/// report adds the model after each step ([`explain`]).
+///
+/// ```
+/// # use neatcheck::state::{machine, StateMachine};
+/// # use neatcheck::Config;
+/// # struct Counter;
+/// # impl StateMachine for Counter {
+/// #     type State = u32;
+/// #     type Sut = u32;
+/// #     type Command = bool;
+/// #     type Output = u32;
+/// #     fn initial_state(&self) -> u32 { 0 }
+/// #     fn new_sut(&self) -> u32 { 0 }
+/// #     fn run(&self, sut: &mut u32, up: &bool) -> u32 { if *up { *sut += 1 } *sut }
+/// #     fn next_state(&self, state: &mut u32, up: &bool) { if *up { *state += 1 } }
+/// #     fn postcondition(&self, state: &u32, up: &bool, out: &u32) -> Result<(), String> {
+/// #         if *out == *state + u32::from(*up) { Ok(()) } else { Err("off".into()) }
+/// #     }
+/// # }
+/// let summary = Config::default().max_size(8).try_check(machine(&Counter)).unwrap();
+/// assert!(summary.problems.is_empty());
+/// ```
+pub fn machine<M: StateMachine>(machine: &M) -> Machine<'_, M> {
+    Machine {
+        machine,
+        commands: CommandTable::of::<M::Command>(),
+    }
 }
 
-/// Runs the check of a state machine and returns what it found, for a
-/// library on top of neatcheck: the counterexample is the command list
-/// (its report is [`Counterexample::report`], and [`explain`] writes its
-/// steps). A pass whose commands did not all run lists them in the
-/// summary's problems.
-pub fn run_machine<M: StateMachine>(
-    config: &Config,
-    machine: &M,
-) -> Result<Summary, Box<Counterexample<Vec<M::Command>>>> {
-    let commands = CommandTable::of::<M::Command>();
-    let prop = |seq: Lazy<'_, Vec<M::Command>>| run_lazily(machine, seq, &commands);
-    config.try_check(prop).map(|mut s| {
-        let never = commands.never_ran(&s);
-        s.problems.extend(never);
-        s
-    })
+/// A state machine as a property: see [`machine`].
+pub struct Machine<'m, M> {
+    machine: &'m M,
+    commands: CommandTable,
+}
+
+impl<M> Debug for Machine<'_, M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Machine")
+            .field("type", &std::any::type_name::<M>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<M: StateMachine> Property<Vec<M::Command>, LazyArg> for Machine<'_, M> {
+    fn run_lazy(&self, seq: Lazy<'_, Vec<M::Command>>) -> RunResult {
+        run_lazily(self.machine, seq, &self.commands)
+    }
+
+    fn problems(&self, summary: &Summary) -> Vec<String> {
+        self.commands.never_ran(summary)
+    }
+
+    fn explain(&self, failure: &Counterexample<Vec<M::Command>>) -> String {
+        explain(self.machine, &failure.value)
+    }
 }
 
 /// Runs `commands` on a fresh system and model, checking every step, and
@@ -508,7 +543,7 @@ mod tests;
 /// A state machine whose system can be used from several threads at once
 /// (`&Sut`): [`check_parallel`] runs two command sequences concurrently on
 /// it and asks whether the model explains what they returned.
-pub trait ConcurrentMachine: StateMachine
+pub trait ConcurrentMachine: StateMachine + Sync
 where
     Self::Sut: Sync,
 {
@@ -542,49 +577,56 @@ pub type ParallelCase<C> = (Vec<C>, Vec<C>, Vec<C>);
 /// A race is found by repetition, not proven absent: a pass says that no
 /// repetition of any case tried went wrong, and a failure that does not
 /// show up again when the case is re-run is reported as not reproducible.
+///
+/// It is `Config::default().check(state::parallel_machine(m))`.
 #[track_caller]
 pub fn check_parallel<M: ConcurrentMachine>(machine: &M) -> Summary
 where
     M::Sut: Sync,
     M::Output: Send,
 {
-    check_parallel_with(Config::default(), machine)
+    Config::default().check(parallel_machine(machine))
 }
 
-/// [`check_parallel`] with a configuration (each run of a case is
-/// [`PARALLEL_REPEATS`] runs of the system: a smaller run budget than a
-/// sequential check's may be wise).
-#[track_caller]
-pub fn check_parallel_with<M: ConcurrentMachine>(config: Config, machine: &M) -> Summary
+/// A concurrent state machine as a property over parallel cases (see
+/// [`check_parallel`]), for any operation of a [`Config`]; each run of a
+/// case is [`PARALLEL_REPEATS`] runs of the system, so a smaller run budget
+/// than a sequential check's may be wise.
+pub fn parallel_machine<M: ConcurrentMachine>(machine: &M) -> ParallelMachine<'_, M>
 where
     M::Sut: Sync,
     M::Output: Send,
 {
-    let prop = |case: Lazy<'_, ParallelCase<M::Command>>| {
-        let (prefix, left, right) = case.force();
-        run_parallel_case(machine, &prefix, &left, &right)
-    };
-    config.check_extended(&prop, &|_| vec![], &|c| {
-        let (prefix, left, right) = &c.value;
-        explain_parallel(machine, prefix, left, right)
-    })
+    ParallelMachine { machine }
 }
 
-/// [`check_parallel`]'s search, returning what it found (for a library
-/// on top of neatcheck): the case that went wrong, or the summary of a
-/// pass.
-pub fn run_parallel<M: ConcurrentMachine>(
-    config: &Config,
-    machine: &M,
-) -> Result<Summary, Box<Counterexample<ParallelCase<M::Command>>>>
+/// A concurrent state machine as a property: see [`parallel_machine`].
+pub struct ParallelMachine<'m, M> {
+    machine: &'m M,
+}
+
+impl<M> Debug for ParallelMachine<'_, M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParallelMachine")
+            .field("type", &std::any::type_name::<M>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<M: ConcurrentMachine> Property<ParallelCase<M::Command>, LazyArg> for ParallelMachine<'_, M>
 where
     M::Sut: Sync,
     M::Output: Send,
 {
-    config.try_check(|case: Lazy<'_, ParallelCase<M::Command>>| {
+    fn run_lazy(&self, case: Lazy<'_, ParallelCase<M::Command>>) -> RunResult {
         let (prefix, left, right) = case.force();
-        run_parallel_case(machine, &prefix, &left, &right)
-    })
+        run_parallel_case(self.machine, &prefix, &left, &right)
+    }
+
+    fn explain(&self, failure: &Counterexample<ParallelCase<M::Command>>) -> String {
+        let (prefix, left, right) = &failure.value;
+        explain_parallel(self.machine, prefix, left, right)
+    }
 }
 
 /// Runs a parallel case [`PARALLEL_REPEATS`] times: discarded if its

@@ -12,13 +12,13 @@
 //! where one becomes the other.
 
 use crate::tip::SearchOptions;
-use neatcheck::check::{run_check_in, Counterexample, Stop, Summary};
+use neatcheck::check::{Counterexample, Stop, Summary};
 use neatcheck::dynamic::{DataTypes, DynValue};
 use neatcheck::space::IntegerSizes;
 use neatcheck::{Config, Lazy};
 use std::sync::Arc;
 
-pub(crate) use neatcheck::check::{parse_duration, RunResult};
+pub(crate) use neatcheck::check::RunResult;
 
 /// The name of the datatype of the searched input; `<` keeps it apart from
 /// the names of TIP files and of external programs' types.
@@ -121,13 +121,12 @@ pub(crate) fn check<P>(
     predicate: P,
 ) -> Outcome
 where
-    P: Fn(Lazy<'_, DynValue>) -> RunResult + Sync,
+    P: Fn(Lazy<'_, DynValue>) -> RunResult,
 {
     let mut config = Config::default()
         .max_size(driver_bound(options.max_size))
         .runs(options.runs)
         .samples(0, 0)
-        .threads(1)
         .run_timeout(None)
         .regressions(false);
     if let Some(sizes) = integer_sizes {
@@ -143,7 +142,10 @@ where
         // here is neatcheck's.
         Err(e) => panic!("neatcheck: a universe that built once fails to build: {e}"),
     };
-    match run_check_in(&config, spaces, |x: Lazy<'_, DynValue>| predicate(x)) {
+    match config
+        .spaces(spaces)
+        .try_check(|x: Lazy<'_, DynValue>| predicate(x))
+    {
         Ok(summary) => passed(&summary),
         Err(c) => Outcome::Failed(failure(&c)),
     }
@@ -156,6 +158,9 @@ fn passed(summary: &Summary) -> Outcome {
         Stop::AllValues => Stopped::AllInputs,
         Stop::Runs(at) => Stopped::RunBudget(arguments_size(at)),
         Stop::Time(at) => Stopped::TimeLimit(arguments_size(at)),
+        // A stop this front end does not know yet is reported as the
+        // size bound's, the one that claims least.
+        _ => Stopped::AtSizeBound,
     };
     Outcome::Passed(Coverage {
         bound: summary.exhausted.map(arguments_size),

@@ -78,7 +78,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 }
                 _ => Err(format!("{a} takes a number")),
             },
-            "--time" => match value(i).map(|v| adapter::parse_duration(&v)) {
+            "--time" => match value(i).map(|v| parse_duration(&v)) {
                 Some(Ok(t)) => {
                     options.time = Some(t);
                     i += 1;
@@ -286,4 +286,24 @@ fn tip(paths: &[String], options: &SearchOptions, out: &mut dyn Write, err: &mut
         total.elapsed().as_secs_f64()
     );
     code
+}
+
+/// A `--time` value: `500ms`, `2s`, `1.5` (seconds) or `1m`, the syntax of
+/// the library's `NEATCHECK_TIME`.
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale = match unit {
+        "ms" => 0.001,
+        "" | "s" => 1.0,
+        "m" | "min" => 60.0,
+        _ => return Err(format!("unknown unit in {text:?} (ms, s, m)")),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.is_finite() => Ok(std::time::Duration::from_secs_f64(v * scale)),
+        _ => Err(format!("not a duration: {text:?} (examples: 500ms, 2s, 1.5)")),
+    }
 }

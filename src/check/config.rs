@@ -163,6 +163,18 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The defaults overridden by the `NEATCHECK_*` environment variables:
+    /// for a program that calls [`Config::try_check`] (which reads no
+    /// variable) and wants the same overrides as a test's check.
+    ///
+    /// # Panics
+    /// With a clear message if a variable is set to something unreadable.
+    pub fn from_env() -> Config {
+        Config::from_settings(Settings::default().with_env(false))
+    }
+}
+
 impl<R> Config<OwnSpaces, R> {
     /// Searches or checks the values of given spaces instead of the
     /// input's own: a custom generator per argument, with no newtype.

@@ -30,11 +30,7 @@ fn lazy_arguments_from_given_spaces_find_the_smallest_counterexample() {
     let mut found = vec![];
     for threads in [1, 2] {
         let config = Config::default().threads(threads).samples(0, 0);
-        let c = run_check_in(
-            &config,
-            keys_and_lists,
-            |k: Lazy<i64>, xs: Lazy<Vec<u8>>| k.get() < 2 || xs.is_empty(),
-        )
+        let c = config.spaces(keys_and_lists).try_check(|k: Lazy<i64>, xs: Lazy<Vec<u8>>| k.get() < 2 || xs.is_empty())
         .expect_err("fails");
         assert_eq!(c.size as usize, size);
         assert!(!prop(&c.value), "{:?}", c.value);
@@ -47,7 +43,7 @@ fn lazy_arguments_from_given_spaces_find_the_smallest_counterexample() {
 
 #[test]
 fn plain_arguments_and_a_single_space() {
-    let c = run_check_in(&Config::default(), keys_and_lists, |k: i64, xs: Vec<u8>| {
+    let c = Config::default().spaces(keys_and_lists).try_check(|k: i64, xs: Vec<u8>| {
         k > -3 || xs.len() < 2
     })
     .expect_err("fails");
@@ -60,20 +56,12 @@ fn plain_arguments_and_a_single_space() {
 #[test]
 fn values_outside_the_given_space_never_reach_the_property() {
     // The random phase draws from the given space too.
-    let s = run_check_in(
-        &Config::default().max_size(6).samples(2000, 50),
-        keys_and_lists,
-        |k: Lazy<i64>, _xs: Lazy<Vec<u8>>| (-3..=3).contains(&k.get()),
-    )
+    let s = Config::default().max_size(6).samples(2000, 50).spaces(keys_and_lists).try_check(|k: Lazy<i64>, _xs: Lazy<Vec<u8>>| (-3..=3).contains(&k.get()))
     .expect("passes");
     assert!(s.runs > 0 && s.random > 0, "{s}");
     // A property reading everything makes one run per value: the last
     // bound ran every value of the space up to it once.
-    let s = run_check_in(
-        &Config::default().max_size(4).samples(0, 0),
-        keys_and_lists,
-        |k: i64, xs: Vec<u8>| (-3..=3).contains(&k) && xs.len() < 10,
-    )
+    let s = Config::default().max_size(4).samples(0, 0).spaces(keys_and_lists).try_check(|k: i64, xs: Vec<u8>| (-3..=3).contains(&k) && xs.len() < 10)
     .expect("passes");
     let values: usize = (0..=4)
         .map(|n| values_in(&keys_and_lists().into_space(), n).len())

@@ -355,34 +355,8 @@ impl<I, R> Config<I, R> {
         let prepared = self.prepare(&prop, self.settings_with_env::<T, M, P>());
         let origin = verdict::origin_here(location);
         let result = run_property(&prepared, &origin);
-        verdict::finish(&prepared.settings, &origin, location, result)
-    }
-
-    /// [`Config::check`] for a layer above (a state machine): `problems`
-    /// add to a pass's health checks, and `more` to a failure's report.
-    #[track_caller]
-    pub(crate) fn check_extended<T, M, P>(
-        &self,
-        prop: &P,
-        problems: &dyn Fn(&Summary) -> Vec<String>,
-        more: &dyn Fn(&Counterexample<T>) -> String,
-    ) -> Summary
-    where
-        T: Enumerable + Debug,
-        P: Property<T, M>,
-        I: InputSpaces<T>,
-        R: ThreadsFor<T, M, P>,
-    {
-        let location = Location::caller();
-        let prepared = self.prepare(prop, self.settings_with_env::<T, M, P>());
-        let origin = verdict::origin_here(location);
-        let result = run_property(&prepared, &origin).map(|mut s| {
-            if s.stopped != Stop::Internal {
-                s.problems.extend(problems(&s));
-            }
-            s
-        });
-        verdict::finish_with(&prepared.settings, &origin, location, result, more)
+        let explain = |c: &Counterexample<T>| prop.explain(c);
+        verdict::finish(&prepared.settings, &origin, location, result, &explain)
     }
 
     /// The check of [`Config::check`], returning its summary or its
@@ -777,6 +751,12 @@ where
 {
     // Reports print complete values of unnamed alternatives through `Debug`.
     crate::describe::show_with_debug::<T>();
+    let problems = |mut summary: Summary| {
+        if summary.stopped != Stop::Internal {
+            summary.problems.extend(prepared.prop.problems(&summary));
+        }
+        summary
+    };
     // The watchdog rebuilds a hung input under the mode it starts in.
     let _integers = prepared
         .settings
@@ -786,6 +766,7 @@ where
     with_subject(prepared, watchdog.as_ref(), |subject| {
         drive(&prepared.settings, subject, origin, &mut |_| {})
     })
+    .map(problems)
 }
 
 /// Calls `f` with the driver's view of a prepared property.

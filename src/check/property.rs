@@ -5,6 +5,7 @@
 use crate::cool::{Cool, Strategy};
 use crate::describe::Space;
 use crate::engine::{Outcome, RunResult, Searcher};
+use crate::outcome::{Counterexample, Summary};
 use crate::handle::Lazy;
 use crate::Enumerable;
 
@@ -88,6 +89,21 @@ pub trait Property<T, M> {
     {
         let _ = strategy;
         s.step(|x| self.run_lazy(x))
+    }
+
+    /// What a passing check must also satisfy: each string is a problem
+    /// that fails it (a state machine: a command that never ran). None by
+    /// default.
+    fn problems(&self, summary: &Summary) -> Vec<String> {
+        let _ = summary;
+        vec![]
+    }
+
+    /// What a failing check's report adds after the counterexample (a
+    /// state machine: the model after each step). Nothing by default.
+    fn explain(&self, failure: &Counterexample<T>) -> String {
+        let _ = failure;
+        String::new()
     }
 }
 

@@ -231,25 +231,17 @@ impl<T: Debug> Counterexample<T> {
     }
 }
 
+/// The end of a check from a test: the summary of a pass, or a panic with
+/// the report of a failure (`explain` adds what the property knows of its
+/// counterexample: a state machine's steps) or of a check that means
+/// nothing.
 #[track_caller]
 pub(crate) fn finish<T: Debug>(
     settings: &Settings,
     origin: &Origin,
     location: &'static Location<'static>,
     result: Result<Summary, Box<Counterexample<T>>>,
-) -> Summary {
-    finish_with(settings, origin, location, result, &|_| String::new())
-}
-
-/// [`finish`], with `more` appended to a failure report (what a caller on
-/// top of `check` knows of the counterexample: a state machine's steps).
-#[track_caller]
-pub(crate) fn finish_with<T: Debug>(
-    settings: &Settings,
-    origin: &Origin,
-    location: &'static Location<'static>,
-    result: Result<Summary, Box<Counterexample<T>>>,
-    more: &dyn Fn(&Counterexample<T>) -> String,
+    explain: &dyn Fn(&Counterexample<T>) -> String,
 ) -> Summary {
     match result {
         Ok(summary) => {
@@ -280,7 +272,7 @@ pub(crate) fn finish_with<T: Debug>(
         }
         Err(c) => {
             let mut text = report(&c, origin, Some(location));
-            text.push_str(&more(&c));
+            text.push_str(&explain(&c));
             if !matches!(c.found, Found::Replay { .. }) {
                 if let Some(path) = regressions::save(settings, origin, &c.key, &c.shown) {
                     let _ = writeln!(

@@ -343,7 +343,7 @@ fn hashed_values_print_in_enumeration_order() {
 
 #[test]
 fn hash_map_planted_bug_gives_the_smallest_map() {
-    let f = run_check(&Config::default(), |m: HashMap<u8, bool>| m.len() <= 2).unwrap_err();
+    let f = Config::default().try_check(|m: HashMap<u8, bool>| m.len() <= 2).unwrap_err();
     // The first map of the smallest size with three entries, in the
     // reference order.
     let expected = (0..)
@@ -369,7 +369,7 @@ fn hash_set_and_heap_planted_bugs() {
     let buggy_insert = |m: &mut HashMap<u8, u8>, k: u8, v: u8| {
         m.entry(k).or_insert(v);
     };
-    let f = run_check(&Config::default(), |m: HashMap<u8, u8>, k: u8, v: u8| {
+    let f = Config::default().try_check(|m: HashMap<u8, u8>, k: u8, v: u8| {
         let mut m = m;
         buggy_insert(&mut m, k, v);
         m.get(&k) == Some(&v)
@@ -475,16 +475,13 @@ fn properties_of_twelve_arguments() {
     assert_eq!(f.pattern, "(1, _, _, _, _, _, _, _, _, _, true, 1)");
 
     // Plain values, twelve arguments.
-    let f = run_check(
-        &Config::default(),
-        |a: u8, b: u8, c: u8, d: u8, e: u8, g: u8, h: u8, i: u8, j: u8, k: u8, l: u8, m: u8| {
+    let f = Config::default().try_check(|a: u8, b: u8, c: u8, d: u8, e: u8, g: u8, h: u8, i: u8, j: u8, k: u8, l: u8, m: u8| {
             [a, b, c, d, e, g, h, i, j, k, l, m]
                 .iter()
                 .filter(|&&x| x > 0)
                 .count()
                 < 3
-        },
-    )
+        })
     .unwrap_err();
     assert_eq!(f.size, 3);
     let v = f.value;
@@ -510,7 +507,7 @@ crate::neatcheck! {
 fn passing_checks_reach_the_random_phase() {
     // Sets, maps and heaps of `u8` pass 2^64 values near size 80: the
     // random phase samples below that instead of failing to index them.
-    let s = run_check(&Config::default().runs(2_000), |m: HashMap<u8, bool>| {
+    let s = Config::default().runs(2_000).try_check(|m: HashMap<u8, bool>| {
         m.len() <= 256
     })
     .unwrap();

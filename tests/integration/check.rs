@@ -49,7 +49,7 @@ fn sorted_insert_that_drops_duplicates_reports_the_smallest_input() {
 #[test]
 fn the_report_has_everything_needed() {
     let config = Config::default();
-    let f = run_check(&config, |x: u8, xs: Vec<u8>| {
+    let f = config.try_check(|x: u8, xs: Vec<u8>| {
         insert_dropping_duplicates(x, &xs).len() == xs.len() + 1
     })
     .unwrap_err();
@@ -157,7 +157,7 @@ fn the_run_budget_stops_the_exhaustive_phase_exactly() {
 
 #[test]
 fn a_finite_type_is_searched_whole_and_not_sampled() {
-    let s = run_check(&Config::default(), |x: u8, b: bool| {
+    let s = Config::default().try_check(|x: u8, b: bool| {
         x as u16 + b as u16 <= 256
     })
     .unwrap();
@@ -203,7 +203,7 @@ fn labels_count_each_run_once_over_the_last_bound_and_the_random_cases() {
 #[test]
 fn results_are_deterministic() {
     let run = || {
-        run_check(&Config::default(), |xs: Vec<u8>, ys: Vec<u8>| {
+        Config::default().try_check(|xs: Vec<u8>, ys: Vec<u8>| {
             xs.len() + ys.len() < 3
         })
         .unwrap_err()
@@ -392,7 +392,7 @@ enum NoValues {
 
 #[test]
 fn health_checks_name_what_to_change() {
-    let s = run_check(&Config::default(), |_: u8, _: NoValues| true).unwrap();
+    let s = Config::default().try_check(|_: u8, _: NoValues| true).unwrap();
     assert_eq!(s.runs + s.random, 0);
     assert!(s.problems[0].contains("has no values"), "{:?}", s.problems);
     assert!(s.problems[0].contains("NoValues"), "{:?}", s.problems);
@@ -417,7 +417,7 @@ fn health_checks_name_what_to_change() {
         s.problems
     );
 
-    let rare = run_check(&Config::default(), |x: u16, y: u16| {
+    let rare = Config::default().try_check(|x: u16, y: u16| {
         implies(x == 7777 && y == 1, || true)
     })
     .unwrap();
@@ -675,7 +675,7 @@ fn the_random_phase_finds_and_shrinks_bugs_past_the_small_scope() {
     // Edge values: the exhaustive phase cannot reach 2^40.
     let f = Config::default().try_check(|x: u64| x < 1 << 40).unwrap_err();
     assert_eq!(f.value, 1 << 40);
-    let f = run_check(&Config::default(), |a: u32, b: u32| {
+    let f = Config::default().try_check(|a: u32, b: u32| {
         a.checked_add(b).is_some()
     })
     .unwrap_err();

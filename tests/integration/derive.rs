@@ -1074,7 +1074,7 @@ fn with_fields_are_lazy_handles_whose_reads_are_right() {
 #[test]
 fn complete_with_fields_print_as_values() {
     use neatcheck::check::Config;
-    let failure = run_check(&Config::default(), |o: Lazy<'_, Odd>| match o.view() {
+    let failure = Config::default().try_check(|o: Lazy<'_, Odd>| match o.view() {
         OddView::A(x) => x.force().is_some(),
         OddView::B(_) => true,
     })

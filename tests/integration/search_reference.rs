@@ -1547,8 +1547,8 @@ where
         .runs(runs)
         .regressions(false);
     let deepening = skipping.clone().time(std::time::Duration::from_secs(3600));
-    let skip = run_check(&skipping, |x: Lazy<'_, T>| prop(x));
-    let deep = run_check(&deepening, |x: Lazy<'_, T>| prop(x));
+    let skip = skipping.try_check(|x: Lazy<'_, T>| prop(x));
+    let deep = deepening.try_check(|x: Lazy<'_, T>| prop(x));
     match (skip, deep) {
         (Err(s), Err(d)) => {
             assert_eq!(s.value, d.value);

@@ -61,7 +61,7 @@ fn main() {
         (
             "ordinal round trip (u16, u16)",
             Box::new(|| {
-                run_check(&config, |y: u16, d: u16| ordinal_round_trip((y, d), false))
+                config.try_check(|y: u16, d: u16| ordinal_round_trip((y, d), false))
                     .expect("passes");
             }),
         ),

@@ -722,7 +722,7 @@ fn main() {
     // Sanity: the correct code passes every property (smaller budget).
     let sane = base.clone().runs(budget.min(50_000));
     for (name, p) in bst_props::<FKey, FVal>() {
-        let r = run_check(&sane, |x: Lazy<'_, BstIn<FKey, FVal>>| p(None, x));
+        let r = sane.try_check(|x: Lazy<'_, BstIn<FKey, FVal>>| p(None, x));
         assert!(
             r.is_ok(),
             "correct BST fails {name}: {}",
@@ -730,7 +730,7 @@ fn main() {
         );
     }
     for (name, p) in rb_props::<FKey, FVal>() {
-        let r = run_check(&sane, |x: Lazy<'_, RbIn<FKey, FVal>>| p(None, x));
+        let r = sane.try_check(|x: Lazy<'_, RbIn<FKey, FVal>>| p(None, x));
         assert!(
             r.is_ok(),
             "correct RB tree fails {name}: {}",
