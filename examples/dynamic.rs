@@ -7,7 +7,7 @@
 //! sorted lists have no repeated element).
 
 use neatcheck::dynamic::{DataTypes, DynValue};
-use neatcheck::search::{ctrex_in_searcher, BoundResult, Budget, Searcher};
+use neatcheck::search::{BoundResult, Budget, Searcher};
 use neatcheck::Lazy;
 
 /// A natural `Z | S(Nat)` as a number (reads it whole).

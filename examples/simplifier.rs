@@ -46,9 +46,8 @@ fn simplify(e: &Expr) -> Expr {
 }
 
 fn main() {
-    let result = Config::from_env().try_check(|e: Expr| {
-        (-3..=3).all(|x| eval(&e, x) == eval(&simplify(&e), x))
-    });
+    let result = Config::from_env()
+        .try_check(|e: Expr| (-3..=3).all(|x| eval(&e, x) == eval(&simplify(&e), x)));
     match result {
         Ok(summary) => println!("no counterexample: {summary}"),
         Err(failure) => print!("{}", failure.report()),

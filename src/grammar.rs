@@ -1213,10 +1213,8 @@ impl Grammar {
 #[non_exhaustive]
 pub enum Tree {
     /// An alternative (by prod id) with its fields.
-    #[non_exhaustive]
     Node(ProdId, Vec<Rc<Tree>>),
     /// A leaf value: its sort and global index.
-    #[non_exhaustive]
     Leaf(SortId, u64),
 }
 

@@ -117,7 +117,11 @@ pub(crate) fn rank_in(g: &Grammar, tree: &Tree) -> (usize, BigUint) {
 }
 
 /// A uniformly random tree of exactly `size`, or `None` if there is none.
-pub(crate) fn sample_tree_in<R: Rng + ?Sized>(g: &Grammar, size: usize, rng: &mut R) -> Option<Tree> {
+pub(crate) fn sample_tree_in<R: Rng + ?Sized>(
+    g: &Grammar,
+    size: usize,
+    rng: &mut R,
+) -> Option<Tree> {
     sample_tree_counted(crate::feat::Counts::of(g), size, rng)
 }
 
@@ -174,7 +178,12 @@ pub(crate) fn spaced_trees_in(g: &Grammar, size: usize, k: usize) -> Vec<Tree> {
 ///
 /// # Panics
 /// If `workers` is zero or `worker >= workers`.
-pub(crate) fn stripe_trees_in(g: &Grammar, size: usize, worker: usize, workers: usize) -> TreeStripe<'_> {
+pub(crate) fn stripe_trees_in(
+    g: &Grammar,
+    size: usize,
+    worker: usize,
+    workers: usize,
+) -> TreeStripe<'_> {
     TreeStripe {
         grammar: g,
         size,

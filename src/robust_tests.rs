@@ -255,13 +255,14 @@ fn transparent_wrappers_check_like_what_they_wrap() {
     }
     assert_eq!((key.size, key.runs), (plain.size, plain.runs));
     // As fields of a derived type and inside `Vec`, read lazily and forced.
-    let e = cfg.try_check(|e: Entry| e.key.0 + e.nested.0 .0 + *e.boxed.0 < 2).unwrap_err();
+    let e = cfg
+        .try_check(|e: Entry| e.key.0 + e.nested.0 .0 + *e.boxed.0 < 2)
+        .unwrap_err();
     assert!(!e.panicked, "{}", e.report());
     assert_eq!(e.value.key.0 + e.value.nested.0 .0 + *e.value.boxed.0, 2);
-    let v = cfg.try_check(|ks: Lazy<Vec<Key>>| {
-        ks.iter().map(|k| k.force().0).sum::<i64>() < 2
-    })
-    .unwrap_err();
+    let v = cfg
+        .try_check(|ks: Lazy<Vec<Key>>| ks.iter().map(|k| k.force().0).sum::<i64>() < 2)
+        .unwrap_err();
     assert!(!v.panicked, "{}", v.report());
     assert_eq!(v.value, vec![Key(2)]);
 }
@@ -308,9 +309,13 @@ fn transparent_wrappers_index_replay_and_shrink() {
     }
     // Replay a key.
     let cfg = Config::default().max_size(6).samples(0, 0);
-    let c = cfg.try_check(|e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
+    let c = cfg
+        .try_check(|e: Entry| !(e.flag && e.key.0 == 1))
+        .unwrap_err();
     let replay = cfg.clone().replay(c.key.clone());
-    let r = replay.try_check(|e: Entry| !(e.flag && e.key.0 == 1)).unwrap_err();
+    let r = replay
+        .try_check(|e: Entry| !(e.flag && e.key.0 == 1))
+        .unwrap_err();
     assert_eq!(r.value, c.value);
     assert!(matches!(r.found, Found::Replay { from_file: false }));
     // A failure past the exhaustive sizes is found at random and shrunk.
@@ -339,7 +344,9 @@ impl Enumerable for Broken {
 fn internal_errors_are_no_counterexamples() {
     for threads in [1, 2] {
         let cfg = Config::default().max_size(4).threads(threads);
-        let s = cfg.try_check(|b: Broken| b.0 < 100).expect("no counterexample");
+        let s = cfg
+            .try_check(|b: Broken| b.0 < 100)
+            .expect("no counterexample");
         assert_eq!(s.stopped, crate::check::Stop::Internal);
         let m = &s.problems[0];
         assert!(m.starts_with(crate::internal::PREFIX), "{m}");
@@ -347,10 +354,9 @@ fn internal_errors_are_no_counterexamples() {
         assert!(s.to_string().contains("internal error"), "{s}");
     }
     // Inside a derived type and a list, forced lazily: the same.
-    let s = Config::default().try_check(|xs: Lazy<Vec<Option<Broken>>>| {
-        xs.iter().all(|x| x.force().is_none())
-    })
-    .expect("no counterexample");
+    let s = Config::default()
+        .try_check(|xs: Lazy<Vec<Option<Broken>>>| xs.iter().all(|x| x.force().is_none()))
+        .expect("no counterexample");
     assert_eq!(s.stopped, crate::check::Stop::Internal);
     // `check` fails with the internal error's own message.
     let m = panic_text(|| {
@@ -371,7 +377,9 @@ fn internal_errors_are_no_counterexamples() {
     });
     assert!(m.starts_with(crate::internal::PREFIX), "{m}");
     // A panic of the property itself is still a counterexample.
-    let c = Config::default().try_check(|x: u8| assert!(x < 3)).unwrap_err();
+    let c = Config::default()
+        .try_check(|x: u8| assert!(x < 3))
+        .unwrap_err();
     assert!(c.panicked && c.value == 3);
 }
 
@@ -391,7 +399,10 @@ fn a_view_of_a_foreign_space_is_an_internal_error() {
         other => panic!("expected an internal error, got {other:?}"),
     }
     let p = catch_unwind(AssertUnwindSafe(|| {
-        let _ = (crate::search::Searcher::with_space(&s, 5)).ctrex(&|xs: Lazy<Vec<bool>>| xs.is_empty(), crate::search::Budget::unlimited());
+        let _ = (crate::search::Searcher::with_space(&s, 5)).ctrex(
+            &|xs: Lazy<Vec<bool>>| xs.is_empty(),
+            crate::search::Budget::unlimited(),
+        );
     }))
     .unwrap_err();
     assert!(crate::internal::message_of(&*p).is_some());
@@ -457,7 +468,9 @@ fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
     )));
     assert!(report.contains("not with `Debug`"), "{}", &report[..300]);
     // A shallow counterexample is still printed with `Debug`.
-    let c = Config::default().try_check(|n: Lazy<Nat>| spine(n) < 3).unwrap_err();
+    let c = Config::default()
+        .try_check(|n: Lazy<Nat>| spine(n) < 3)
+        .unwrap_err();
     assert_eq!(c.depth, 4);
     assert!(
         c.report().contains("counterexample (size 4): S(S(S(Z)))"),
@@ -475,7 +488,8 @@ fn deep_patterns_print_on_a_small_stack() {
         let tree = ix.tree(DEEP + 1, &0u32.into()).unwrap();
         let mut s = crate::search::Searcher::<Nat>::new(0);
         s.load(&tree);
-        let r = s.ctrex(&|n: Lazy<Nat>| {
+        let r = s.ctrex(
+            &|n: Lazy<Nat>| {
                 // Reads all but the last constructor.
                 let mut cur = n;
                 for _ in 0..DEEP {
@@ -485,7 +499,9 @@ fn deep_patterns_print_on_a_small_stack() {
                     }
                 }
                 false
-            }, crate::search::Budget::unlimited());
+            },
+            crate::search::Budget::unlimited(),
+        );
         let crate::search::BoundResult::Failed(c) = r else {
             panic!("expected a failure")
         };
@@ -534,10 +550,10 @@ fn unbounded_max_size_stops_at_the_run_budget() {
     }
     assert!(summaries.windows(2).all(|w| w[0] == w[1]), "{summaries:?}");
     // A failure is still the smallest one.
-    let c = Config::default().max_size(usize::MAX).try_check(|xs: Vec<bool>| {
-        xs.len() < 5
-    })
-    .unwrap_err();
+    let c = Config::default()
+        .max_size(usize::MAX)
+        .try_check(|xs: Vec<bool>| xs.len() < 5)
+        .unwrap_err();
     assert_eq!((c.value, c.found), (vec![false; 5], Found::Exhaustive));
 }
 

@@ -304,6 +304,8 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     };
     match number.trim().parse::<f64>() {
         Ok(v) if v >= 0.0 && v.is_finite() => Ok(std::time::Duration::from_secs_f64(v * scale)),
-        _ => Err(format!("not a duration: {text:?} (examples: 500ms, 2s, 1.5)")),
+        _ => Err(format!(
+            "not a duration: {text:?} (examples: 500ms, 2s, 1.5)"
+        )),
     }
 }

@@ -7,10 +7,10 @@
 //! the same on any machine under any load; the only wall-clock limit is the
 //! one a user asks for (`Config::time`), and the summary says when it cut.
 
-use super::settings::Settings;
 use super::labels;
 use super::portfolio::{bound_with_depth_order, DepthFound, DepthOrder};
 use super::random::{self, RandomCases};
+use super::settings::Settings;
 use crate::engine::GrammarSource;
 use crate::engine::{
     bound_in_searcher, BoundResult, Budget, ClockEvery, RunResult, Searcher, Tally as _,
@@ -1076,9 +1076,16 @@ mod shard_tests {
     }
 
     /// The summaries of shards `1..=count`.
-    fn shard_summaries(config: &Config<crate::check::OwnSpaces, Threads>, count: usize) -> Vec<Summary> {
+    fn shard_summaries(
+        config: &Config<crate::check::OwnSpaces, Threads>,
+        count: usize,
+    ) -> Vec<Summary> {
         (1..=count)
-            .map(|i| (config.clone().shard(i, count)).try_check(labelled).expect("passes"))
+            .map(|i| {
+                (config.clone().shard(i, count))
+                    .try_check(labelled)
+                    .expect("passes")
+            })
             .collect()
     }
 
@@ -1134,7 +1141,11 @@ mod shard_tests {
             for count in 2..=4 {
                 let config = config.clone().threads(threads);
                 let found: Vec<_> = (1..=count)
-                    .map(|i| (config.clone().shard(i, count)).try_check(prop).expect_err("fails"))
+                    .map(|i| {
+                        (config.clone().shard(i, count))
+                            .try_check(prop)
+                            .expect_err("fails")
+                    })
                     .collect();
                 // No shard fails below the whole check's size, and the
                 // whole check's counterexample is one shard's.
@@ -1195,7 +1206,9 @@ mod shard_tests {
         let config = Config::default();
         let summaries: Vec<_> = (1..=4)
             .map(|i| {
-                (config.clone().shard(i, 4)).try_check(|b: bool| u8::from(b) < 2).expect("passes")
+                (config.clone().shard(i, 4))
+                    .try_check(|b: bool| u8::from(b) < 2)
+                    .expect("passes")
             })
             .collect();
         let runs: Vec<u64> = summaries.iter().map(|s| s.runs).collect();

@@ -97,8 +97,6 @@ where
     }
 }
 
-
-
 impl<T: Enumerable> sealed::Source<T> for OwnSpaces {
     fn source(&self) -> GrammarSource<T> {
         GrammarSource::Canonical
@@ -235,8 +233,7 @@ where
             source,
             shard: settings.shard,
         };
-        let (result, ()) =
-            parallel(settings).bound_for_check(&task, settings.max_size, budget);
+        let (result, ()) = parallel(settings).bound_for_check(&task, settings.max_size, budget);
         match result {
             BoundResult::Failed(c) if c.panicked => panic!(
                 "the predicate panicked on the input {}: {}",
@@ -268,8 +265,7 @@ where
             source,
             shard: settings.shard,
         };
-        let (mut result, ()) =
-            parallel(settings).bound_for_check(&task, settings.max_size, budget);
+        let (mut result, ()) = parallel(settings).bound_for_check(&task, settings.max_size, budget);
         if let BoundResult::Failed(c) = &mut result {
             c.summary.shard = settings.shard;
         }

@@ -414,7 +414,9 @@ mod tests {
     fn six_distinct_numbers_are_found_by_depth_within_a_small_budget() {
         let c = Cond::Distinct;
         let prop = property(6, &c);
-        let f = config(50_000, true).try_check(&prop).expect_err("the depth order finds it");
+        let f = config(50_000, true)
+            .try_check(&prop)
+            .expect_err("the depth order finds it");
         assert!(matches!(f.found, Found::Depth { .. }), "{:?}", f.found);
         assert!(f.value.len() == 6 && c.holds(&f.value), "{:?}", f.value);
         assert!(!f.is_minimal(), "50 000 runs do not reach size 18");
@@ -434,7 +436,10 @@ mod tests {
         assert!(report.contains("; depth-bounded search: "), "{report}");
         assert!(config(50_000, false).try_check(&prop).is_ok());
         // Threads change neither the size order's runs nor the depth order's.
-        let two = config(50_000, true).threads(2).try_check(&prop).expect_err("found");
+        let two = config(50_000, true)
+            .threads(2)
+            .try_check(&prop)
+            .expect_err("found");
         assert_eq!(
             (two.value, two.summary.runs, two.summary.depth_runs),
             (f.value, f.summary.runs, f.summary.depth_runs)

@@ -5,8 +5,8 @@
 use crate::cool::{Cool, Strategy};
 use crate::describe::Space;
 use crate::engine::{Outcome, RunResult, Searcher};
-use crate::outcome::{Counterexample, Summary};
 use crate::handle::Lazy;
+use crate::outcome::{Counterexample, Summary};
 use crate::Enumerable;
 
 /// A lazy precondition: `prop` runs only when `pre` holds, so a
@@ -262,4 +262,3 @@ spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8);
 spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9);
 spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10);
 spaces_tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10, M: 11);
-

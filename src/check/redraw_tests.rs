@@ -139,7 +139,10 @@ where
         Err(c) => panic!("a property that holds failed: {}", c.report()),
     }
     // The grammar in the check's integer size mode: sizes key the classes.
-    let sizes = config.integers.unwrap_or(crate::describe::integer_sizes());
+    let sizes = config
+        .settings
+        .integers
+        .unwrap_or(crate::describe::integer_sizes());
     let g = crate::describe::with_integer_sizes(sizes, grammar_of::<Forms<K>>);
     (g, events)
 }

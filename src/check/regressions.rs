@@ -1,8 +1,8 @@
 //! The regression file: failures of a test are saved beside the test crate
 //! and replayed first on the next run (like `proptest-regressions/`).
 
-use super::settings::Settings;
 use super::driver::Origin;
+use super::settings::Settings;
 use std::path::PathBuf;
 
 /// The file of a property, when it can have one (a named test, a known

@@ -12,8 +12,8 @@ mod shard;
 mod source;
 pub(crate) use source::GrammarSource;
 
-pub use parallel::{Balance, WorkerBalance};
 pub(crate) use parallel::Parallel;
+pub use parallel::{Balance, WorkerBalance};
 
 use crate::cool::{Cool, Fused, Prepass, Schedule, Strategy};
 use crate::describe::Space;
@@ -777,9 +777,9 @@ impl Budget {
     }
 }
 
-/// The outcome of one bound of a counterexample search.
+/// The outcome of one bound of a counterexample search. Closed: a bounded
+/// search ends in exactly one of these three ways.
 #[derive(Debug, Clone)]
-#[non_exhaustive]
 pub enum BoundResult<T> {
     /// No counterexample of size `<= bound`; the number of runs.
     Passed(u64),
@@ -814,17 +814,9 @@ pub(crate) fn classes<T: Enumerable, O: Outcome>(
     pred: impl Fn(Lazy<'_, T>) -> O,
     bound: usize,
 ) -> Classes {
-    count_classes(Searcher::<T>::new(bound), |s| s.step(&pred), Budget::unlimited())
-}
-
-#[cfg(test)]
-pub(crate) fn classes_cool<T: Enumerable, F>(pred: F, bound: usize, strategy: Strategy) -> Classes
-where
-    F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
-{
     count_classes(
         Searcher::<T>::new(bound),
-        |s| s.step_cool(strategy, &pred),
+        |s| s.step(&pred),
         Budget::unlimited(),
     )
 }

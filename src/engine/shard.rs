@@ -35,13 +35,13 @@
 //! per shard; depth 8 left Lambda at 3.6 times on 16 shards).
 
 use super::dfs::Engine;
-use crate::outcome::Shard;
 #[cfg(test)]
-use super::{count_classes, BoundResult, Budget, Classes, Counterexample, Outcome, Searcher};
+use super::{count_classes, BoundResult, Budget, Classes, Outcome, Searcher};
 #[cfg(test)]
 use crate::cool::{Cool, Strategy};
 #[cfg(test)]
 use crate::handle::Lazy;
+use crate::outcome::Shard;
 #[cfg(test)]
 use crate::Enumerable;
 
@@ -159,7 +159,6 @@ impl ShardCut {
     }
 }
 
-
 /// Searches over one shard, for the tests of sharding (users shard a
 /// search with `Config::shard`).
 #[cfg(test)]
@@ -194,7 +193,11 @@ impl Shard {
     where
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
     {
-        count_classes(self.searcher(bound), |s| s.step_cool(strategy, &pred), Budget::unlimited())
+        count_classes(
+            self.searcher(bound),
+            |s| s.step_cool(strategy, &pred),
+            Budget::unlimited(),
+        )
     }
 
     /// [`super::ctrex_within`] over this shard: its first counterexample in
@@ -215,19 +218,6 @@ impl Shard {
             c.summary.shard = Some(*self);
         }
         result
-    }
-
-    /// [`super::ctrex`] over this shard: its first counterexample of size
-    /// `<= bound`, or its number of runs.
-    pub(crate) fn ctrex<T: Enumerable, O: Outcome>(
-        &self,
-        prop: impl Fn(Lazy<'_, T>) -> O,
-        bound: usize,
-    ) -> Result<u64, Counterexample<T>> {
-        match self.ctrex_within(&prop, bound, Budget::unlimited()) {
-            BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
-            BoundResult::Failed(c) => Err(c),
-        }
     }
 
     /// A searcher of the canonical space of `T` restricted to this shard.

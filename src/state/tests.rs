@@ -125,7 +125,7 @@ proptest! {
     ) {
         let m = Register { trigger, floor, max_add };
         let expected = smallest_failing(&m, BOUND);
-        match run_machine(&exhaustive(BOUND), &m) {
+        match exhaustive(BOUND).try_check(machine(&m)) {
             Err(c) => {
                 prop_assert_eq!(Some(c.size as usize), expected, "{:?}", c.value);
                 prop_assert_eq!(verdict(&m, &c.value), Verdict::Fails);
@@ -151,7 +151,9 @@ fn a_discarded_prefix_stands_for_every_sequence_that_extends_it() {
         floor: u32::MAX,
         max_add: 255,
     };
-    let s = run_machine(&exhaustive(BOUND), &m).expect("no failure");
+    let s = exhaustive(BOUND)
+        .try_check(machine(&m))
+        .expect("no failure");
     let all = crate::values::values_up_to::<Vec<Op>>(BOUND);
     let classes = all
         .iter()
@@ -179,8 +181,8 @@ fn checks_are_deterministic() {
         max_add: 2,
     };
     let config = Config::default().regressions(false);
-    let first = run_machine(&config, &m).unwrap_err();
-    let second = run_machine(&config, &m).unwrap_err();
+    let first = config.try_check(machine(&m)).unwrap_err();
+    let second = config.try_check(machine(&m)).unwrap_err();
     assert_eq!(first.value, second.value);
     assert_eq!(first.key, second.key);
 }
@@ -274,10 +276,9 @@ fn a_replay_that_passes_is_not_a_health_problem() {
         .into_iter()
         .next()
         .expect("sequences of size 3");
-    let config = Config {
-        replay: Some(crate::replay::key_of(&g, &tree)),
-        ..Config::default().regressions(false)
-    };
-    let s = run_machine(&config, &m).expect("it passes");
+    let config = Config::default()
+        .regressions(false)
+        .replay(crate::replay::key_of(&g, &tree));
+    let s = config.try_check(machine(&m)).expect("it passes");
     assert!(s.problems.is_empty(), "{:?}", s.problems);
 }

@@ -343,7 +343,9 @@ fn hashed_values_print_in_enumeration_order() {
 
 #[test]
 fn hash_map_planted_bug_gives_the_smallest_map() {
-    let f = Config::default().try_check(|m: HashMap<u8, bool>| m.len() <= 2).unwrap_err();
+    let f = Config::default()
+        .try_check(|m: HashMap<u8, bool>| m.len() <= 2)
+        .unwrap_err();
     // The first map of the smallest size with three entries, in the
     // reference order.
     let expected = (0..)
@@ -369,12 +371,13 @@ fn hash_set_and_heap_planted_bugs() {
     let buggy_insert = |m: &mut HashMap<u8, u8>, k: u8, v: u8| {
         m.entry(k).or_insert(v);
     };
-    let f = Config::default().try_check(|m: HashMap<u8, u8>, k: u8, v: u8| {
-        let mut m = m;
-        buggy_insert(&mut m, k, v);
-        m.get(&k) == Some(&v)
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(|m: HashMap<u8, u8>, k: u8, v: u8| {
+            let mut m = m;
+            buggy_insert(&mut m, k, v);
+            m.get(&k) == Some(&v)
+        })
+        .unwrap_err();
     // Smallest (size 3): {0: 0} with k = 0 and v = 1, or {0: 1} and v = 0.
     let (m, k, v) = &f.value;
     let (k, v) = (*k, *v);
@@ -382,19 +385,17 @@ fn hash_set_and_heap_planted_bugs() {
     assert_eq!(f.size, 3);
     assert!(f.is_minimal());
 
-    let f = Config::default().try_check(|s: HashSet<u8>| {
-        !s.contains(&2) || !s.contains(&3)
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(|s: HashSet<u8>| !s.contains(&2) || !s.contains(&3))
+        .unwrap_err();
     assert_eq!(f.value, [2, 3].into_iter().collect());
     assert_eq!(f.shown, "{2, 3}");
     assert_eq!(f.size, 7);
 
     // A heap with a repeated element: the smallest is {0, 0} (size 3).
-    let f = Config::default().try_check(|h: BinaryHeap<u8>| {
-        h.into_sorted_vec().windows(2).all(|w| w[0] < w[1])
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(|h: BinaryHeap<u8>| h.into_sorted_vec().windows(2).all(|w| w[0] < w[1]))
+        .unwrap_err();
     assert_eq!(f.value.clone().into_sorted_vec(), vec![0, 0]);
     assert_eq!(f.size, 3);
     assert!(f.is_minimal());
@@ -467,7 +468,6 @@ fn properties_of_twelve_arguments() {
         // Planted bug: fails when a and l are both 1 and k is true.
         !(k.get() && a.get() == 1 && l.get() == 1)
     }
-    type Args = (u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, bool, u8);
     let f = Config::default().try_check(prop).unwrap_err();
     assert_eq!(f.value, (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, 1));
     assert_eq!(f.size, 3);
@@ -475,14 +475,17 @@ fn properties_of_twelve_arguments() {
     assert_eq!(f.pattern, "(1, _, _, _, _, _, _, _, _, _, true, 1)");
 
     // Plain values, twelve arguments.
-    let f = Config::default().try_check(|a: u8, b: u8, c: u8, d: u8, e: u8, g: u8, h: u8, i: u8, j: u8, k: u8, l: u8, m: u8| {
-            [a, b, c, d, e, g, h, i, j, k, l, m]
-                .iter()
-                .filter(|&&x| x > 0)
-                .count()
-                < 3
-        })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(
+            |a: u8, b: u8, c: u8, d: u8, e: u8, g: u8, h: u8, i: u8, j: u8, k: u8, l: u8, m: u8| {
+                [a, b, c, d, e, g, h, i, j, k, l, m]
+                    .iter()
+                    .filter(|&&x| x > 0)
+                    .count()
+                    < 3
+            },
+        )
+        .unwrap_err();
     assert_eq!(f.size, 3);
     let v = f.value;
     let all = [v.0, v.1, v.2, v.3, v.4, v.5, v.6, v.7, v.8, v.9, v.10, v.11];
@@ -507,13 +510,15 @@ crate::neatcheck! {
 fn passing_checks_reach_the_random_phase() {
     // Sets, maps and heaps of `u8` pass 2^64 values near size 80: the
     // random phase samples below that instead of failing to index them.
-    let s = Config::default().runs(2_000).try_check(|m: HashMap<u8, bool>| {
-        m.len() <= 256
-    })
-    .unwrap();
+    let s = Config::default()
+        .runs(2_000)
+        .try_check(|m: HashMap<u8, bool>| m.len() <= 256)
+        .unwrap();
     assert!(s.problems.is_empty(), "{s}");
     assert!(s.random > 0, "{s}");
-    let s = Config::default().runs(2_000).try_check(|h: BinaryHeap<Option<u8>>| h.into_sorted_vec().windows(2).all(|w| w[0] <= w[1]))
-    .unwrap();
+    let s = Config::default()
+        .runs(2_000)
+        .try_check(|h: BinaryHeap<Option<u8>>| h.into_sorted_vec().windows(2).all(|w| w[0] <= w[1]))
+        .unwrap();
     assert!(s.problems.is_empty(), "{s}");
 }

@@ -49,10 +49,9 @@ fn sorted_insert_that_drops_duplicates_reports_the_smallest_input() {
 #[test]
 fn the_report_has_everything_needed() {
     let config = Config::default();
-    let f = config.try_check(|x: u8, xs: Vec<u8>| {
-        insert_dropping_duplicates(x, &xs).len() == xs.len() + 1
-    })
-    .unwrap_err();
+    let f = config
+        .try_check(|x: u8, xs: Vec<u8>| insert_dropping_duplicates(x, &xs).len() == xs.len() + 1)
+        .unwrap_err();
     assert_eq!(f.value, (0, vec![0]));
     assert_eq!(f.size, 2);
     assert_eq!(f.summary.exhausted, Some(1));
@@ -72,20 +71,20 @@ fn the_report_has_everything_needed() {
 
 #[test]
 fn unread_positions_are_shown_as_holes() {
-    let f = Config::default().try_check(|xs: Lazy<Vec<bool>>| {
-        xs.first().map(|b| !b.get()).unwrap_or(true)
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(|xs: Lazy<Vec<bool>>| xs.first().map(|b| !b.get()).unwrap_or(true))
+        .unwrap_err();
     assert_eq!(f.value, vec![true]);
     assert_eq!(f.pattern, "[true, ..]");
 }
 
 #[test]
 fn panics_are_reported_with_their_message_and_location() {
-    let f = Config::default().try_check(|xs: Vec<u8>| {
-        assert!(xs.len() < 2, "too long: {}", xs.len());
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(|xs: Vec<u8>| {
+            assert!(xs.len() < 2, "too long: {}", xs.len());
+        })
+        .unwrap_err();
     assert_eq!(f.value, vec![0, 0]);
     assert!(f.panicked);
     assert_eq!(f.reason.as_deref(), Some("too long: 2"));
@@ -98,14 +97,15 @@ fn panics_are_reported_with_their_message_and_location() {
 
 #[test]
 fn err_results_fail_with_the_error() {
-    let f = run_check(&Config::default(), |x: u8| -> Result<(), String> {
-        if x == 3 {
-            Err(format!("x is {x}"))
-        } else {
-            Ok(())
-        }
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(|x: u8| -> Result<(), String> {
+            if x == 3 {
+                Err(format!("x is {x}"))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap_err();
     assert_eq!(f.value, 3);
     assert!(f.report().contains("returned Err(\"x is 3\")"));
 }
@@ -113,13 +113,19 @@ fn err_results_fail_with_the_error() {
 #[test]
 #[should_panic(expected = "no input met the precondition")]
 fn a_precondition_that_never_holds_is_reported() {
-    Config::default().max_size(6).samples(0, 0).check(|xs: Lazy<Vec<bool>>| implies(xs.len() > 100, || false));
+    Config::default()
+        .max_size(6)
+        .samples(0, 0)
+        .check(|xs: Lazy<Vec<bool>>| implies(xs.len() > 100, || false));
 }
 
 #[test]
 fn max_size_limits_the_exhaustive_phase() {
-    let s = Config::default().max_size(5).samples(0, 0).try_check(|xs: Vec<bool>| xs.len() < 100)
-    .unwrap();
+    let s = Config::default()
+        .max_size(5)
+        .samples(0, 0)
+        .try_check(|xs: Vec<bool>| xs.len() < 100)
+        .unwrap();
     assert_eq!(s.exhausted, Some(5));
     assert_eq!(s.stopped, Stop::MaxSize);
     // Bound 5 holds 7 lists, fewer than the run budget: it is searched at
@@ -132,7 +138,10 @@ fn max_size_limits_the_exhaustive_phase() {
 
 #[test]
 fn the_run_budget_stops_the_exhaustive_phase_exactly() {
-    let s = Config::default().runs(10).try_check(|xs: Vec<bool>| xs.len() < 1000).unwrap();
+    let s = Config::default()
+        .runs(10)
+        .try_check(|xs: Vec<bool>| xs.len() < 1000)
+        .unwrap();
     // Bound 6 holds the 7 lists of length up to 2, within the budget: it
     // runs first (7 runs, the bounds below it skipped); bound 7 (15 lists)
     // is cut after the 3 runs left.
@@ -157,10 +166,9 @@ fn the_run_budget_stops_the_exhaustive_phase_exactly() {
 
 #[test]
 fn a_finite_type_is_searched_whole_and_not_sampled() {
-    let s = Config::default().try_check(|x: u8, b: bool| {
-        x as u16 + b as u16 <= 256
-    })
-    .unwrap();
+    let s = Config::default()
+        .try_check(|x: u8, b: bool| x as u16 + b as u16 <= 256)
+        .unwrap();
     assert_eq!(s.stopped, Stop::AllValues);
     assert_eq!(s.exhausted, Some(9));
     assert_eq!(s.runs_last_bound, 512);
@@ -170,19 +178,20 @@ fn a_finite_type_is_searched_whole_and_not_sampled() {
 #[test]
 fn labels_count_each_run_once_over_the_last_bound_and_the_random_cases() {
     let config = Config::default().max_size(7).samples(0, 0);
-    let s = config.try_check(|xs: Lazy<Vec<bool>>| {
-        neatcheck::collect(xs.len());
-        neatcheck::collect(xs.len());
-        implies(!xs.is_empty(), || {
-            neatcheck::label(if xs.first().unwrap().get() {
-                "starts true"
-            } else {
-                "starts false"
-            });
-            true
+    let s = config
+        .try_check(|xs: Lazy<Vec<bool>>| {
+            neatcheck::collect(xs.len());
+            neatcheck::collect(xs.len());
+            implies(!xs.is_empty(), || {
+                neatcheck::label(if xs.first().unwrap().get() {
+                    "starts true"
+                } else {
+                    "starts false"
+                });
+                true
+            })
         })
-    })
-    .unwrap();
+        .unwrap();
     // At bound 7: one run discarded (the empty list), which is not
     // labelled; every other run carries one length once, and one first
     // element.
@@ -203,18 +212,17 @@ fn labels_count_each_run_once_over_the_last_bound_and_the_random_cases() {
 #[test]
 fn results_are_deterministic() {
     let run = || {
-        Config::default().try_check(|xs: Vec<u8>, ys: Vec<u8>| {
-            xs.len() + ys.len() < 3
-        })
-        .unwrap_err()
-        .value
+        Config::default()
+            .try_check(|xs: Vec<u8>, ys: Vec<u8>| xs.len() + ys.len() < 3)
+            .unwrap_err()
+            .value
     };
     assert_eq!(run(), run());
 }
 
 #[test]
 fn exists_finds_the_smallest_witness() {
-    let w = neatcheck::exists(|xs: Vec<bool>| xs.iter().filter(|b| **b).count() == 2);
+    let w = Config::default().exists(|xs: Vec<bool>| xs.iter().filter(|b| **b).count() == 2);
     assert_eq!(w, vec![true, true]);
 }
 
@@ -392,7 +400,9 @@ enum NoValues {
 
 #[test]
 fn health_checks_name_what_to_change() {
-    let s = Config::default().try_check(|_: u8, _: NoValues| true).unwrap();
+    let s = Config::default()
+        .try_check(|_: u8, _: NoValues| true)
+        .unwrap();
     assert_eq!(s.runs + s.random, 0);
     assert!(s.problems[0].contains("has no values"), "{:?}", s.problems);
     assert!(s.problems[0].contains("NoValues"), "{:?}", s.problems);
@@ -404,10 +414,11 @@ fn health_checks_name_what_to_change() {
         s.problems
     );
 
-    let s = Config::default().try_check(|xs: Lazy<Vec<u8>>| {
-        implies(xs.len() == 7 && xs.iter().all(|x| x.get() == 200), || true)
-    })
-    .unwrap();
+    let s = Config::default()
+        .try_check(|xs: Lazy<Vec<u8>>| {
+            implies(xs.len() == 7 && xs.iter().all(|x| x.get() == 200), || true)
+        })
+        .unwrap();
     assert!(
         s.problems
             .iter()
@@ -417,10 +428,9 @@ fn health_checks_name_what_to_change() {
         s.problems
     );
 
-    let rare = Config::default().try_check(|x: u16, y: u16| {
-        implies(x == 7777 && y == 1, || true)
-    })
-    .unwrap();
+    let rare = Config::default()
+        .try_check(|x: u16, y: u16| implies(x == 7777 && y == 1, || true))
+        .unwrap();
     assert!(
         rare.problems
             .iter()
@@ -583,7 +593,11 @@ fn threads_give_the_sequential_verdict_and_counterexample() {
     let late = |xs: Lazy<Vec<bool>>| xs.len() < 9;
     for budget in [1_000, 5_000] {
         let one = Config::default().runs(budget).try_check(late).unwrap_err();
-        let two = Config::default().runs(budget).threads(2).try_check(late).unwrap_err();
+        let two = Config::default()
+            .runs(budget)
+            .threads(2)
+            .try_check(late)
+            .unwrap_err();
         assert_eq!((&two.value, &two.found), (&one.value, &one.found));
         assert_eq!(two.summary.runs, one.summary.runs);
         assert_eq!(two.summary.stopped, one.summary.stopped);
@@ -661,7 +675,9 @@ neatcheck::neatcheck! {
 fn the_random_phase_finds_and_shrinks_bugs_past_the_small_scope() {
     // Fails only for lists longer than 20 (size 43, 2^21 lists): too many to
     // exhaust within the budget; the random phase finds one and shrinks it.
-    let f = Config::default().try_check(|xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    let f = Config::default()
+        .try_check(|xs: Vec<bool>| xs.len() <= 20)
+        .unwrap_err();
     assert!(matches!(f.found, Found::Random { .. }), "{:?}", f.found);
     assert_eq!(f.value, vec![false; 21]);
     assert!(
@@ -670,15 +686,18 @@ fn the_random_phase_finds_and_shrinks_bugs_past_the_small_scope() {
         f.report()
     );
     // Deterministic: the same seed gives the same case.
-    let g = Config::default().try_check(|xs: Vec<bool>| xs.len() <= 20).unwrap_err();
+    let g = Config::default()
+        .try_check(|xs: Vec<bool>| xs.len() <= 20)
+        .unwrap_err();
     assert_eq!((g.size, &g.value, &g.found), (f.size, &f.value, &f.found));
     // Edge values: the exhaustive phase cannot reach 2^40.
-    let f = Config::default().try_check(|x: u64| x < 1 << 40).unwrap_err();
+    let f = Config::default()
+        .try_check(|x: u64| x < 1 << 40)
+        .unwrap_err();
     assert_eq!(f.value, 1 << 40);
-    let f = Config::default().try_check(|a: u32, b: u32| {
-        a.checked_add(b).is_some()
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .try_check(|a: u32, b: u32| a.checked_add(b).is_some())
+        .unwrap_err();
     assert_eq!(
         f.value.0 as u64 + f.value.1 as u64,
         1 << 32,
@@ -692,11 +711,13 @@ fn a_random_failure_ends_as_the_smallest_counterexample_in_search_order() {
     // A small bug: the random probe meets it first, at some size; after
     // shrinking, the sizes up to the shrunk one are searched, so the report
     // is the exhaustive search's own (minimal, first in search order).
-    let with_probe = Config::default().try_check(|xs: Vec<u8>| !xs.contains(&3)).unwrap_err();
-    let without = Config::default().samples(0, 0).try_check(|xs: Vec<u8>| {
-        !xs.contains(&3)
-    })
-    .unwrap_err();
+    let with_probe = Config::default()
+        .try_check(|xs: Vec<u8>| !xs.contains(&3))
+        .unwrap_err();
+    let without = Config::default()
+        .samples(0, 0)
+        .try_check(|xs: Vec<u8>| !xs.contains(&3))
+        .unwrap_err();
     assert_eq!(with_probe.found, Found::Exhaustive);
     assert_eq!(
         (&with_probe.value, &with_probe.key),
@@ -705,10 +726,10 @@ fn a_random_failure_ends_as_the_smallest_counterexample_in_search_order() {
     assert_eq!(with_probe.value, vec![3]);
     // When the budget cannot reach the shrunk size, the report says how far
     // below it every input passed.
-    let f = Config::default().runs(30).try_check(|xs: Lazy<Vec<()>>| {
-        xs.len() <= 40
-    })
-    .unwrap_err();
+    let f = Config::default()
+        .runs(30)
+        .try_check(|xs: Lazy<Vec<()>>| xs.len() <= 40)
+        .unwrap_err();
     assert_eq!(f.value.len(), 41);
     match f.found {
         Found::Random {
@@ -782,10 +803,12 @@ fn cool_properties_run_on_the_same_driver_with_every_strategy_and_threads() {
         }))
     }
     // [201] has size 10: past the default budget's sizes.
-    let plain = Config::deep().samples(0, 0).try_check(|xs: Vec<u8>| {
-        !xs.windows(2).all(|w| w[0] <= w[1]) || xs.len() < 2 || xs.iter().all(|&x| x <= 200)
-    })
-    .unwrap_err();
+    let plain = Config::deep()
+        .samples(0, 0)
+        .try_check(|xs: Vec<u8>| {
+            !xs.windows(2).all(|w| w[0] <= w[1]) || xs.len() < 2 || xs.iter().all(|&x| x <= 200)
+        })
+        .unwrap_err();
     for strategy in Strategy::ALL {
         for threads in [1, 2] {
             let config = Config::deep().strategy(strategy).threads(threads);
@@ -804,10 +827,9 @@ fn a_flaky_failure_is_reported_as_not_reproducible_never_minimal() {
     // Fails on its tenth run only: a property that reads global state.
     static RUNS: AtomicU64 = AtomicU64::new(0);
     let config = Config::default().regressions(false);
-    let c = config.try_check(|_: Vec<bool>| {
-        RUNS.fetch_add(1, Ordering::Relaxed) != 9
-    })
-    .unwrap_err();
+    let c = config
+        .try_check(|_: Vec<bool>| RUNS.fetch_add(1, Ordering::Relaxed) != 9)
+        .unwrap_err();
     assert_eq!(c.not_reproduced.as_deref(), Some("passed"));
     assert!(!c.is_minimal());
     let report = c.report();

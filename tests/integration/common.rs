@@ -622,6 +622,7 @@ where
             RunResult::Discarded => {
                 panic!("run {i} discarded on {value:?}: plain predicates never discard")
             }
+            other => panic!("run {i}: unexpected {other:?}"),
         }
     }
     assert!(s.step(&lazy).is_none(), "the search is not reproducible");

@@ -105,10 +105,9 @@ fn a_rare_precondition_reaches_a_bug_past_the_exhaustive_sizes() {
 #[test]
 fn the_report_says_how_the_random_cases_were_drawn() {
     let config = Config::default().runs(2_000).samples(500, 40);
-    let summary = config.try_check(|xs: Lazy<'_, Vec<Nat>>| {
-        implies(strictly_increasing(xs), || true)
-    })
-    .unwrap();
+    let summary = config
+        .try_check(|xs: Lazy<'_, Vec<Nat>>| implies(strictly_increasing(xs), || true))
+        .unwrap();
     assert!(summary.random_pruned > 0);
     let line = summary.to_string();
     assert!(

@@ -149,9 +149,9 @@ fn a_crash_in_a_worker_thread_of_a_parallel_check_is_reported() {
 #[test]
 #[ignore = "run in a child process by a_crash_in_a_worker_thread_of_a_parallel_check_is_reported"]
 fn parallel_probe() {
-    Config::default().threads(2).check(|x: u8| {
-        x != 77 || overflow(0) > 0
-    });
+    Config::default()
+        .threads(2)
+        .check(|x: u8| x != 77 || overflow(0) > 0);
 }
 
 #[test]
@@ -235,7 +235,9 @@ impl fmt::Debug for Verbose {
 #[test]
 fn a_panicking_debug_leaves_the_rest_of_the_report() {
     let report = panic_text(|| {
-        Config::default().regressions(false).check(|x: Loud| x.0 < 9);
+        Config::default()
+            .regressions(false)
+            .check(|x: Loud| x.0 < 9);
     });
     assert!(
         report.contains("<its `Debug` panicked: Loud can not be printed>"),
@@ -248,7 +250,9 @@ fn a_panicking_debug_leaves_the_rest_of_the_report() {
 #[test]
 fn an_enormous_debug_is_cut() {
     let report = panic_text(|| {
-        Config::default().regressions(false).check(|x: Verbose| x.0 < 9);
+        Config::default()
+            .regressions(false)
+            .check(|x: Verbose| x.0 < 9);
     });
     assert!(report.len() < 20_000, "{} bytes", report.len());
     assert!(report.contains("... (cut at 4000 characters)"), "{report}");

@@ -256,11 +256,12 @@ fn the_public_view_of_a_hand_written_recursive_type_searches_like_the_derived_on
 #[test]
 fn a_planted_bug_is_found_through_the_public_view_with_constructor_names() {
     // Wrong for negative numbers above 2: found minimal, printed by name.
-    let failure = Config::default().try_check(|x: Lazy<Int>| match x.view() {
-        IntView::Pos(_) => true,
-        IntView::Neg(n) => n.get() <= 2,
-    })
-    .unwrap_err();
+    let failure = Config::default()
+        .try_check(|x: Lazy<Int>| match x.view() {
+            IntView::Pos(_) => true,
+            IntView::Neg(n) => n.get() <= 2,
+        })
+        .unwrap_err();
     assert_eq!(failure.value, Int::Neg(3));
     assert!(failure.is_minimal());
     assert_eq!(failure.pattern, "Neg(3)");
@@ -285,14 +286,15 @@ impl Enumerable for Sign {
 
 #[test]
 fn unnamed_alternatives_print_through_debug_when_complete() {
-    let failure = Config::default().try_check(|x: Sign| x != Sign::Minus(true)).unwrap_err();
+    let failure = Config::default()
+        .try_check(|x: Sign| x != Sign::Minus(true))
+        .unwrap_err();
     assert_eq!(failure.value, Sign::Minus(true));
     assert_eq!(failure.pattern, "Minus(true)");
     // With a hole below it, an unnamed alternative prints by number.
-    let failure = Config::default().try_check(|x: Lazy<Sign>| {
-        x.alternative().index() == 0
-    })
-    .unwrap_err();
+    let failure = Config::default()
+        .try_check(|x: Lazy<Sign>| x.alternative().index() == 0)
+        .unwrap_err();
     assert_eq!(failure.pattern, "#1(_)");
 }
 

@@ -1074,11 +1074,12 @@ fn with_fields_are_lazy_handles_whose_reads_are_right() {
 #[test]
 fn complete_with_fields_print_as_values() {
     use neatcheck::check::Config;
-    let failure = Config::default().try_check(|o: Lazy<'_, Odd>| match o.view() {
-        OddView::A(x) => x.force().is_some(),
-        OddView::B(_) => true,
-    })
-    .unwrap_err();
+    let failure = Config::default()
+        .try_check(|o: Lazy<'_, Odd>| match o.view() {
+            OddView::A(x) => x.force().is_some(),
+            OddView::B(_) => true,
+        })
+        .unwrap_err();
     assert_eq!(failure.value, Odd::A(None));
     assert_eq!(failure.pattern, "A(None)");
 }

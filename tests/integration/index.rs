@@ -321,8 +321,7 @@ fn stripes_partition<T: Enumerable + PartialEq + Debug>(size: usize) {
     for workers in 1..=5 {
         let mut seen: Vec<Option<usize>> = vec![None; trees.len()];
         for worker in 0..workers {
-            let stripe: Vec<Tree> =
-                index::stripe_trees_in(ix.grammar(), size, worker, workers).collect();
+            let stripe: Vec<Tree> = ix.stripe_trees(size, worker, workers).collect();
             let typed: Vec<T> = index::stripe::<T>(size, worker, workers).collect();
             assert_eq!(stripe.len(), typed.len());
             for (k, (t, v)) in stripe.iter().zip(&typed).enumerate() {
@@ -423,10 +422,10 @@ fn sampling_up_to_a_size_is_uniform() {
     let critical = chi2_critical_0001((all.len() - 1) as f64);
     assert!(stat < critical, "chi-squared {stat} >= critical {critical}");
 
-    // Trees too, through the grammar-level function.
+    // Trees too.
     let ix = Indexer::<Bin>::new();
     for _ in 0..100 {
-        let t = index::sample_tree_up_to_in(ix.grammar(), 9, &mut rng).unwrap();
+        let t = ix.sample_tree_up_to(9, &mut rng).unwrap();
         assert!(values::tree_size::<Bin>(&t) <= 9);
     }
     assert!(index::sample_up_to::<Bin>(0, &mut rng).is_none());
@@ -503,11 +502,6 @@ fn rank_inverts_index<T: Enumerable + PartialEq + Debug>(max: usize, larger: &[u
     for n in 0..=max {
         for (i, t) in values::trees_of::<T>(n).iter().enumerate() {
             assert_eq!(ix.rank(t), (n, big(i)), "{name}: rank of reference tree");
-            assert_eq!(
-                index::rank_in(ix.grammar(), t),
-                (n, big(i)),
-                "{name}: rank_in"
-            );
         }
         let card = ix.cardinality(n).to_usize().unwrap();
         for i in 0..card {

@@ -1,12 +1,80 @@
 //! Parallel search against the sequential search: the same run counts,
 //! satisfying classes, first counterexample (value, pattern, runs) and
 //! first panic, for fixed and randomly generated predicates, any number of
-//! threads and any cut depth.
+//! threads.
 
-use neatcheck::search::{self, BoundResult, Budget, Parallel};
-use neatcheck::{Enumerable, Lazy};
+use neatcheck::search::{self, BoundResult, Budget, Classes};
+use neatcheck::{Config, Enumerable, Lazy};
 use proptest::prelude::*;
 use std::fmt::Debug;
+use std::time::Instant;
+
+/// A number of threads, searching through `Config::threads` (the tests
+/// below were written against the former `Parallel` type: one of these per
+/// configuration they compare).
+#[derive(Debug, Clone, Copy)]
+struct Parallel {
+    threads: usize,
+}
+
+impl Parallel {
+    fn new(threads: usize) -> Parallel {
+        Parallel { threads }
+    }
+
+    fn classes<T, P>(&self, pred: P, bound: usize) -> Classes
+    where
+        T: Enumerable + Send,
+        P: Fn(Lazy<'_, T>) -> bool + Sync,
+    {
+        Config::default()
+            .max_size(bound)
+            .threads(self.threads)
+            .classes(pred)
+    }
+
+    /// `None` if the budget ran out first.
+    fn classes_within<T, P>(&self, pred: P, bound: usize, budget: Budget) -> Option<Classes>
+    where
+        T: Enumerable + Send,
+        P: Fn(Lazy<'_, T>) -> bool + Sync,
+    {
+        let c = within(Config::default().max_size(bound), budget)
+            .threads(self.threads)
+            .classes(pred);
+        c.complete.then_some(c)
+    }
+
+    fn ctrex_within<T, P>(&self, prop: &P, bound: usize, budget: Budget) -> BoundResult<T>
+    where
+        T: Enumerable + Send,
+        P: Fn(Lazy<'_, T>) -> bool + Sync,
+    {
+        within(Config::default().max_size(bound), budget)
+            .threads(self.threads)
+            .ctrex(prop)
+    }
+}
+
+/// The configuration's run budget and deadline from a `Budget`.
+fn within(mut config: Config, budget: Budget) -> Config {
+    if let Some(runs) = budget.max_runs {
+        config = config.runs(runs);
+    }
+    if let Some(deadline) = budget.deadline {
+        config = config.time(deadline.saturating_duration_since(Instant::now()));
+    }
+    config
+}
+
+/// The sequential search within a budget.
+fn ctrex_within<T, P>(prop: &P, bound: usize, budget: Budget) -> BoundResult<T>
+where
+    T: Enumerable,
+    P: Fn(Lazy<'_, T>) -> bool,
+{
+    within(Config::default().max_size(bound), budget).ctrex(prop)
+}
 
 #[derive(Enumerable, Debug, Clone, PartialEq, Eq)]
 enum Tree {
@@ -83,7 +151,7 @@ where
     P: Fn(Lazy<'_, T>) -> bool + Sync,
 {
     let seq = search::classes(&prop, bound);
-    let seq_ctrex = search::ctrex_within(&prop, bound, Budget::unlimited());
+    let seq_ctrex = ctrex_within(&prop, bound, Budget::unlimited());
     for par in configs {
         prop_assert_eq!(par.classes(&prop, bound), seq, "classes with {:?}", par);
         match (
@@ -106,9 +174,7 @@ where
 fn configs() -> Vec<Parallel> {
     let mut out = vec![];
     for threads in 1..=3 {
-        for depth in [1, 2, 3, 5, 8] {
-            out.push(Parallel::new(threads).with_split_depth(depth));
-        }
+        out.push(Parallel::new(threads));
     }
     out
 }
@@ -174,10 +240,7 @@ fn neatcheck_message(p: &(dyn std::any::Any + Send)) -> String {
 #[test]
 fn budgets_stop_parallel_searches() {
     let always = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 1000;
-    let budget = Budget {
-        deadline: None,
-        max_runs: Some(1000),
-    };
+    let budget = Budget::runs(1000);
     let par = Parallel::new(2);
     assert_eq!(par.classes_within(always, 30, budget), None);
     match par.ctrex_within(&always, 30, budget) {
@@ -185,10 +248,7 @@ fn budgets_stop_parallel_searches() {
         other => panic!("expected out of budget, got {other:?}"),
     }
     // A budget that is not reached changes nothing.
-    let roomy = Budget {
-        deadline: None,
-        max_runs: Some(1 << 40),
-    };
+    let roomy = Budget::runs(1 << 40);
     assert_eq!(
         par.classes_within(always, 12, roomy),
         Some(search::classes(always, 12))
@@ -344,24 +404,21 @@ fn same_verdict<T: PartialEq + Debug>(a: &BoundResult<T>, b: &BoundResult<T>) ->
 }
 
 /// Asserts that, for every run budget around the bound's interesting
-/// points, every thread count 1 to 4 and split depths 1, 2 and 8,
-/// `Parallel::ctrex_within` gives the sequential verdict.
+/// points and every thread count 1 to 4, the search on threads gives the
+/// sequential verdict.
 fn budgets_agree<T, P>(prop: P, bound: usize) -> Result<(), TestCaseError>
 where
     T: Enumerable + Send + Debug + PartialEq,
     P: Fn(Lazy<'_, T>) -> bool + Sync,
 {
     let total = search::classes(&prop, bound).runs;
-    let first_failure = match search::ctrex_within(&prop, bound, Budget::unlimited()) {
+    let first_failure = match ctrex_within(&prop, bound, Budget::unlimited()) {
         BoundResult::Failed(c) => Some(c.runs),
         _ => None,
     };
     for max_runs in budgets_around(total, first_failure) {
-        let budget = Budget {
-            deadline: None,
-            max_runs: Some(max_runs),
-        };
-        let seq = search::ctrex_within(&prop, bound, budget);
+        let budget = Budget::runs(max_runs);
+        let seq = ctrex_within(&prop, bound, budget);
         // The sequential verdict itself, from the bound's counts.
         match &seq {
             BoundResult::Failed(c) => prop_assert!(c.runs <= max_runs),
@@ -375,22 +432,20 @@ where
             }
         }
         for threads in 1..=4 {
-            for depth in [1, 2, 8] {
-                let par = Parallel::new(threads).with_split_depth(depth);
-                let got = par.ctrex_within(&prop, bound, budget);
-                prop_assert!(
-                    same_verdict(&seq, &got),
-                    "max_runs {max_runs}, {par:?}: sequential {seq:?}, parallel {got:?}"
-                );
-                let whole = par.classes_within(&prop, bound, budget);
-                prop_assert_eq!(
-                    whole.map(|c| c.runs),
-                    (total <= max_runs).then_some(total),
-                    "classes_within, max_runs {}, {:?}",
-                    max_runs,
-                    par
-                );
-            }
+            let par = Parallel::new(threads);
+            let got = par.ctrex_within(&prop, bound, budget);
+            prop_assert!(
+                same_verdict(&seq, &got),
+                "max_runs {max_runs}, {par:?}: sequential {seq:?}, parallel {got:?}"
+            );
+            let whole = par.classes_within(&prop, bound, budget);
+            prop_assert_eq!(
+                whole.map(|c| c.runs),
+                (total <= max_runs).then_some(total),
+                "classes_within, max_runs {}, {:?}",
+                max_runs,
+                par
+            );
         }
     }
     Ok(())
@@ -453,13 +508,10 @@ fn budgets_agree_on_fixed_predicates() {
 fn a_budget_of_exactly_the_runs_of_a_bound_passes_it() {
     let prop = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 3;
     let total = search::classes(prop, 6).runs;
-    let with = |max_runs| Budget {
-        deadline: None,
-        max_runs: Some(max_runs),
-    };
-    for par in [None, Some(Parallel::new(2).with_split_depth(2))] {
+    let with = |max_runs| Budget::runs(max_runs);
+    for par in [None, Some(Parallel::new(2))] {
         let run = |b| match par {
-            None => search::ctrex_within(&prop, 6, b),
+            None => ctrex_within(&prop, 6, b),
             Some(p) => p.ctrex_within(&prop, 6, b),
         };
         assert!(matches!(run(with(total)), BoundResult::Passed(r) if r == total));
@@ -486,8 +538,7 @@ fn budgeted_checks_give_the_same_verdict_beside_busy_threads() {
     };
     let bound = 11;
     let total = search::classes(sorted, bound).runs;
-    let BoundResult::Failed(first) = search::ctrex_within(&sorted, bound, Budget::unlimited())
-    else {
+    let BoundResult::Failed(first) = ctrex_within(&sorted, bound, Budget::unlimited()) else {
         panic!("unsorted lists of 4 fit in bound {bound}")
     };
     let done = AtomicBool::new(false);
@@ -503,12 +554,9 @@ fn budgeted_checks_give_the_same_verdict_beside_busy_threads() {
             });
         }
         for max_runs in [first.runs - 1, first.runs, total / 3] {
-            let budget = Budget {
-                deadline: None,
-                max_runs: Some(max_runs),
-            };
-            let seq = search::ctrex_within(&sorted, bound, budget);
-            for par in [Parallel::new(3).with_split_depth(2), Parallel::new(4)] {
+            let budget = Budget::runs(max_runs);
+            let seq = ctrex_within(&sorted, bound, budget);
+            for par in [Parallel::new(3), Parallel::new(4)] {
                 for repeat in 0..20 {
                     let got = par.ctrex_within(&sorted, bound, budget);
                     assert!(

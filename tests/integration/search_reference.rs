@@ -1312,11 +1312,11 @@ fn ctrex_budgeted<T: Enumerable>(
     prop: impl Fn(Lazy<'_, T>) -> bool,
     bound: usize,
 ) -> search::Counterexample<T> {
-    let budget = search::Budget {
-        deadline: None,
-        max_runs: Some(10_000),
-    };
-    match search::ctrex_within(&prop, bound, budget) {
+    match neatcheck::Config::default()
+        .max_size(bound)
+        .runs(10_000)
+        .ctrex(prop)
+    {
         search::BoundResult::Failed(c) => c,
         search::BoundResult::Passed(runs) => panic!("no counterexample after {runs} runs"),
         search::BoundResult::OutOfBudget(runs) => panic!("no counterexample after {runs} runs"),
@@ -1478,7 +1478,7 @@ fn check_hand_space<T>(space: &neatcheck::Space<T>, bound: usize, plain: impl Fn
 where
     T: Debug + Clone + Ord + 'static,
 {
-    use neatcheck::grammar::compile_space;
+    use neatcheck::index::Indexer;
     use neatcheck::values::{trees_in, values_in};
     let mut s = Searcher::with_space(space, bound);
     let mut run_values = vec![];
@@ -1489,11 +1489,11 @@ where
         run_values.push(v);
     }
     let mut reference = vec![];
-    let g = compile_space(space);
+    let ix = Indexer::for_space(space);
     for n in 0..=bound {
         let vs = values_in(space, n);
-        assert_eq!(vs.len(), trees_in(&g, n).len(), "size {n}");
-        assert_eq!(BigUint::from(vs.len()), g.count(n), "size {n}");
+        assert_eq!(vs.len(), trees_in(ix.grammar(), n).len(), "size {n}");
+        assert_eq!(BigUint::from(vs.len()), ix.cardinality(n), "size {n}");
         reference.extend(vs);
     }
     run_values.sort();

@@ -4,7 +4,7 @@
 
 use crate::common::panic_text;
 use neatcheck::check::{Config, Found};
-use neatcheck::state::{check_machine_with, run_machine, ConcurrentMachine, StateMachine};
+use neatcheck::state::{machine, parallel_machine, ConcurrentMachine, StateMachine};
 use neatcheck::Enumerable;
 
 /// A set of small numbers kept as a sorted vector; the planted bug: a
@@ -126,7 +126,9 @@ fn set_machine_counterexample() {
 #[test]
 fn a_failing_machine_reports_its_shortest_sequence_step_by_step() {
     let report = panic_text(|| {
-        check_machine_with(Config::default().regressions(false), &SetMachine);
+        Config::default()
+            .regressions(false)
+            .check(machine(&SetMachine));
     });
     assert!(
         report.contains("counterexample (size 9): [Insert(0), Insert(1), Remove(1)]"),
@@ -162,12 +164,9 @@ fn a_failing_machine_reports_its_shortest_sequence_step_by_step() {
 #[test]
 fn the_replay_key_runs_the_same_sequence() {
     let config = Config::default().regressions(false);
-    let c = run_machine(&config, &SetMachine).unwrap_err();
-    let replaying = Config {
-        replay: Some(c.key.clone()),
-        ..config
-    };
-    let again = run_machine(&replaying, &SetMachine).unwrap_err();
+    let c = config.try_check(machine(&SetMachine)).unwrap_err();
+    let replaying = config.replay(c.key.clone());
+    let again = replaying.try_check(machine(&SetMachine)).unwrap_err();
     assert_eq!(again.value, c.value);
     assert!(
         matches!(again.found, Found::Replay { .. }),
@@ -179,8 +178,11 @@ fn the_replay_key_runs_the_same_sequence() {
 #[test]
 fn threads_find_the_same_sequence() {
     let config = Config::default().regressions(false);
-    let one = run_machine(&config, &SetMachine).unwrap_err();
-    let two = run_machine(&config.threads(2), &SetMachine).unwrap_err();
+    let one = config.try_check(machine(&SetMachine)).unwrap_err();
+    let two = config
+        .threads(2)
+        .try_check(machine(&SetMachine))
+        .unwrap_err();
     assert_eq!(one.value, two.value);
 }
 
@@ -261,13 +263,14 @@ impl ConcurrentMachine for CounterModel {
 
 #[test]
 fn a_race_is_found_in_the_smallest_parallel_case() {
-    use neatcheck::state::run_parallel;
     let config = Config::default()
         .regressions(false)
         .runs(60)
         .samples(0, 0)
         .portfolio(false);
-    let c = run_parallel(&config, &CounterModel { racy: true }).unwrap_err();
+    let c = config
+        .try_check(parallel_machine(&CounterModel { racy: true }))
+        .unwrap_err();
     assert_eq!(
         c.value,
         (
@@ -284,6 +287,8 @@ fn a_race_is_found_in_the_smallest_parallel_case() {
         c.reason
     );
     // Without the race every case is explained.
-    let s = run_parallel(&config, &CounterModel { racy: false }).expect("linearizable");
+    let s = config
+        .try_check(parallel_machine(&CounterModel { racy: false }))
+        .expect("linearizable");
     assert!(s.runs > 0 && s.discarded < s.runs, "{s}");
 }

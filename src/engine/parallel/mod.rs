@@ -47,8 +47,8 @@ mod split_tests;
 mod worker;
 
 use super::{
-    BoundResult, Budget, Classes, Counterexample, GrammarSource, Outcome,
-    RunResult, Searcher, Tally,
+    BoundResult, Budget, Classes, Counterexample, GrammarSource, Outcome, RunResult, Searcher,
+    Tally,
 };
 #[cfg(test)]
 use crate::cool::{Cool, Strategy};
@@ -245,7 +245,12 @@ impl Parallel {
     /// # Panics
     /// As [`Parallel::classes`] (with `max_runs`, for a panic among the
     /// first `max_runs` runs only).
-    pub(crate) fn classes_within<T, O, P>(&self, pred: P, bound: usize, budget: Budget) -> Option<Classes>
+    pub(crate) fn classes_within<T, O, P>(
+        &self,
+        pred: P,
+        bound: usize,
+        budget: Budget,
+    ) -> Option<Classes>
     where
         T: Enumerable + Send,
         O: Outcome,
@@ -300,7 +305,12 @@ impl Parallel {
     /// was not finished (it is still of size `<= bound`, but perhaps not the
     /// first in sequential order, and its run count is the runs made).
     #[cfg(test)]
-    pub(crate) fn ctrex_within<T, O, P>(&self, prop: &P, bound: usize, budget: Budget) -> BoundResult<T>
+    pub(crate) fn ctrex_within<T, O, P>(
+        &self,
+        prop: &P,
+        bound: usize,
+        budget: Budget,
+    ) -> BoundResult<T>
     where
         T: Enumerable + Send,
         O: Outcome,
@@ -374,21 +384,6 @@ impl Parallel {
             Ending::OutOfBudget(runs) => BoundResult::OutOfBudget(runs),
         };
         (result, tally)
-    }
-
-    /// [`super::ctrex`] on `threads` threads: the first counterexample of
-    /// size `<= bound` in sequential order, or the number of runs.
-    #[cfg(test)]
-    pub(crate) fn ctrex<T, O, P>(&self, prop: P, bound: usize) -> Result<u64, Counterexample<T>>
-    where
-        T: Enumerable + Send,
-        O: Outcome,
-        P: Fn(Lazy<'_, T>) -> O + Sync,
-    {
-        match self.ctrex_within(&prop, bound, Budget::unlimited()) {
-            BoundResult::Passed(runs) | BoundResult::OutOfBudget(runs) => Ok(runs),
-            BoundResult::Failed(c) => Err(c),
-        }
     }
 
     /// A whole search of `source` (or of one shard of it): counts, or

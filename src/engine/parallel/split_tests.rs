@@ -239,7 +239,10 @@ fn formula<'a>(t: Lazy<'a, Tree>) -> Cool<'a> {
 #[test]
 fn strategies_keep_their_schedules_on_units_restarted_by_replay() {
     for strategy in ConjStrategy::ALL {
-        let seq = neatcheck::Config::default().max_size(10).strategy(strategy).classes(formula);
+        let seq = neatcheck::Config::default()
+            .max_size(10)
+            .strategy(strategy)
+            .classes(formula);
         for threads in [2, 3] {
             let par = Parallel::new(threads);
             for got in both_schedulers(|| par.classes_cool(formula, 10, strategy)) {

@@ -330,7 +330,7 @@ proptest! {
         for strategy in Conjunctions::ALL {
             let step = |s: &mut Searcher<Vec<u8>>| s.step_cool(strategy, &|xs| cool(&f, xs));
             let whole = counted_runs(Searcher::new(bound), &step);
-            let classes = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(|xs| cool(&f, xs));
+            let classes = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(crate::cool::formula(|xs| cool(&f, xs)));
             prop_assert_eq!(whole.len() as u64, classes.runs);
             for count in 1..=4 {
                 for depth in depths() {

@@ -220,17 +220,27 @@ fn parallel_search_and_replay_keep_the_mode() {
     );
     // [7]: a list of one (2) and 7 (7 linearly, 3 by bit length).
     assert_eq!((&one.value, one.size), (&vec![7], 9));
-    let bits = quick(Config::default()).threads(3).try_check(prop).unwrap_err();
+    let bits = quick(Config::default())
+        .threads(3)
+        .try_check(prop)
+        .unwrap_err();
     assert_eq!((&bits.value, bits.size), (&vec![7], 5));
 
     // Parallel outside a check: workers take the caller's mode.
     let par = Config::default().max_size(40).threads(3);
-    let c = linear_mode(|| par.ctrex(|x: Lazy<'_, i16>| x.get() < 30).counterexample().unwrap());
+    let c = linear_mode(|| {
+        par.ctrex(|x: Lazy<'_, i16>| x.get() < 30)
+            .counterexample()
+            .unwrap()
+    });
     assert_eq!(c.value, 30);
 
     // A key replays in its own mode, and is refused in the other.
-    let replayed = lin.clone().replay(one.key.clone()).try_check(prop)
-    .unwrap_err();
+    let replayed = lin
+        .clone()
+        .replay(one.key.clone())
+        .try_check(prop)
+        .unwrap_err();
     assert_eq!(replayed.value, one.value);
     let g_bits = grammar_of::<Vec<i32>>();
     assert!(crate::replay::tree_of_key(&g_bits, &one.key).is_err());

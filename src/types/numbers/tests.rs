@@ -378,17 +378,25 @@ fn planted_float_bugs_are_found_minimal() {
     // values on MAX (size 3: absorbed by rounding), long before 2^53.
     let c = config().try_check(|x: f64| x + 1.0 > x).unwrap_err();
     assert!(c.value.is_nan());
-    let c = config().try_check(|x: f64| implies(!x.is_nan(), || x + 1.0 > x)).unwrap_err();
+    let c = config()
+        .try_check(|x: f64| implies(!x.is_nan(), || x + 1.0 > x))
+        .unwrap_err();
     assert_eq!((c.value, c.size), (f64::INFINITY, 2));
-    let c = config().try_check(|x: f64| implies(x.is_finite(), || x + 1.0 > x)).unwrap_err();
+    let c = config()
+        .try_check(|x: f64| implies(x.is_finite(), || x + 1.0 > x))
+        .unwrap_err();
     assert_eq!((c.value, c.size), (f64::MAX, 3));
     assert!(c.is_minimal());
     // Only -0.0 has a sign bit without being below zero: size 1.
-    let c = config().try_check(|x: f64| x.is_sign_negative() == (x < 0.0)).unwrap_err();
+    let c = config()
+        .try_check(|x: f64| x.is_sign_negative() == (x < 0.0))
+        .unwrap_err();
     assert_eq!(c.value.to_bits(), (-0.0f64).to_bits());
     assert_eq!(c.size, 1);
     assert!(c.shown.contains("-0.0"), "{}", c.shown);
-    let c = config().try_check(|x: f32| x.is_sign_negative() == (x < 0.0)).unwrap_err();
+    let c = config()
+        .try_check(|x: f32| x.is_sign_negative() == (x < 0.0))
+        .unwrap_err();
     assert_eq!(c.value.to_bits(), (-0.0f32).to_bits());
     // A lazy search reads the float whole.
     assert!(search::sat(|x: Lazy<f64>| x.get().is_infinite(), 2));
@@ -483,7 +491,9 @@ fn nonzero_integers_are_the_integers_but_zero() {
     let g = grammar_of::<NonZeroI64>();
     let v: NonZeroI64 = downcast(g.build_root(&Tree::Leaf(g.root, u64::MAX - 1)), "nz");
     assert_eq!(v.get(), i64::MIN);
-    let c = config().try_check(|x: NonZeroU32| x.get() % 3 != 0).unwrap_err();
+    let c = config()
+        .try_check(|x: NonZeroU32| x.get() % 3 != 0)
+        .unwrap_err();
     assert_eq!(c.value.get(), 3);
 }
 
@@ -529,10 +539,14 @@ fn durations_are_seconds_and_nanoseconds() {
     assert_eq!(values_of::<Duration>(0), vec![Duration::ZERO]);
     assert_eq!(typed_agrees::<Duration>(5, &[]), 1 + 2 + 5 + 12 + 28 + 64);
     // A rounding bug: `as_millis` is 0 below a millisecond.
-    let c = config().try_check(|d: Duration| d.is_zero() || d.as_millis() > 0).unwrap_err();
+    let c = config()
+        .try_check(|d: Duration| d.is_zero() || d.as_millis() > 0)
+        .unwrap_err();
     assert_eq!((c.value, c.size), (Duration::from_nanos(1), 1));
     // Reading the seconds only leaves the nanoseconds unread.
-    let c = config().try_check(|d: Lazy<Duration>| d.view().0.get() < 3).unwrap_err();
+    let c = config()
+        .try_check(|d: Lazy<Duration>| d.view().0.get() < 3)
+        .unwrap_err();
     assert_eq!(c.value, Duration::from_secs(3));
     assert_eq!(c.pattern, "Duration { secs: 3, nanos: _ }");
     let nanos_only = |d: Lazy<Duration>| d.view().1.get() != 5;
@@ -581,7 +595,9 @@ fn non_ascii_bugs_are_found_with_the_first_non_ascii_char() {
     assert_eq!((c.value.as_str(), c.size), ("\u{80}", 10));
     assert_eq!(c.shown, "\"\\u{80}\"");
     // Slicing the first byte panics when the first character is multi-byte.
-    let c = config().try_check(|s: String| s.is_empty() || !s[..1].is_empty()).unwrap_err();
+    let c = config()
+        .try_check(|s: String| s.is_empty() || !s[..1].is_empty())
+        .unwrap_err();
     assert!(c.panicked);
     assert_eq!(c.value, "\u{80}");
     assert!(c.is_minimal());
