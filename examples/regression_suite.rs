@@ -68,7 +68,7 @@ impl RustExpr for Exp {
 fn main() {
     let bound = 6;
     // `eval` takes a plain value: each input is forced whole.
-    let all = match suite::explore_forced(|e: Exp| eval(&e), bound) {
+    let all = match suite::record_forced(|e: Exp| eval(&e), bound) {
         Ok(all) => all,
         Err(e) => {
             eprintln!("{e}");

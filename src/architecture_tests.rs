@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["derive_support"],
     &["count", "values", "index"],
     &["replay"],
-    &["cool", "outcome"],
+    &["cool", "record"],
     &["report"],
     &["engine"],
     &["shrink"],

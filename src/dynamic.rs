@@ -44,8 +44,8 @@
 //! ```
 
 use crate::describe::{
-    dyn_ref, label, map, pay, position, product_with, range, union, Fields, RawSpace, Shape, Space,
-    Value,
+    dyn_ref, map, pay, position, product_with, range, union, with_shape, Fields, RawSpace, Shape,
+    Space, Value,
 };
 use crate::grammar::{compile_space, Grammar};
 use crate::handle::{materialize, Lazy, Node};
@@ -743,7 +743,7 @@ fn define(inner: &Rc<Inner>, i: usize) -> Space<DynValue> {
                 fields: None,
             };
             let name = name.clone();
-            label(
+            with_shape(
                 shown,
                 product_with(fields, move |f: &mut Fields<'_>| DynValue::Data {
                     index,
@@ -1032,7 +1032,7 @@ impl<'a> Lazy<'a, DynValue> {
 /// `DynValue` has no space of its own (which values a position holds
 /// depends on its universe): its `describe` is the empty space. Search a
 /// universe's values through the spaces it hands out ([`Universe::space`]),
-/// for instance with the check driver's [`crate::check::run_check_in`]:
+/// for instance with [`crate::Config::spaces`]:
 ///
 /// ```
 /// use neatcheck::dynamic::{DataTypes, DynValue};
@@ -1042,15 +1042,15 @@ impl<'a> Lazy<'a, DynValue> {
 /// types.data("List").ctor("Nil", &[]).ctor("Cons", &["Int", "List"]);
 /// let types = std::sync::Arc::new(types);
 /// // No list has a negative head.
-/// let failure = neatcheck::check::run_check_in(
-///     &Config::default().max_size(6).samples(0, 0),
-///     move || types.build().unwrap().space("List").unwrap(),
-///     |xs: Lazy<DynValue>| {
+/// let failure = Config::default()
+///     .max_size(6)
+///     .samples(0, 0)
+///     .spaces(move || types.build().unwrap().space("List").unwrap())
+///     .try_check(|xs: Lazy<DynValue>| {
 ///         let cell = xs.view();
 ///         cell.name == "Nil" || cell.field(0).get_int() >= 0
-///     },
-/// )
-/// .unwrap_err();
+///     })
+///     .unwrap_err();
 /// assert_eq!(failure.value.to_string(), "Cons(-1, Nil)");
 /// ```
 impl crate::Enumerable for DynValue {

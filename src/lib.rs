@@ -10,7 +10,7 @@
 //! ## A first property
 //!
 //! ```
-//! use neatcheck::{check::Config, implies, Lazy};
+//! use neatcheck::{implies, Config, Lazy};
 //!
 //! // A sorted insert with a bug: it drops an element equal to `x`.
 //! fn insert(x: u8, xs: &[u8]) -> Vec<u8> {
@@ -45,8 +45,18 @@
 //! assert!(failure.key.starts_with("v1.2."));
 //! ```
 //!
+//! Every way to run a property is an operation of one value, [`Config`]:
+//! it carries the size bound, the budgets, the threads, the shard, the
+//! conjunction strategy and the input's spaces, and `check`, `try_check`
+//! (above: the same check, returning its result), `exists`, `sat`,
+//! `satisfying`, `classes`, `ctrex`, `deepen` and `searcher` run a property
+//! over them (the table on [`Config`]). A property is a closure over plain
+//! values or lazy handles, or a function returning a [`cool::Cool`]
+//! formula; on one thread it may capture a `RefCell` or take an `Rc`.
+//!
 //! In a test, write `neatcheck::check(|x: u8, xs: Vec<u8>| ...)` (plain
-//! values) or `neatcheck::check(|xs: Lazy<Vec<u8>>| ...)` (lazy handles):
+//! values) or `neatcheck::check(|xs: Lazy<Vec<u8>>| ...)` (lazy handles),
+//! short for `Config::default().check(...)`:
 //! it panics with a report naming the smallest counterexample, how far the
 //! search went and how to re-run exactly that input. The [`neatcheck!`] macro
 //! declares such tests. A check is deterministic: its budgets are counted in
@@ -146,7 +156,7 @@
 //! value is read on trust as usual).
 //!
 //! A space can also be given per argument of a property, with no newtype,
-//! through [`check_in`].
+//! through [`Config::spaces`].
 //!
 //! `#[enumerable(transparent)]` on a struct with exactly one field makes the
 //! struct the very position of its field: `struct Key(i64)` has the values
@@ -202,32 +212,36 @@
 //!
 //! A data structure, a cache or a protocol is checked against a model with
 //! sequences of commands: implement [`state::StateMachine`] and call
-//! [`state::check_machine`]. The first failing sequence is a shortest one;
+//! [`state::check_machine`] (or give [`state::machine`] to any operation of
+//! a [`Config`]). The first failing sequence is a shortest one;
 //! the report shows the model after each step and a test that replays it
 //! (the [`state`] module has a complete example).
 //!
 //! ## Search
 //!
+//! The searches of a [`Config`] (`sat`, `satisfying`, `classes`, `ctrex`,
+//! `deepen`) run a predicate over every input up to `max_size`, once per
+//! class of its laziness, with no run budget unless one is set;
 //! [`search::sat`], [`search::search`], [`search::ctrex`],
-//! [`search::classes`] and the iterative-deepening [`search::test_for`]
-//! work on any predicate over a `Lazy` input; [`search::Searcher`] steps
+//! [`search::classes`] and [`search::test_for`] are their one-line
+//! shortcuts with the bound as an argument, and [`search::Searcher`] steps
 //! through a search one predicate run at a time for embedding in other
 //! tools. Predicates may return a [`cool::Cool`] formula whose parallel
 //! conjunctions the engine may reorder with the NEAT conjunction strategies
-//! (D, O, F, OS, OF, OSF).
+//! (D, O, F, OS, OF, OSF; [`Config::strategy`]).
 //!
-//! [`search::Parallel`] runs one search on several threads, with the same
-//! runs, classes and first counterexample as on one:
+//! On several threads ([`Config::threads`]) a search has the same runs,
+//! classes and first counterexample as on one:
 //!
 //! ```
-//! use neatcheck::search::Parallel;
-//! use neatcheck::Lazy;
+//! use neatcheck::{Config, Lazy};
 //!
 //! // "No list of booleans has three trues" is false: the smallest
 //! // counterexample has size 7 (a list costs 1 + n plus its elements).
 //! let prop = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 3;
-//! assert!(Parallel::new(2).ctrex(prop, 6).is_ok());
-//! let c = Parallel::new(2).ctrex(prop, 7).unwrap_err();
+//! let on_two = Config::default().threads(2);
+//! assert!(on_two.clone().max_size(6).ctrex(prop).counterexample().is_none());
+//! let c = on_two.max_size(7).ctrex(prop).counterexample().unwrap();
 //! assert_eq!(c.value, vec![true, true, true]);
 //! assert_eq!(c.runs, neatcheck::search::ctrex(prop, 7).unwrap_err().runs);
 //! ```
@@ -272,7 +286,7 @@ pub mod index;
 mod internal;
 pub mod lazy;
 pub mod mutation;
-mod outcome;
+mod record;
 mod replay;
 mod report;
 #[cfg(test)]

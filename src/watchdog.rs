@@ -383,7 +383,7 @@ pub(crate) fn describe<T: Enumerable + Debug>(
         let shown = crate::report::show_tree(&g, &tree);
         let key = crate::replay::key_of(&g, &tree);
         let deep = crate::report::nesting_depth(&g, &tree)
-            > crate::outcome::Counterexample::<T>::DEBUG_DEPTH;
+            > crate::record::Counterexample::<T>::DEBUG_DEPTH;
         Ok((g, tree, shown, key, deep))
     }));
     match rebuilt {

@@ -6,7 +6,7 @@
 use super::settings::{Profile, Settings};
 use crate::cool::Strategy;
 use crate::describe::IntegerSizes;
-use crate::outcome::Shard;
+use crate::record::Shard;
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -218,8 +218,8 @@ impl<I, R> Config<I, R> {
     /// let prop = |xs: Lazy<Vec<bool>>| xs.iter().filter(|b| b.get()).count() < 3;
     /// let on_two = Config::default().max_size(7).threads(2).ctrex(prop);
     /// let on_one = Config::default().max_size(7).ctrex(prop);
-    /// assert_eq!(on_two.counterexample().unwrap().value, vec![true, true, true]);
     /// assert_eq!(on_two.runs(), on_one.runs());
+    /// assert_eq!(on_two.counterexample().unwrap().value, vec![true, true, true]);
     /// ```
     pub fn threads(self, n: usize) -> Config<I, Threads> {
         let mut settings = self.settings;

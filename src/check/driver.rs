@@ -17,7 +17,7 @@ use crate::engine::{
 };
 use crate::grammar::{Grammar, Tree};
 use crate::internal::quiet::{self, Quiet};
-use crate::outcome::{Counterexample, Found, Stop, Summary};
+use crate::record::{Counterexample, Found, Stop, Summary};
 use crate::report::Pattern;
 use crate::watchdog::Watchdog;
 use crate::Enumerable;
@@ -56,7 +56,7 @@ pub(crate) trait OnThreads<T> {
         subject: &Subject<'_, T>,
         bound: usize,
         budget: Budget,
-    ) -> (BoundResult<T>, Tally);
+    ) -> (BoundResult<T>, RunCounts);
 }
 
 impl<T: Enumerable> Subject<'_, T> {
@@ -110,13 +110,13 @@ pub(crate) enum BoundEvent<'a> {
 
 /// Per-run statistics of a stretch of the search.
 #[derive(Default, Clone, Debug)]
-pub(crate) struct Tally {
+pub(crate) struct RunCounts {
     pub runs: u64,
     pub discarded: u64,
     pub labels: BTreeMap<String, u64>,
 }
 
-impl crate::engine::Tally for Tally {
+impl crate::engine::Tally for RunCounts {
     /// Counts a run just made on this thread (and takes its labels).
     fn add(&mut self, r: &RunResult) {
         self.runs += 1;
@@ -138,7 +138,7 @@ impl crate::engine::Tally for Tally {
         let _ = labels::take();
     }
 
-    fn merge(&mut self, other: Tally) {
+    fn merge(&mut self, other: RunCounts) {
         self.runs += other.runs;
         self.discarded += other.discarded;
         for (k, v) in other.labels {
@@ -149,7 +149,7 @@ impl crate::engine::Tally for Tally {
 
 /// The failure record of the run just made by `s`, traced again by
 /// `trace` (the subject's, or a worker thread's own).
-pub(crate) fn describe<T: 'static>(
+pub(crate) fn failure_record<T: 'static>(
     s: &mut Searcher<T>,
     trace: &dyn Fn(&mut Searcher<T>) -> Pattern,
     r: RunResult,
@@ -194,7 +194,7 @@ fn run_tree<T: Enumerable>(
     let r = (subject.step)(&mut s).expect("a loaded value runs");
     let _ = labels::take();
     if r.is_failure() {
-        let c = describe(&mut s, subject.trace, r.clone(), 1);
+        let c = failure_record(&mut s, subject.trace, r.clone(), 1);
         (r, Some(c))
     } else {
         (r, None)
@@ -449,7 +449,7 @@ fn exhaust_bound<T: Enumerable>(
     deadline: Option<Instant>,
     depth_order: Option<&mut DepthOrder<T>>,
     observe: &mut dyn FnMut(BoundEvent<'_>),
-) -> (BoundResult<T>, Tally) {
+) -> (BoundResult<T>, RunCounts) {
     if let (Some(depth_order), true) = (depth_order, config.threads <= 1) {
         let on_found = &mut |d: &mut DepthOrder<T>| d.announce_once(config.verbose, observe);
         return bound_with_depth_order(subject, depth_order, bound, budget, deadline, on_found);
@@ -459,13 +459,13 @@ fn exhaust_bound<T: Enumerable>(
         max_runs: Some(budget),
     };
     if config.threads <= 1 {
-        let mut tally = Tally::default();
+        let mut tally = RunCounts::default();
         let result = bound_in_searcher(
             &mut subject.searcher(bound).sharded(config.shard),
             &mut |s| (subject.step)(s),
             &mut |s, r| {
                 let runs = s.stats().runs;
-                describe(s, subject.trace, r, runs)
+                failure_record(s, subject.trace, r, runs)
             },
             budget,
             ClockEvery::Run,
@@ -635,7 +635,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
     fn passed(
         &self,
         bound: usize,
-        tally: Tally,
+        tally: RunCounts,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
     ) {
@@ -708,7 +708,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
         observe: &mut dyn FnMut(BoundEvent<'_>),
     ) -> Option<Box<Counterexample<T>>> {
         let mut s = self.subject.searcher(0);
-        let mut tally = Tally::default();
+        let mut tally = RunCounts::default();
         // A sharded check runs every `n`-th case: the shards draw the same
         // cases and share them out like the exhaustive phase's nodes.
         let (mine, shards) = self
@@ -760,7 +760,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                 );
                 if r.is_failure() {
                     summary.discarded += tally.discarded;
-                    let c = describe(&mut s, self.subject.trace, r, summary.random);
+                    let c = failure_record(&mut s, self.subject.trace, r, summary.random);
                     let sampled_size = c.size;
                     let runs = summary.random;
                     let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::Random {
@@ -820,7 +820,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
             .shard
             .map_or((0, 1), |s| (s.index() - 1, s.count()));
         let mut s = self.subject.searcher(0);
-        let mut tally = Tally::default();
+        let mut tally = RunCounts::default();
         // Each base loaded once; its inputs set a leaf or two of it.
         let mut kept = vec![];
         for (i, input) in plan.inputs().iter().enumerate().skip(mine).step_by(shards) {
@@ -837,7 +837,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
             summary.edge_cases += 1;
             if r.is_failure() {
                 summary.discarded += tally.discarded;
-                let c = describe(&mut s, self.subject.trace, r, i as u64 + 1);
+                let c = failure_record(&mut s, self.subject.trace, r, i as u64 + 1);
                 let tree = &plan.tree(self.grammar, input);
                 let (case, sampled_size) = (i as u64 + 1, c.size);
                 let found = move |shrink_attempts, shrink_steps, passed_up_to| Found::EdgeSweep {

@@ -68,7 +68,7 @@ pub(crate) mod shortcuts;
 mod verdict;
 
 pub use crate::engine::{Outcome, RunResult};
-pub use crate::outcome::{Counterexample, Found, Shard, Stop, Summary};
+pub use crate::record::{Counterexample, Found, Shard, Stop, Summary};
 pub use config::{Config, GivenSpaces, OneThread, OwnSpaces, Threads};
 pub use labels::{collect, label};
 pub use operations::{InputSpaces, Satisfying, ThreadsFor};

@@ -6,7 +6,7 @@
 //! [`ThreadsFor`] (whether threads may run it).
 
 use super::config::{Config, GivenSpaces, OneThread, OwnSpaces, Threads};
-use super::driver::{self, drive, BoundEvent, OnThreads, Origin, Subject, Tally};
+use super::driver::{self, drive, BoundEvent, OnThreads, Origin, RunCounts, Subject};
 use super::property::{Property, Spaces};
 use super::settings::Settings;
 use super::verdict;
@@ -16,7 +16,7 @@ use crate::engine::{
 };
 use crate::handle::Lazy;
 use crate::internal::quiet;
-use crate::outcome::{Counterexample, Stop, Summary};
+use crate::record::{Counterexample, Stop, Summary};
 use crate::report::Pattern;
 use crate::Enumerable;
 use std::fmt::Debug;
@@ -180,7 +180,7 @@ fn describe_on_worker<T: Enumerable, M>(
     s: &mut Searcher<T>,
     r: RunResult,
 ) -> Counterexample<T> {
-    driver::describe(s, &|s: &mut Searcher<T>| trace(prop, s), r, 0)
+    driver::failure_record(s, &|s: &mut Searcher<T>| trace(prop, s), r, 0)
 }
 
 impl<T, M, P> OnThreads<T> for Shared<'_, P, M>
@@ -194,7 +194,7 @@ where
         subject: &Subject<'_, T>,
         bound: usize,
         budget: Budget,
-    ) -> (BoundResult<T>, Tally) {
+    ) -> (BoundResult<T>, RunCounts) {
         // Worker threads are fresh: they need the quiet panic hook and
         // labels.
         let step = |s: &mut Searcher<T>| {
@@ -507,8 +507,9 @@ impl<I, R> Config<I, R> {
     ///
     /// ```
     /// use neatcheck::{Config, Lazy};
+    /// // A list of two booleans has size 5: 1, one per cell, one per element.
     /// let lists: Vec<Vec<bool>> =
-    ///     Config::default().max_size(3).satisfying(|xs: Lazy<Vec<bool>>| xs.len() == 2).collect();
+    ///     Config::default().max_size(5).satisfying(|xs: Lazy<Vec<bool>>| xs.len() == 2).collect();
     /// // The elements were not read: one list stands for the four.
     /// assert_eq!(lists, vec![vec![false, false]]);
     /// ```
@@ -582,7 +583,8 @@ impl<I, R> Config<I, R> {
     ///     .ctrex(|xs: Lazy<Vec<u8>>| xs.iter().map(|x| u32::from(x.get())).sum::<u32>() < 5)
     ///     .counterexample()
     ///     .unwrap();
-    /// assert_eq!(c.value, vec![5]);
+    /// // The first in search order, not the smallest: `check` finds that.
+    /// assert_eq!(c.value, vec![0, 0, 0, 5]);
     /// ```
     pub fn ctrex<T, M, P>(&self, prop: P) -> BoundResult<T>
     where

@@ -17,10 +17,10 @@
 //! first counterexample, when it reaches one, is what the check reports
 //! (the same one as without the portfolio).
 
-use super::driver::{describe, BoundEvent, Subject, Tally};
+use super::driver::{failure_record, BoundEvent, RunCounts, Subject};
 use crate::engine::{bound_in_searcher, BoundResult, Budget, ClockEvery, Searcher};
 use crate::grammar::Tree;
-use crate::outcome::Counterexample;
+use crate::record::Counterexample;
 use crate::Enumerable;
 use std::time::Instant;
 
@@ -158,11 +158,11 @@ impl<T: Enumerable> DepthOrder<T> {
                 &mut |s| (subject.step)(s),
                 &mut |s, r| {
                     let runs = s.stats().runs;
-                    describe(s, subject.trace, r, runs)
+                    failure_record(s, subject.trace, r, runs)
                 },
                 budget,
                 ClockEvery::Runs64,
-                &mut Tally::default(),
+                &mut RunCounts::default(),
             );
             let made = s.stats().runs - before;
             self.runs += made;
@@ -200,9 +200,9 @@ pub(crate) fn bound_with_depth_order<T: Enumerable>(
     budget: u64,
     deadline: Option<Instant>,
     on_found: &mut dyn FnMut(&mut DepthOrder<T>),
-) -> (BoundResult<T>, Tally) {
+) -> (BoundResult<T>, RunCounts) {
     let mut s = subject.searcher(bound);
-    let mut tally = Tally::default();
+    let mut tally = RunCounts::default();
     loop {
         let before = s.stats().runs;
         let pause = before.saturating_add(depth_order.runs_to_slice());
@@ -211,7 +211,7 @@ pub(crate) fn bound_with_depth_order<T: Enumerable>(
             &mut |s| (subject.step)(s),
             &mut |s, r| {
                 let runs = s.stats().runs;
-                describe(s, subject.trace, r, runs)
+                failure_record(s, subject.trace, r, runs)
             },
             Budget {
                 deadline,

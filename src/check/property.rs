@@ -6,7 +6,7 @@ use crate::cool::{Cool, Strategy};
 use crate::describe::Space;
 use crate::engine::{Outcome, RunResult, Searcher};
 use crate::handle::Lazy;
-use crate::outcome::{Counterexample, Summary};
+use crate::record::{Counterexample, Summary};
 use crate::Enumerable;
 
 /// A lazy precondition: `prop` runs only when `pre` holds, so a
@@ -240,7 +240,7 @@ macro_rules! spaces_tuple {
     ($($name:ident : $idx:tt),+) => {
         impl<$($name: 'static),+> Spaces<($($name,)+)> for ($(Space<$name>,)+) {
             fn into_space(self) -> Space<($($name,)+)> {
-                crate::describe::label(
+                crate::describe::with_shape(
                     crate::describe::Shape::Tuple,
                     crate::describe::product_with(
                         vec![$(crate::describe::field_with(self.$idx)),+],

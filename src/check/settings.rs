@@ -4,7 +4,7 @@
 
 use crate::cool::Strategy;
 use crate::describe::IntegerSizes;
-use crate::outcome::Shard;
+use crate::record::Shard;
 use std::time::Duration;
 
 /// The options of a search or check, untyped (the public [`Config`] adds
@@ -81,7 +81,7 @@ pub(crate) struct Settings {
 /// ```
 /// use neatcheck::check::{Config, Profile};
 /// assert_eq!(Config::profile(Profile::Deep), Config::deep());
-/// assert!(Config::deep().runs > Config::default().runs);
+/// assert_ne!(Config::deep(), Config::default());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -400,7 +400,7 @@ fn parse_shard(v: &str) -> Shard {
 #[cfg(test)]
 mod tests {
     use super::{edit_distance, flag, parse_shard};
-    use crate::outcome::Shard;
+    use crate::record::Shard;
 
     #[test]
     fn yes_or_no_variables_take_the_documented_spellings_only() {

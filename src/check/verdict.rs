@@ -5,7 +5,7 @@
 use super::driver::Origin;
 use super::regressions;
 use super::settings::Settings;
-use crate::outcome::{Counterexample, Found, Stop, Summary};
+use crate::record::{Counterexample, Found, Stop, Summary};
 use std::fmt::{Debug, Write};
 use std::panic::Location;
 
@@ -43,7 +43,7 @@ fn cargo_test_args(origin: &Origin) -> String {
 }
 
 /// The failure report of a check.
-pub(crate) fn report<T: Debug>(
+pub(crate) fn failure_report<T: Debug>(
     c: &Counterexample<T>,
     origin: &Origin,
     location: Option<&Location<'_>>,
@@ -227,7 +227,7 @@ impl<T: Debug> Counterexample<T> {
     /// The failure report [`crate::check()`] prints (without the test's name and
     /// location, which only `check` knows).
     pub fn report(&self) -> String {
-        report(self, &Origin::default(), None)
+        failure_report(self, &Origin::default(), None)
     }
 }
 
@@ -271,7 +271,7 @@ pub(crate) fn finish<T: Debug>(
             summary
         }
         Err(c) => {
-            let mut text = report(&c, origin, Some(location));
+            let mut text = failure_report(&c, origin, Some(location));
             text.push_str(&explain(&c));
             if !matches!(c.found, Found::Replay { .. }) {
                 if let Some(path) = regressions::save(settings, origin, &c.key, &c.shown) {

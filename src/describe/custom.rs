@@ -2,7 +2,7 @@
 //! ([`ctor`]), and the registry of `Debug` printers through which reports
 //! print complete values whose alternatives carry no name.
 
-use super::{label, Shape, Space};
+use super::{with_shape, Shape, Space};
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -31,7 +31,7 @@ use std::sync::{LazyLock, RwLock};
 /// assert_eq!(neatcheck::count::count_of::<Int>(0), 2u32.into());
 /// ```
 pub fn ctor<T: 'static>(name: impl Into<Cow<'static, str>>, s: Space<T>) -> Space<T> {
-    label(
+    with_shape(
         Shape::Ctor {
             name: name.into(),
             fields: None,

@@ -297,7 +297,7 @@ pub(crate) fn atom<T: 'static>(family: AtomFamily) -> Space<T> {
 }
 
 /// Attaches printing metadata to a constructor's space.
-pub fn label<T: 'static>(shape: Shape, s: Space<T>) -> Space<T> {
+pub fn with_shape<T: 'static>(shape: Shape, s: Space<T>) -> Space<T> {
     Space::from_raw(Rc::new(Raw::Label(Rc::new(shape), s.raw)))
 }
 
@@ -344,7 +344,7 @@ impl<T: 'static> Constructor<T> {
         build: impl Fn(&mut Fields<'_>) -> T + 'static,
     ) -> Self {
         Constructor {
-            space: label(
+            space: with_shape(
                 Shape::Ctor {
                     name: Cow::Borrowed(name),
                     fields: None,
@@ -362,7 +362,7 @@ impl<T: 'static> Constructor<T> {
     ) -> Self {
         let names = fields.iter().map(|(n, _)| Cow::Borrowed(*n)).collect();
         Constructor {
-            space: label(
+            space: with_shape(
                 Shape::Ctor {
                     name: Cow::Borrowed(name),
                     fields: Some(names),
@@ -379,7 +379,7 @@ impl<T: 'static> Constructor<T> {
         build: impl Fn(&mut Fields<'_>) -> T + 'static,
     ) -> Self {
         Constructor {
-            space: label(shape, product_with(fields, build)),
+            space: with_shape(shape, product_with(fields, build)),
         }
     }
 }

@@ -6,7 +6,7 @@
 pub(crate) mod depth;
 pub(crate) mod dfs;
 
-pub use crate::outcome::{Counterexample, Shard};
+pub use crate::record::{Counterexample, Shard};
 pub(crate) mod parallel;
 mod shard;
 mod source;
@@ -528,7 +528,7 @@ impl<T: 'static> Searcher<T> {
             panicked,
             panic_location: None,
             key: crate::replay::key_of(self.grammar(), &tree),
-            found: crate::outcome::Found::Exhaustive,
+            found: crate::record::Found::Exhaustive,
             summary: Default::default(),
             not_reproduced: None,
             depth: crate::report::nesting_depth(self.grammar(), &tree),

@@ -41,7 +41,7 @@ use super::{count_classes, BoundResult, Budget, Classes, Outcome, Searcher};
 use crate::cool::{Cool, Strategy};
 #[cfg(test)]
 use crate::handle::Lazy;
-use crate::outcome::Shard;
+use crate::record::Shard;
 #[cfg(test)]
 use crate::Enumerable;
 

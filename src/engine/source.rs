@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Where the searchers of a check get their grammar: the canonical space
-/// of `T`, or a space the user gave for this check ([`crate::check::check_in`]).
+/// of `T`, or a space the user gave for this check ([`crate::Config::spaces`]).
 /// Every thread compiles its own (grammars are not `Send`) and keeps it for
 /// the rest of the check.
 pub(crate) enum GrammarSource<T> {

@@ -1,9 +1,9 @@
 //! Glass-box regression suites (after Fischer and Kuchen, "Systematic
 //! Generation of Glass-Box Test Cases for Functional Logic Programs"): the
 //! classes of a function's inputs up to a size bound, each with its
-//! smallest representative, demand pattern and output ([`explore`]); their
+//! smallest representative, demand pattern and output ([`record`]); their
 //! reduction to a small suite by a coverage criterion and a greedy set
-//! cover ([`Exploration::reduce`]); and its export as a `#[cfg(test)]`
+//! cover ([`Recording::reduce`]); and its export as a `#[cfg(test)]`
 //! module of Rust tests ([`Suite::to_rust`], [`Suite::snapshot`]).
 //!
 //! The lazy search runs the function once per class of inputs it cannot
@@ -43,7 +43,7 @@
 //!     xs.iter().position(|b| b.get())
 //! }
 //!
-//! let all = suite::explore(first_true, 5).unwrap();
+//! let all = suite::record(first_true, 5).unwrap();
 //! // Lists of size <= 5 (a list of n booleans has size 1 + 2n): 1 + 2 + 4.
 //! assert_eq!(all.values, 7u32.into());
 //! // The function cannot tell apart lists that agree up to the first
@@ -92,7 +92,7 @@ thread_local! {
 /// Marks a branch of the function under test as taken in the current run,
 /// for [`Criterion::Branches`]: put `suite::branch("add: left is zero")` at
 /// the start of each branch (match arm, `if` side) that the suite should
-/// cover. Does nothing outside [`explore`] (so it can stay in the code).
+/// cover. Does nothing outside [`record`] (so it can stay in the code).
 pub fn branch(name: impl Into<String>) {
     BRANCHES.with(|b| {
         if let Some(v) = b.borrow_mut().as_mut() {
@@ -245,9 +245,9 @@ impl fmt::Display for SuiteError {
 
 impl std::error::Error for SuiteError {}
 
-/// Every class of a function's inputs up to a size bound (see [`explore`]).
+/// Every class of a function's inputs up to a size bound (see [`record`]).
 #[derive(Clone, Debug)]
-pub struct Exploration {
+pub struct Recording {
     /// The classes, in search order (smaller inputs first within each
     /// branch of the search).
     pub cases: Vec<Case>,
@@ -266,48 +266,48 @@ pub struct Exploration {
 /// # Errors
 /// [`SuiteError`] when an input or output is too deep to export, or on
 /// neatcheck's own error.
-pub fn explore<T, O>(f: impl Fn(Lazy<'_, T>) -> O, bound: usize) -> Result<Exploration, SuiteError>
+pub fn record<T, O>(f: impl Fn(Lazy<'_, T>) -> O, bound: usize) -> Result<Recording, SuiteError>
 where
     T: Enumerable + RustExpr,
     O: RustExpr,
 {
-    explore_searcher(Searcher::<T>::new(bound), &f, bound)
+    record_searcher(Searcher::<T>::new(bound), &f, bound)
 }
 
-/// [`explore`] for a function of plain values: each input is forced whole,
+/// [`record`] for a function of plain values: each input is forced whole,
 /// so every value is its own class.
 ///
 /// # Errors
-/// As [`explore`].
-pub fn explore_forced<T, O>(f: impl Fn(T) -> O, bound: usize) -> Result<Exploration, SuiteError>
+/// As [`record`].
+pub fn record_forced<T, O>(f: impl Fn(T) -> O, bound: usize) -> Result<Recording, SuiteError>
 where
     T: Enumerable + RustExpr,
     O: RustExpr,
 {
-    explore(|x: Lazy<'_, T>| f(x.force()), bound)
+    record(|x: Lazy<'_, T>| f(x.force()), bound)
 }
 
-/// [`explore`] over a given space of inputs.
+/// [`record`] over a given space of inputs.
 ///
 /// # Errors
-/// As [`explore`].
-pub fn explore_in<T, O>(
+/// As [`record`].
+pub fn record_in<T, O>(
     space: &Space<T>,
     f: impl Fn(Lazy<'_, T>) -> O,
     bound: usize,
-) -> Result<Exploration, SuiteError>
+) -> Result<Recording, SuiteError>
 where
     T: RustExpr + 'static,
     O: RustExpr,
 {
-    explore_searcher(Searcher::with_space(space, bound), &f, bound)
+    record_searcher(Searcher::with_space(space, bound), &f, bound)
 }
 
-fn explore_searcher<T: RustExpr + 'static, O: RustExpr>(
+fn record_searcher<T: RustExpr + 'static, O: RustExpr>(
     mut s: Searcher<T>,
     f: &dyn Fn(Lazy<'_, T>) -> O,
     bound: usize,
-) -> Result<Exploration, SuiteError> {
+) -> Result<Recording, SuiteError> {
     let _quiet = crate::internal::quiet::Quiet::new();
     let labels_scope = labels::Scope::new();
     let branches_scope = BranchScope::new();
@@ -367,7 +367,7 @@ fn explore_searcher<T: RustExpr + 'static, O: RustExpr>(
     let values = (0..=bound)
         .map(|n| crate::index::cardinality_in(&g, n))
         .sum();
-    Ok(Exploration {
+    Ok(Recording {
         cases,
         bound,
         values,
@@ -422,7 +422,7 @@ fn demand_items(g: &Grammar, p: &Pattern) -> (Vec<String>, Vec<String>) {
 }
 
 /// A reduced suite: the classes kept by a greedy set cover (see
-/// [`Exploration::reduce`]).
+/// [`Recording::reduce`]).
 #[derive(Clone, Debug)]
 pub struct Suite {
     /// The kept cases, in search order.
@@ -440,7 +440,7 @@ pub struct Suite {
     pub bound: usize,
 }
 
-impl Exploration {
+impl Recording {
     /// The smallest suite the greedy set cover finds: classes are picked
     /// while some item of the criterion is uncovered, each time the one
     /// covering the most uncovered items (the first in search order among

@@ -63,7 +63,7 @@ fn output_at<O: RustExpr>(f: fn(Lazy<'_, Exp>) -> O, t: &Tree) -> Expr {
 /// in exactly one class, whose recorded output is the function's on it and
 /// whose representative is no larger. The numbers of classes and values.
 fn check_partition<O: RustExpr>(f: fn(Lazy<'_, Exp>) -> O, bound: usize) -> (usize, u64) {
-    let all = explore(f, bound).unwrap();
+    let all = record(f, bound).unwrap();
     let ix = Indexer::<Exp>::new();
     let mut values = 0u64;
     for size in 0..=bound {
@@ -102,7 +102,7 @@ fn classes_partition_the_values_and_record_their_outputs() {
 
 #[test]
 fn every_reduction_covers_all_items_of_every_criterion() {
-    let all = explore(
+    let all = record(
         |e: Lazy<'_, Exp>| {
             let out = simplify(e);
             crate::label(match &out {

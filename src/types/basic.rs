@@ -7,8 +7,8 @@
 
 use super::{field, transparent, Atom, Enumerable, LazyView};
 use crate::describe::{
-    atom, bits_family, datatype, label, leaf, product_with, pure, AtomFamily, Constructor, Shape,
-    Space,
+    atom, bits_family, datatype, leaf, product_with, pure, with_shape, AtomFamily, Constructor,
+    Shape, Space,
 };
 use crate::handle::{AtomRead, Lazy};
 use std::borrow::Cow;
@@ -172,7 +172,7 @@ macro_rules! tuple {
     ($($name:ident : $idx:tt),+) => {
         impl<$($name: Enumerable),+> Enumerable for ($($name,)+) {
             fn describe() -> Space<Self> {
-                label(
+                with_shape(
                     Shape::Tuple,
                     product_with(vec![$(field::<$name>()),+], |f| ($(f.take::<$name>(),)+)),
                 )
@@ -210,7 +210,7 @@ tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, F: 5, G: 6, H: 7, I: 8, J: 9, K: 10, L: 11)
 
 impl<T: Enumerable, const N: usize> Enumerable for [T; N] {
     fn describe() -> Space<Self> {
-        label(
+        with_shape(
             Shape::Tuple,
             product_with((0..N).map(|_| field::<T>()).collect(), |f| {
                 std::array::from_fn(|_| f.take::<T>())

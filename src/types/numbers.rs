@@ -7,8 +7,8 @@
 use super::{field, Atom, Enumerable, LazyView};
 use crate::describe::numbers::{i128_from_index, Bits128, NonZeroLeaf, Signed128};
 use crate::describe::{
-    bits_family, field_with, float_family, label, leaf, nat_below, product_with, signed_family,
-    signed_from_index, BigNat, BigSigned, FloatFormat, Shape, Space,
+    bits_family, field_with, float_family, leaf, nat_below, product_with, signed_family,
+    signed_from_index, with_shape, BigNat, BigSigned, FloatFormat, Shape, Space,
 };
 use crate::handle::Lazy;
 use num_bigint::{BigInt, BigUint};
@@ -175,7 +175,7 @@ const NANOS: u64 = 1_000_000_000;
 /// `(secs, nanos)`, read separately.
 impl Enumerable for Duration {
     fn describe() -> Space<Self> {
-        label(
+        with_shape(
             Shape::Ctor {
                 name: Cow::Borrowed("Duration"),
                 fields: Some(vec![Cow::Borrowed("secs"), Cow::Borrowed("nanos")]),

@@ -7,7 +7,7 @@
 //! ([`RangeView`]). Spaces, typed materialisers and views together.
 
 use super::{field, transparent, Atom, Enumerable, LazyView};
-use crate::describe::{label, product_with, Shape, Space};
+use crate::describe::{product_with, with_shape, Shape, Space};
 use crate::handle::Lazy;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -63,7 +63,7 @@ impl<T: Atom> Atom for Reverse<T> {
 
 /// A pair of `start` and `end` with a constructor name for reports.
 fn bounds<T: Enumerable, R: 'static>(name: &'static str, make: fn(T, T) -> R) -> Space<R> {
-    label(
+    with_shape(
         Shape::Ctor {
             name: Cow::Borrowed(name),
             fields: Some(vec![Cow::Borrowed("start"), Cow::Borrowed("end")]),

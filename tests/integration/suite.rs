@@ -151,7 +151,7 @@ fn mutate(source: &str, from: &str, to: &str) -> String {
 }
 
 fn simplifier_suite(criterion: Criterion) -> (suite::Suite, String) {
-    let all = suite::explore_forced(|e: Exp| simplify(&e), 5).unwrap();
+    let all = suite::record_forced(|e: Exp| simplify(&e), 5).unwrap();
     let kept = all.reduce(criterion);
     let export = Export::new("simplify_suite", "simplify(&{input})");
     let text = kept.to_rust(&export);
@@ -210,7 +210,7 @@ fn the_simplifier_suite_passes_on_its_function_and_catches_mutants() {
 
 #[test]
 fn suites_report_their_size_against_classes_and_values() {
-    let all = suite::explore_forced(|e: Exp| simplify(&e), 5).unwrap();
+    let all = suite::record_forced(|e: Exp| simplify(&e), 5).unwrap();
     // Forced inputs: every value is a class.
     assert_eq!(neatcheck::count::count_up_to::<Exp>(5), all.values);
     assert_eq!(all.values, (all.cases.len() as u64).into());
@@ -240,7 +240,7 @@ fn suites_report_their_size_against_classes_and_values() {
 
 #[test]
 fn a_lazy_function_gives_one_case_per_demand_class() {
-    let all = suite::explore(first_true_lazy, 7).unwrap();
+    let all = suite::record(first_true_lazy, 7).unwrap();
     // Reference: every list of size <= 7, by its answer and the prefix read.
     let values = neatcheck::values::values_up_to::<Vec<bool>>(7);
     assert_eq!(all.values, (values.len() as u64).into());
@@ -315,7 +315,7 @@ fn a_snapshot_is_written_kept_refused_when_changed_and_rewritten_on_request() {
         Ok(SnapshotStatus::Unchanged)
     );
     // An intended change of behaviour: `-(-x)` is no longer simplified.
-    let changed = suite::explore_forced(
+    let changed = suite::record_forced(
         |e: Exp| match &e {
             Exp::Neg(inner) if matches!(**inner, Exp::Neg(_)) => e.clone(),
             _ => simplify(&e),

@@ -62,21 +62,7 @@ pub use simulate::{Balance, WorkerBalance};
 use std::cell::Cell;
 use worker::{Job, Shared, StopAt, Worker};
 
-/// How to spread a search over threads.
-///
-/// ```
-/// use neatcheck::search::Parallel;
-/// use neatcheck::Lazy;
-///
-/// // Sorted lists of naturals up to size 12, on two threads.
-/// let sorted = |xs: Lazy<Vec<u8>>| {
-///     let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
-///     v.windows(2).all(|w| w[0] <= w[1])
-/// };
-/// let par = Parallel::new(2).classes(sorted, 12);
-/// let seq = neatcheck::search::classes(sorted, 12);
-/// assert_eq!(par, seq);
-/// ```
+/// How to spread a search over threads: what `Config::threads` runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Parallel {
     /// Worker threads (at least 1).
@@ -395,7 +381,7 @@ impl Parallel {
         bound: usize,
         budget: Budget,
         source: &GrammarSource<T>,
-        shard: Option<crate::outcome::Shard>,
+        shard: Option<crate::record::Shard>,
     ) -> Classes {
         let describe = |s: &mut Searcher<T>, r: RunResult| -> Hit<T> {
             let RunResult::Panicked(m) = r else {
@@ -560,7 +546,7 @@ pub(crate) struct Task<'a, T, H> {
     /// runs (`None`: all of it). A node's shard is a function of its path,
     /// so units are given away anywhere; a worker counts only its shard's
     /// runs (`worker::Worker::run_node`).
-    pub(crate) shard: Option<crate::outcome::Shard>,
+    pub(crate) shard: Option<crate::record::Shard>,
 }
 
 impl<T, H> std::fmt::Debug for Task<'_, T, H> {

@@ -139,18 +139,7 @@ impl Parallel {
     /// The load balance `threads` cores would have (for tuning, or where
     /// no such machine is at hand).
     ///
-    /// ```
-    /// use neatcheck::search::Parallel;
-    /// use neatcheck::Lazy;
-    ///
-    /// let sorted = |xs: Lazy<Vec<u8>>| {
-    ///     let v: Vec<u8> = xs.iter().map(|x| x.get()).collect();
-    ///     v.windows(2).all(|w| w[0] <= w[1])
-    /// };
-    /// let balance = Parallel::new(4).simulate(sorted, 12);
-    /// assert_eq!(balance.classes, neatcheck::search::classes(sorted, 12));
-    /// assert!(balance.speedup() > 1.0);
-    /// ```
+    /// (Public as `Config::simulate`.)
     ///
     /// # Panics
     /// As [`Parallel::classes`].

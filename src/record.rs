@@ -85,16 +85,10 @@ impl Shard {
     /// use the same depth, or their parts overlap and leave gaps: set it in
     /// code that every job runs, never per job. A deeper cut deals out more
     /// and smaller subtrees (better balance) and makes every shard replay
-    /// more nodes above it (`docs/spec.md#shards`).
-    ///
-    /// ```
-    /// use neatcheck::search::{self, Shard};
-    /// use neatcheck::Lazy;
-    /// let short = |xs: Lazy<Vec<bool>>| xs.len() < 4;
-    /// let runs: u64 = (1..=2).map(|i| Shard::new(i, 2).with_depth(3).classes(short, 9).runs).sum();
-    /// assert_eq!(runs, search::classes(short, 9).runs);
-    /// ```
-    pub fn with_depth(self, depth: usize) -> Self {
+    /// more nodes above it (`docs/spec.md#shards`). For measuring the
+    /// deal (`tools/src/bin/shard_balance.rs`) and the tests: checks and
+    /// searches use the default.
+    pub(crate) fn with_depth(self, depth: usize) -> Self {
         Shard {
             depth: crate::arena::id32(depth.max(1)),
             ..self
