@@ -85,9 +85,7 @@ impl Shard {
     /// use the same depth, or their parts overlap and leave gaps: set it in
     /// code that every job runs, never per job. A deeper cut deals out more
     /// and smaller subtrees (better balance) and makes every shard replay
-    /// more nodes above it (`docs/spec.md#shards`). For measuring the
-    /// deal (`tools/src/bin/shard_balance.rs`) and the tests: checks and
-    /// searches use the default.
+    /// more nodes above it (`docs/spec.md#shards`); `Config::shard_depth`.
     pub(crate) fn with_depth(self, depth: usize) -> Self {
         Shard {
             depth: crate::arena::id32(depth.max(1)),

@@ -2,7 +2,7 @@
 //! (one file, or a table over many files and directories) and the
 //! `external` command, with their exit codes.
 
-use crate::adapter::{self, Stopped};
+use crate::adapter::Stopped;
 use crate::external;
 use crate::tip::{parse_program, search_goal, SearchOptions, Verdict};
 use std::io::Write;

@@ -374,15 +374,20 @@ impl<I, R> Config<I, R> {
     /// If `count` is 0 or `index` is not in `1..=count`.
     pub fn shard(mut self, index: usize, count: usize) -> Self {
         self.settings.shard = Some(Shard::new(index, count));
+        self.settings.apply_shard_depth();
         self
     }
-}
 
-impl<I> Config<I, Threads> {
-    /// How deep in the search tree parallel workers give work away (the
-    /// engine's default unless set); for measuring the parallel search.
-    pub fn split_depth(mut self, depth: usize) -> Self {
-        self.settings.split_depth = Some(depth);
+    /// Sets the search-tree depth at which [`Config::shard`] deals out
+    /// whole subtrees (at least 1; the default, 10, was measured by
+    /// `tools/src/bin/shard_balance.rs`). A deeper cut deals out more and
+    /// smaller subtrees (better balance) and makes every shard replay more
+    /// nodes above it. Every shard of a search must use the same depth, or
+    /// their parts overlap and leave gaps: set it in code that every job
+    /// runs, never per job.
+    pub fn shard_depth(mut self, depth: usize) -> Self {
+        self.settings.shard_depth = Some(depth);
+        self.settings.apply_shard_depth();
         self
     }
 }

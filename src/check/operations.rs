@@ -44,6 +44,16 @@ pub trait InputSpaces<T>: sealed::Source<T> {}
 /// one thread ([`OneThread`]) any property may run; on several
 /// ([`Threads`], after [`Config::threads`]) it must be `Sync` and its input
 /// `Send`. Sealed: the two type states are the only implementations.
+///
+/// ```compile_fail
+/// use std::cell::Cell;
+/// let calls = Cell::new(0);
+/// // error: a property run on several threads must be `Sync` ...
+/// neatcheck::Config::default().threads(2).check(|x: u8| {
+///     calls.set(calls.get() + 1);
+///     x < 200
+/// });
+/// ```
 #[diagnostic::on_unimplemented(
     message = "a property run on several threads must be `Sync`, and its input `Send`",
     label = "this property can not run on several threads",

@@ -62,9 +62,8 @@ pub(crate) struct Settings {
     /// Whether `runs` was set rather than taken from a profile: searches
     /// (`sat`, `classes`, ...) have no run budget unless one was set.
     pub(crate) runs_given: bool,
-    /// How deep parallel workers give work away (`None`: the engine's
-    /// default).
-    pub(crate) split_depth: Option<usize>,
+    /// The depth of the shard deal (`None`: the default).
+    pub(crate) shard_depth: Option<usize>,
 }
 
 /// Named budgets: how hard a check searches before it passes.
@@ -159,7 +158,14 @@ impl Settings {
             shard: None,
             portfolio,
             runs_given: false,
-            split_depth: None,
+            shard_depth: None,
+        }
+    }
+
+    /// Gives the shard, if any, the configured deal depth.
+    pub(crate) fn apply_shard_depth(&mut self) {
+        if let (Some(shard), Some(depth)) = (self.shard, self.shard_depth) {
+            self.shard = Some(shard.with_depth(depth));
         }
     }
 
@@ -373,6 +379,7 @@ impl Settings {
         }
         if let Some(v) = env_var("NEATCHECK_SHARD") {
             self.shard = Some(parse_shard(&v));
+            self.apply_shard_depth();
         }
         if let Some(v) = env_var("NEATCHECK_PORTFOLIO") {
             self.portfolio = flag("NEATCHECK_PORTFOLIO", &v);

@@ -12,7 +12,7 @@
 //! status 1 if a planted bug is missed or a fixed system fails.
 
 use neatcheck::check::Config;
-use neatcheck::state::{run_machine, run_parallel, StateMachine};
+use neatcheck::state::{machine, parallel_machine, StateMachine};
 use neatcheck_tools::machines::*;
 use std::fmt::Debug;
 
@@ -20,7 +20,7 @@ use std::fmt::Debug;
 /// false if the bug was missed or the fixed one failed.
 fn sequential<M: StateMachine>(name: &str, bugged: &M, fixed: &M) -> bool {
     let config = Config::default().regressions(false);
-    let found = match run_machine(&config, bugged) {
+    let found = match config.try_check(machine(bugged)) {
         Err(c) => {
             println!("bug {name} steps {} sequence {:?}", c.value.len(), c.value);
             true
@@ -30,7 +30,7 @@ fn sequential<M: StateMachine>(name: &str, bugged: &M, fixed: &M) -> bool {
             false
         }
     };
-    found & passes(name, run_machine(&config, fixed))
+    found & passes(name, config.try_check(machine(fixed)))
 }
 
 /// Prints a fixed system's verdict; false if it failed.
@@ -61,7 +61,7 @@ fn main() {
             .regressions(false)
             .runs(200)
             .samples(20, 20);
-        let found = match run_parallel(&config, &CounterMachine { bug: true }) {
+        let found = match config.try_check(parallel_machine(&CounterMachine { bug: true })) {
             Err(c) => {
                 let (prefix, left, right) = &c.value;
                 println!(
@@ -79,7 +79,7 @@ fn main() {
         found
             & passes(
                 "counter",
-                run_parallel(&config, &CounterMachine { bug: false }),
+                config.try_check(parallel_machine(&CounterMachine { bug: false })),
             )
     } else {
         [

@@ -30,9 +30,9 @@ fn timed(f: impl FnOnce() -> Classes) -> (Classes, f64) {
 fn party_runs<T: Enumerable>(bound: usize, prop: impl Fn(Lazy<'_, T>) -> bool) -> u64 {
     let mut s = Searcher::<T>::new(bound);
     match s.ctrex(&prop, Budget::unlimited()) {
-        BoundResult::Passed(runs) => runs,
-        BoundResult::Failed(c) => c.runs,
         BoundResult::OutOfBudget(_) => unreachable!("unlimited"),
+        // Passed: its runs; Failed: the runs up to the counterexample.
+        result => result.runs(),
     }
 }
 

@@ -27,18 +27,17 @@
 //! only, since they enumerate satisfying values rather than test a property.
 //!
 //! `--threads N` spreads each bound's search over N threads
-//! ([`neatcheck::search::Parallel`]); the runs and the counterexample are
+//! ([`neatcheck::Config::threads`]); the runs and the counterexample are
 //! the same as with one thread (the default). `--split-depth D` is accepted
 //! and ignored (work is split on demand). `--max-bound
 //! B` stops after bound B (a fixed workload, for instruction counts).
 
 use neatcheck_tools::benchmarks;
 
+use neatcheck::check::{OwnSpaces, Threads};
 use neatcheck::cool::{Cool, Strategy};
-use neatcheck::search::{
-    ctrex_in_searcher, BoundResult, Budget, Classes, Parallel, RunResult, Searcher,
-};
-use neatcheck::{Enumerable, Lazy};
+use neatcheck::search::{BoundResult, Budget, RunResult, Searcher};
+use neatcheck::{Config, Enumerable, Lazy};
 use std::fmt::Debug;
 use std::process::exit;
 use std::time::{Duration, Instant};
@@ -63,7 +62,7 @@ struct Clock {
     start: Instant,
     deadline: Instant,
     /// How many threads search each bound.
-    par: Parallel,
+    threads: usize,
     /// The last bound to search (for fixed workloads, e.g. under callgrind).
     max_bound: usize,
 }
@@ -75,10 +74,16 @@ impl Clock {
 
     /// The budget of one bound's search: what is left until the deadline.
     fn budget(&self) -> Budget {
-        Budget {
-            deadline: Some(self.deadline),
-            max_runs: None,
-        }
+        Budget::until(self.deadline)
+    }
+
+    /// One bound's search on `threads` threads, with what is left until
+    /// the deadline as its time limit.
+    fn parallel(&self, bound: usize) -> Config<OwnSpaces, Threads> {
+        Config::default()
+            .max_size(bound)
+            .time(self.deadline.saturating_duration_since(Instant::now()))
+            .threads(self.threads)
     }
 }
 
@@ -107,12 +112,10 @@ fn take_option(args: &mut Vec<String>, name: &str, min: usize, what: &str) -> Op
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let threads = take_option(&mut args, "--threads", 1, "a number of threads");
-    let split_depth = take_option(&mut args, "--split-depth", 1, "a depth");
+    // Accepted and ignored: work is split on demand.
+    let _split_depth = take_option(&mut args, "--split-depth", 1, "a depth");
     let max_bound = take_option(&mut args, "--max-bound", 0, "a bound");
-    let mut par = Parallel::new(threads.unwrap_or(1));
-    if let Some(depth) = split_depth {
-        par = par.with_split_depth(depth);
-    }
+    let threads = threads.unwrap_or(1);
     let max_bound = max_bound.unwrap_or(usize::MAX);
     if !(3..=4).contains(&args.len()) {
         usage("expected 3 or 4 arguments");
@@ -146,7 +149,7 @@ fn main() {
     let clock = Clock {
         start,
         deadline: start + Duration::from_secs_f64(seconds),
-        par,
+        threads,
         max_bound,
     };
     use benchmarks::{imperative, lambda, redblack, regexp, typecheck};
@@ -172,13 +175,13 @@ fn run_bool<T: Enumerable + Debug + Send>(
     let mut exhausted: Option<usize> = None;
     let mut found = None;
     let budget = clock.budget();
-    let threads = clock.par.threads;
+    let threads = clock.threads;
     for bound in 0..=clock.max_bound {
         let mut searcher = Searcher::<T>::new(bound);
         let runs = match mode {
-            Mode::All if threads > 1 => match clock.par.classes_within(&prop, bound, budget) {
-                Some(Classes { runs, .. }) => runs,
-                None => break,
+            Mode::All if threads > 1 => match clock.parallel(bound).classes(&prop) {
+                c if c.complete => c.runs,
+                _ => break,
             },
             Mode::All => match whole_within(&mut searcher, |s| s.step(&prop), clock.deadline) {
                 Some(runs) => runs,
@@ -186,19 +189,20 @@ fn run_bool<T: Enumerable + Debug + Send>(
             },
             Mode::Ctrex => {
                 let result = if threads > 1 {
-                    clock.par.ctrex_within(&prop, bound, budget)
+                    clock.parallel(bound).ctrex(&prop)
                 } else {
                     searcher.ctrex(&prop, budget)
                 };
                 match result {
                     BoundResult::Passed(runs) => runs,
-                    BoundResult::OutOfBudget(_) => break,
                     BoundResult::Failed(c) => {
                         let secs = clock.seconds();
                         println!("{bound}\t{}\t{secs:.3}", c.runs);
                         found = Some((c.size, secs, c.value));
                         break;
                     }
+                    // Out of budget: the bound was not searched completely.
+                    _ => break,
                 }
             }
         };
@@ -219,13 +223,10 @@ fn run_cool<T: Enumerable + Send>(
     clock: &Clock,
 ) {
     let mut exhausted: Option<usize> = None;
-    let budget = clock.budget();
     for bound in 0..=clock.max_bound {
-        let runs = if clock.par.threads > 1 {
-            clock
-                .par
-                .classes_cool_within(&prop, bound, strategy, budget)
-                .map(|c| c.runs)
+        let runs = if clock.threads > 1 {
+            let c = clock.parallel(bound).strategy(strategy).classes(&prop);
+            c.complete.then_some(c.runs)
         } else {
             let mut searcher = Searcher::<T>::new(bound);
             whole_within(

@@ -87,6 +87,7 @@ where
             Stop::AllValues => "all".to_string(),
             Stop::Replay => "replay".to_string(),
             Stop::Internal => "internal error".to_string(),
+            other => format!("{other:?}"),
         },
         runs: summary.runs,
         random: summary.random,
@@ -137,10 +138,33 @@ fn simplify(e: &Expr) -> Expr {
 
 // --- Options and the table -------------------------------------------------
 
-/// The configuration from the command line (defaults otherwise) and an
-/// optional filter on the property names.
-fn options() -> (Config, Option<String>) {
+/// The budgets a check runs with: `Config::default()`'s unless the
+/// command line sets them (a `Config` has no getters, so the numbers are
+/// kept here to print them).
+struct Budgets {
+    runs: u64,
+    samples: u64,
+    sample_max_size: usize,
+    max_size: usize,
+}
+
+impl Default for Budgets {
+    /// `Config::default()`'s documented budgets.
+    fn default() -> Self {
+        Budgets {
+            runs: 2_000,
+            samples: 150,
+            sample_max_size: 1_000,
+            max_size: 100,
+        }
+    }
+}
+
+/// The configuration from the command line (defaults otherwise), its
+/// budgets, and an optional filter on the property names.
+fn options() -> (Config, Budgets, Option<String>) {
     let mut config = Config::default();
+    let mut budgets = Budgets::default();
     let mut only = None;
     let mut args = std::env::args().skip(1);
     let usage = || -> ! {
@@ -151,22 +175,31 @@ fn options() -> (Config, Option<String>) {
         let mut value = || args.next().unwrap_or_else(|| usage());
         let number = |v: String| -> u64 { v.replace('_', "").parse().unwrap_or_else(|_| usage()) };
         match a.as_str() {
-            "--runs" => config.runs = number(value()),
-            "--samples" => config.samples = number(value()),
-            "--sample-size" => config.sample_max_size = number(value()) as usize,
+            "--runs" => {
+                budgets.runs = number(value());
+                config = config.runs(budgets.runs);
+            }
+            "--samples" => {
+                budgets.samples = number(value());
+                config = config.samples(budgets.samples, budgets.sample_max_size);
+            }
+            "--sample-size" => {
+                budgets.sample_max_size = number(value()) as usize;
+                config = config.samples(budgets.samples, budgets.sample_max_size);
+            }
             "--only" => only = Some(value()),
             _ => usage(),
         }
     }
     // No regression file: a bench must not read or write beside the crate.
-    (config.regressions(false), only)
+    (config.regressions(false), budgets, only)
 }
 
 fn main() {
-    let (config, only) = options();
+    let (config, budgets, only) = options();
     println!(
         "check cost: runs {}, samples {}, sample_max_size {}, max_size {}, 1 thread",
-        config.runs, config.samples, config.sample_max_size, config.max_size
+        budgets.runs, budgets.samples, budgets.sample_max_size, budgets.max_size
     );
     println!(
         "{:<28} {:<16} {:>5} {:>9} {:>8} {:>7} {:>7} {:>7} {:>8} {:>10}",

@@ -27,7 +27,10 @@ fn cool_rows<T: neatcheck::Enumerable>(
 ) {
     for strategy in Strategy::ALL {
         for bound in 0..=max {
-            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(&pred);
+            let r = neatcheck::Config::default()
+                .max_size(bound)
+                .strategy(strategy)
+                .classes(&pred);
             println!("{name} {strategy} {bound} {} {}", r.runs, r.satisfying);
         }
     }

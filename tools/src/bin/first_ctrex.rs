@@ -60,7 +60,9 @@ fn measure<T: Enumerable + Debug + Send>(
         .regressions(false)
         .run_timeout(None)
         .portfolio(portfolio);
-    let c = config.try_check(counted).expect_err("every property here fails");
+    let c = config
+        .try_check(counted)
+        .expect_err("every property here fails");
     let final_secs = (cpu_now() - start).as_secs_f64();
     let (first_runs, first_time) = *first.get().expect("a run failed");
     Row {

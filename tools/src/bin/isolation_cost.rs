@@ -40,28 +40,32 @@ fn main() {
         (
             "magnitude (i32)",
             Box::new(|| {
-                config.try_check(|x: i32| {
-                    u64::from(magnitude(x, false)) == x.unsigned_abs() as u64
-                })
-                .expect("passes");
+                config
+                    .try_check(|x: i32| u64::from(magnitude(x, false)) == x.unsigned_abs() as u64)
+                    .expect("passes");
             }),
         ),
         (
             "chunks of 3 (Vec<u8>)",
             Box::new(|| {
-                config.try_check(|xs: Vec<u8>| chunks_round_trip(&xs, false)).expect("passes");
+                config
+                    .try_check(|xs: Vec<u8>| chunks_round_trip(&xs, false))
+                    .expect("passes");
             }),
         ),
         (
             "escape round trip (String)",
             Box::new(|| {
-                config.try_check(|s: String| unescape(&escape(&s, false)) == s).expect("passes");
+                config
+                    .try_check(|s: String| unescape(&escape(&s, false)) == s)
+                    .expect("passes");
             }),
         ),
         (
             "ordinal round trip (u16, u16)",
             Box::new(|| {
-                config.try_check(|y: u16, d: u16| ordinal_round_trip((y, d), false))
+                config
+                    .try_check(|y: u16, d: u16| ordinal_round_trip((y, d), false))
                     .expect("passes");
             }),
         ),

@@ -1,6 +1,6 @@
 //! The scaling table of parallel search: wall time and speedup on real
 //! threads, and the load balance of more workers than the machine has,
-//! simulated ([`neatcheck::search::Parallel::simulate`]: the same workers,
+//! simulated ([`neatcheck::Config::simulate`]: the same workers,
 //! stepped round-robin on one thread, one time step per run).
 //!
 //! ```text
@@ -11,7 +11,8 @@
 //! it ordered", with a bug planted where no tree within the bounds reaches
 //! it (a key of 255 inserted at depth 8), so every bound is searched
 //! exhaustively. Output: one line per thread count (`threads N wall_s
-//! speedup`, against one sequential searcher) and per simulated count
+//! speedup`, against one sequential searcher; `Config::threads(1)` runs the
+//! sequential search itself, not one parallel worker) and per simulated count
 //! (`simulated N makespan speedup imbalance replays idle units`, where
 //! speedup is runs over makespan, imbalance the busiest worker's steps over
 //! the mean, replays and idle shares of all workers' steps).
@@ -30,8 +31,8 @@
 //! bst (u8)    22     6485748    3.97        7.79        13.86       5.8% / 7.5%
 //! ```
 
-use neatcheck::search::{self, Balance, Parallel};
-use neatcheck::{Enumerable, Lazy};
+use neatcheck::search::{self, Balance};
+use neatcheck::{Config, Enumerable, Lazy};
 use neatcheck_tools::benchmarks::{lambda, redblack, regexp};
 use neatcheck_tools::user_examples::bst::{is_bst, Tree, TreeView};
 use std::process::exit;
@@ -106,13 +107,13 @@ fn table<T: Enumerable + Send>(
     println!("runs {}\nsequential {seq_s:.3}", seq.runs);
     for &n in threads {
         let start = Instant::now();
-        let par = Parallel::new(n).classes(&prop, bound);
+        let par = Config::default().max_size(bound).threads(n).classes(&prop);
         let wall = start.elapsed().as_secs_f64();
         assert_eq!(par, seq, "parallel search gives the sequential classes");
         println!("threads {n} {wall:.3} {:.2}", seq_s / wall);
     }
     for &n in simulated {
-        let b: Balance = Parallel::new(n).simulate(&prop, bound);
+        let b: Balance = Config::default().max_size(bound).threads(n).simulate(&prop);
         assert_eq!(
             b.classes, seq,
             "simulated search gives the sequential classes"

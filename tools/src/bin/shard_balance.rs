@@ -1,5 +1,5 @@
 //! How evenly the shards of a search share its work, by shard depth: the
-//! measurement behind the default depth of `neatcheck::search::Shard`.
+//! measurement behind the default of `Config::shard_depth`.
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin shard_balance -- <benchmark> <bound> [--depths 4,8,12] [--shards 2,4,8,16]
@@ -19,8 +19,8 @@
 //! search's runs over the shard count, and `speedup` the whole search's
 //! runs over the busiest shard's calls (the shard count would be perfect).
 
-use neatcheck::search::{self, Shard};
-use neatcheck::{Enumerable, Lazy};
+use neatcheck::search;
+use neatcheck::{Config, Enumerable, Lazy};
 use neatcheck_tools::benchmarks::{lambda, redblack, regexp};
 use std::process::exit;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -78,9 +78,11 @@ fn table<T: Enumerable>(
             let mut owned = 0;
             for i in 1..=count {
                 calls.store(0, Ordering::Relaxed);
-                let runs = Shard::new(i, count)
-                    .with_depth(depth)
-                    .classes(counted, bound)
+                let runs = Config::default()
+                    .max_size(bound)
+                    .shard(i, count)
+                    .shard_depth(depth)
+                    .classes(counted)
                     .runs;
                 let made = calls.load(Ordering::Relaxed);
                 largest = largest.max(made);

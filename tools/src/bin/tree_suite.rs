@@ -2,7 +2,7 @@
 //! and the eight bugs of Hughes' "How to Specify It", and red-black trees
 //! with insertion and balance bugs in the style of ETNA. Every (property,
 //! mutant) pair that some configuration falsifies is a task; each task runs
-//! through `run_check` under four configurations:
+//! through `Config::try_check` under four configurations:
 //!
 //! - integer sizes by bit length or linear (`Config::integer_sizes`);
 //! - keys and values as derived newtypes (`struct Key(i64)` costs 1 + the

@@ -305,7 +305,7 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .map(|n| n.parse().expect("--repeat N: a number of checks")),
         rows: vec![],
-        default_config: NcConfig::default().regressions(false).with_env(),
+        default_config: NcConfig::from_env().regressions(false),
         deep_config: NcConfig::deep().regressions(false),
     };
     println!(

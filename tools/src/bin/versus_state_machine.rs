@@ -14,7 +14,7 @@
 //! runs.
 
 use neatcheck::check::Config;
-use neatcheck::state::{run_machine, Pick, StateMachine};
+use neatcheck::state::{machine, Pick, StateMachine};
 use neatcheck_tools::benchmarks::timing::cpu_now;
 use neatcheck_tools::machines::*;
 use proptest::prelude::*;
@@ -139,7 +139,7 @@ struct Cell {
 fn neat<M: Driven>(bug: bool) -> Cell {
     let config = Config::default().regressions(false);
     let start = cpu_now();
-    let result = run_machine(&config, &M::with_bug(bug));
+    let result = config.try_check(machine(&M::with_bug(bug)));
     let time = cpu_now() - start;
     Cell {
         found: result.is_err(),

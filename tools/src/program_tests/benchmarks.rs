@@ -7,8 +7,8 @@
 use crate::benchmarks;
 
 use benchmarks::{lambda, redblack, regexp};
-use neatcheck::search::{self, BoundResult, Budget, Parallel};
-use neatcheck::{Enumerable, Lazy};
+use neatcheck::search::{self, BoundResult};
+use neatcheck::{Config, Enumerable, Lazy};
 
 /// `(bound, worst case, runs, satisfying runs)` from lambda.md.
 const LAMBDA: &[(usize, u64, u64, u64)] = &[
@@ -99,7 +99,6 @@ fn check_rows<T: Enumerable + Send>(
     rows: &[(usize, u64, u64, u64)],
     prop: impl Fn(Lazy<'_, T>) -> bool + Sync,
 ) {
-    let par = Parallel::new(2);
     for &(bound, worst, runs, hits) in rows {
         assert_eq!(
             neatcheck::count::count_up_to::<T>(bound).to_string(),
@@ -112,7 +111,7 @@ fn check_rows<T: Enumerable + Send>(
             (runs, hits),
             "{name}: bound {bound}"
         );
-        let two = par.classes(&prop, bound);
+        let two = Config::default().max_size(bound).threads(2).classes(&prop);
         assert_eq!(two, seq, "{name}: bound {bound} on two threads");
     }
 }
@@ -141,10 +140,8 @@ fn first_counterexamples_match_the_reference() {
         runs: u64,
         shown: &str,
     ) {
-        for c in [
-            search::ctrex_within(&prop, bound, Budget::unlimited()),
-            Parallel::new(2).ctrex_within(&prop, bound, Budget::unlimited()),
-        ] {
+        let config = Config::default().max_size(bound);
+        for c in [config.ctrex(&prop), config.threads(2).ctrex(&prop)] {
             let BoundResult::Failed(c) = c else {
                 panic!("a counterexample at bound {bound}")
             };
@@ -153,7 +150,7 @@ fn first_counterexamples_match_the_reference() {
         }
         // And none below.
         assert!(matches!(
-            search::ctrex_within(&prop, bound - 1, Budget::unlimited()),
+            Config::default().max_size(bound - 1).ctrex(&prop),
             BoundResult::Passed(_)
         ));
     }

@@ -12,9 +12,8 @@ use crate::interpreter::Program;
 use neatcheck::count::count_of;
 use neatcheck::dynamic::{DataTypes, DynError, DynValue, FieldType};
 use neatcheck::grammar::Grammar;
-use neatcheck::search::{
-    ctrex_in_searcher, BoundResult, Budget, Classes, Counterexample, RunResult, Searcher,
-};
+use neatcheck::index::Indexer;
+use neatcheck::search::{BoundResult, Budget, Classes, Counterexample, RunResult, Searcher};
 use neatcheck::space;
 use neatcheck::{Enumerable, Lazy};
 use std::fmt::Debug;
@@ -76,25 +75,30 @@ fn program(src: &str) -> Program {
 }
 
 /// Runs a whole search of a compiled dynamic space (the loop of
-/// `search::classes`).
+/// `Config::classes`): its runs and satisfying classes.
 fn dyn_classes(
     g: &Rc<Grammar>,
     bound: usize,
     pred: impl Fn(Lazy<'_, DynValue>) -> bool,
-) -> Classes {
+) -> (u64, u64) {
     let mut s = Searcher::<DynValue>::from_grammar(g.clone(), bound);
     let mut satisfying = 0;
     while let Some(r) = s.step(&pred) {
         match r {
             RunResult::True => satisfying += 1,
-            RunResult::False(_) | RunResult::Discarded => {}
             RunResult::Panicked(m) => panic!("the interpreted predicate panicked: {m}"),
+            // False or discarded: not satisfying.
+            _ => {}
         }
     }
-    Classes {
-        runs: s.stats().runs,
-        satisfying,
-    }
+    (s.stats().runs, satisfying)
+}
+
+/// The runs and satisfying classes of a whole search, as [`dyn_classes`]
+/// gives them.
+fn counts(c: Classes) -> (u64, u64) {
+    assert!(c.complete, "an unlimited search runs to its end");
+    (c.runs, c.satisfying)
 }
 
 /// `tests/hits` per bound 0..=22, as in conformance.md.
@@ -130,15 +134,14 @@ fn conformance<T: Enumerable>(
     let expected = reference.map(table);
     for bound in 0..=max_bound {
         let dynamic = dyn_classes(&g, bound, |x| prog.test(fun, x));
-        let derived = neatcheck::search::classes(&rust, bound);
+        let derived = counts(neatcheck::search::classes(&rust, bound));
         assert_eq!(
             dynamic, derived,
             "{fun} at bound {bound}: dynamic vs derived"
         );
         if let Some(t) = &expected {
             assert_eq!(
-                (dynamic.runs, dynamic.satisfying),
-                t[bound],
+                dynamic, t[bound],
                 "{fun} at bound {bound}: dynamic vs conformance.md"
             );
         }
@@ -195,10 +198,13 @@ fn or3_matches_derived_and_reference() {
     let g = prog.universe().grammar("Triple").unwrap();
     for bound in 0..=10 {
         let c = dyn_classes(&g, bound, |x| prog.test("or3", x));
-        let tuple = neatcheck::search::classes(conf::or3, bound.saturating_sub(1));
+        let tuple = counts(neatcheck::search::classes(
+            conf::or3,
+            bound.saturating_sub(1),
+        ));
         assert_eq!(c, tuple, "bound {bound}");
         let expected = if bound >= 4 { (4, 3) } else { (0, 0) };
-        assert_eq!((c.runs, c.satisfying), expected);
+        assert_eq!(c, expected);
     }
 }
 
@@ -295,7 +301,8 @@ fn deepen<T: 'static>(
         match s.ctrex(prop, Budget::unlimited()) {
             BoundResult::Passed(runs) => passed.push(runs),
             BoundResult::Failed(c) => return (passed, c),
-            BoundResult::OutOfBudget(_) => unreachable!(),
+            // Out of budget: impossible without a budget.
+            _ => unreachable!("an unlimited search passes or fails"),
         }
     }
     panic!("no counterexample up to size 40")
@@ -664,16 +671,17 @@ fn mutually_recursive_datatypes() {
         assert_eq!(rose.count(n), count_of::<Rose>(n), "size {n}");
     }
     assert_eq!(lockstep::<Forest>(&g, 12), 29);
-    let mut last = Classes {
-        runs: 0,
-        satisfying: 0,
-    };
+    let mut last = None;
     for bound in 0..=16 {
         let d = dyn_classes(&g, bound, |x| prog.test("small", x));
-        assert_eq!(d, neatcheck::search::classes(small, bound), "bound {bound}");
-        last = d;
+        let derived = neatcheck::search::classes(small, bound);
+        assert_eq!(d, counts(derived), "bound {bound}");
+        last = Some(derived);
     }
-    println!("forest `small` at bound 16: {last:?}");
+    println!(
+        "forest `small` at bound 16: {:?}",
+        last.expect("bounds searched")
+    );
 }
 
 /// Builtin fields are the very positions of `bool`, `u64` and a range.
@@ -720,7 +728,7 @@ fn builtin_fields() {
     for bound in 0..=12 {
         assert_eq!(
             dyn_classes(&g, bound, dyn_pred),
-            neatcheck::search::classes(rust_pred, bound),
+            counts(neatcheck::search::classes(rust_pred, bound)),
             "bound {bound}"
         );
     }
@@ -810,14 +818,14 @@ fn universes_do_not_share_datatypes() {
         .ctor("E", &["T", "T"]);
     let (u1, u2) = (t1.build().unwrap(), t2.build().unwrap());
     let both = space::product(u1.space("T").unwrap(), u2.space("T").unwrap());
-    let g = neatcheck::grammar::compile_space(&both);
+    let g = Indexer::for_space(&both);
     let (g1, g2) = (u1.grammar("T").unwrap(), u2.grammar("T").unwrap());
     for n in 0..=12 {
         let mut expected = num_bigint::BigUint::from(0u32);
         for i in 0..=n {
             expected += g1.count(i) * g2.count(n - i);
         }
-        assert_eq!(g.count(n), expected, "size {n}");
+        assert_eq!(g.cardinality(n), expected, "size {n}");
     }
     // The same declarations twice are two universes, counted alike.
     let u3 = t1.build().unwrap();

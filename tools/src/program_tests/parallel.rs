@@ -6,28 +6,29 @@
 
 use crate::benchmarks;
 use neatcheck::cool::Strategy as ConjStrategy;
-use neatcheck::search::{self, BoundResult, Budget, Parallel};
+use neatcheck::search::{self, BoundResult};
+use neatcheck::Config;
 
 #[test]
 fn benchmarks_agree_with_the_reference_counts() {
     use benchmarks::{lambda, redblack, regexp};
-    let par = Parallel::new(2).with_split_depth(3);
+    let par = |bound| Config::default().max_size(bound).threads(2);
     // Reference all-mode counts (docs/benchmarks): runs per bound.
     assert_eq!(
-        par.classes(lambda::prop, 14).runs,
+        par(14).classes(lambda::prop).runs,
         search::classes(lambda::prop, 14).runs
     );
-    assert_eq!(par.classes(regexp::prop, 12).runs, 3898);
+    assert_eq!(par(12).classes(regexp::prop).runs, 3898);
     assert_eq!(
-        par.classes(redblack::prop, 24).runs,
+        par(24).classes(redblack::prop).runs,
         search::classes(redblack::prop, 24).runs
     );
     // The first counterexamples, with the reference's run counts.
-    let BoundResult::Failed(c) = par.ctrex_within(&lambda::prop, 17, Budget::unlimited()) else {
+    let BoundResult::Failed(c) = par(17).ctrex(lambda::prop) else {
         panic!("Lambda has a counterexample at 17")
     };
     assert_eq!(c.runs, 10239);
-    let BoundResult::Failed(c) = par.ctrex_within(&redblack::prop, 31, Budget::unlimited()) else {
+    let BoundResult::Failed(c) = par(31).ctrex(redblack::prop) else {
         panic!("RedBlack has a counterexample at 31")
     };
     assert_eq!(c.runs, 20477);
@@ -37,11 +38,11 @@ fn benchmarks_agree_with_the_reference_counts() {
 fn formulas_agree_under_every_strategy() {
     use benchmarks::imperative;
     for strategy in ConjStrategy::ALL {
-        let seq = neatcheck::Config::default().max_size(12).strategy(strategy).classes(imperative::prop);
+        let config = Config::default().max_size(12).strategy(strategy);
+        let seq = config.classes(imperative::prop);
         for threads in [2, 3] {
-            let par = Parallel::new(threads).with_split_depth(2);
             assert_eq!(
-                par.classes_cool(imperative::prop, 12, strategy),
+                config.clone().threads(threads).classes(imperative::prop),
                 seq,
                 "{strategy:?}"
             );

@@ -75,7 +75,10 @@ const ORDERED_NODUP_HITS: [u64; 23] = [
 fn and_or_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=22 {
-            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(c::and_or);
+            let r = neatcheck::Config::default()
+                .max_size(bound)
+                .strategy(strategy)
+                .classes(c::and_or);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (AND_OR[bound][col], AND_OR_HITS[bound]),
@@ -89,7 +92,10 @@ fn and_or_matches_reference_for_every_strategy() {
 fn ordered_nodup_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=22 {
-            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(c::ordered_nodup);
+            let r = neatcheck::Config::default()
+                .max_size(bound)
+                .strategy(strategy)
+                .classes(c::ordered_nodup);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (ORDERED_NODUP[bound][col], ORDERED_NODUP_HITS[bound]),
@@ -121,7 +127,10 @@ const IMPERATIVE_HITS: [u64; 13] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 8, 8, 11, 51];
 fn imperative_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=12 {
-            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(benchmarks::imperative::prop);
+            let r = neatcheck::Config::default()
+                .max_size(bound)
+                .strategy(strategy)
+                .classes(benchmarks::imperative::prop);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (IMPERATIVE[bound][col], IMPERATIVE_HITS[bound]),
@@ -155,7 +164,10 @@ const TYPECHECK_HITS: [u64; 15] = [0, 0, 1, 1, 2, 4, 5, 10, 15, 30, 52, 100, 180
 fn typecheck_matches_reference_for_every_strategy() {
     for (col, strategy) in Strategy::ALL.into_iter().enumerate() {
         for bound in 0..=14 {
-            let r = neatcheck::Config::default().max_size(bound).strategy(strategy).classes(benchmarks::typecheck::prop);
+            let r = neatcheck::Config::default()
+                .max_size(bound)
+                .strategy(strategy)
+                .classes(benchmarks::typecheck::prop);
             assert_eq!(
                 (r.runs, r.satisfying),
                 (TYPECHECK[bound][col], TYPECHECK_HITS[bound]),
@@ -169,7 +181,10 @@ fn typecheck_matches_reference_for_every_strategy() {
 fn typecheck_osf_matches_reference_beyond_bound_10() {
     let col = 5;
     for bound in 11..=14 {
-        let r = neatcheck::Config::default().max_size(bound).strategy(Strategy::OSF).classes(benchmarks::typecheck::prop);
+        let r = neatcheck::Config::default()
+            .max_size(bound)
+            .strategy(Strategy::OSF)
+            .classes(benchmarks::typecheck::prop);
         assert_eq!(
             (r.runs, r.satisfying),
             (TYPECHECK[bound][col], TYPECHECK_HITS[bound]),
@@ -188,14 +203,20 @@ fn imperative_bool(s: neatcheck::Lazy<'_, benchmarks::imperative::Stmt>) -> bool
 fn strategy_d_runs_as_the_boolean_engine() {
     for bound in 0..=13 {
         assert_eq!(
-            neatcheck::Config::default().max_size(bound).strategy(Strategy::D).classes(benchmarks::imperative::prop),
+            neatcheck::Config::default()
+                .max_size(bound)
+                .strategy(Strategy::D)
+                .classes(benchmarks::imperative::prop),
             classes(imperative_bool, bound),
             "imperative bound {bound}"
         );
     }
     for bound in 0..=15 {
         assert_eq!(
-            neatcheck::Config::default().max_size(bound).strategy(Strategy::D).classes(benchmarks::typecheck::prop),
+            neatcheck::Config::default()
+                .max_size(bound)
+                .strategy(Strategy::D)
+                .classes(benchmarks::typecheck::prop),
             classes(benchmarks::lambda::well_typed, bound),
             "typecheck bound {bound}"
         );
