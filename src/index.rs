@@ -3,7 +3,7 @@
 //!
 //! This module owns indexing over compiled grammars (the FEAT algorithm of
 //! Duregård, Jansson and Wang, 2012, on top of the memoised counts of
-//! [`crate::count`]) and its inverse, ranking ([`rank_in`], [`Indexer::rank`]:
+//! [`crate::count`]) and its inverse, ranking ([`Indexer::rank`]:
 //! a tree back to its size and index), uniform random values from a seeded
 //! generator, evenly spaced samples, striped enumeration for parallel
 //! workers and (with the `proptest` feature) a
@@ -191,7 +191,7 @@ pub(crate) fn stripe_trees_in(
     }
 }
 
-/// The trees of one stripe (see [`stripe_trees_in`]).
+/// The trees of one stripe (see [`Indexer::stripe_trees`]).
 pub struct TreeStripe<'g> {
     grammar: &'g Grammar,
     size: usize,
@@ -407,8 +407,8 @@ impl<T: 'static> Indexer<T> {
             .collect()
     }
 
-    /// Every `workers`-th value of `size`, starting at index `worker` (see
-    /// [`stripe_trees_in`]).
+    /// Every `workers`-th value of `size`, starting at index `worker`: the
+    /// stripes of `0..workers` partition the values of that size.
     ///
     /// # Panics
     /// If `workers` is zero or `worker >= workers`.
@@ -420,40 +420,44 @@ impl<T: 'static> Indexer<T> {
         }
     }
 
-    /// The tree number `i` of exactly `size` (see [`tree_in`]).
+    /// The tree number `i` of exactly `size`, in the reference order;
+    /// `None` when `i` is not below [`Indexer::cardinality`].
     pub fn tree(&self, size: usize, i: &BigUint) -> Option<Tree> {
         tree_in(&self.grammar, size, i)
     }
 
-    /// The tree number `i` over all sizes (see [`tree_at_in`]).
+    /// The tree number `i` over all sizes (smallest sizes first); `None`
+    /// beyond the last value of a finite space.
     pub fn tree_at(&self, i: &BigUint) -> Option<Tree> {
         let (size, off) = locate_bounded(&self.grammar, i, self.bound())?;
         Some(self.grammar.index_tree(self.grammar.root, size, &off))
     }
 
-    /// A uniformly random tree of exactly `size` (see [`sample_tree_in`]).
+    /// A uniformly random tree of exactly `size`, or `None` if there is
+    /// none.
     pub fn sample_tree<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Option<Tree> {
         sample_tree_in(&self.grammar, size, rng)
     }
 
-    /// A uniformly random tree of size `0..=max_size` (see
-    /// [`sample_tree_up_to_in`]).
+    /// A uniformly random tree of size `0..=max_size` (each tree equally
+    /// likely), or `None` if there is none.
     pub fn sample_tree_up_to<R: Rng + ?Sized>(&self, max_size: usize, rng: &mut R) -> Option<Tree> {
         sample_tree_up_to_in(&self.grammar, max_size, rng)
     }
 
-    /// Evenly spaced trees of `size` (see [`spaced_trees_in`]).
+    /// `k` evenly spaced trees of `size` (all of them if there are fewer).
     pub fn spaced_trees(&self, size: usize, k: usize) -> Vec<Tree> {
         spaced_trees_in(&self.grammar, size, k)
     }
 
-    /// One stripe of the trees of `size` (see [`stripe_trees_in`]).
+    /// One stripe of the trees of `size` (see [`Indexer::stripe`]).
     pub fn stripe_trees(&self, size: usize, worker: usize, workers: usize) -> TreeStripe<'_> {
         stripe_trees_in(&self.grammar, size, worker, workers)
     }
 
     /// The size of a tree of this space and its index among the values of
-    /// that size (see [`rank_in`]): `self.tree(size, &i)` gives back
+    /// that size, in time polynomial in the size and without recursion:
+    /// `self.tree(size, &i)` gives back
     /// `value_tree`, and `self.index(size, &i)` its value.
     ///
     /// # Panics

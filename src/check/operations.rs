@@ -333,7 +333,7 @@ impl<I, R> Config<I, R> {
 
     /// Checks a property: runs it in phases (the regression file, a random
     /// probe, the exhaustive phase, the random phase, health checks; see
-    /// [`crate::check`]) and panics with a report naming the smallest
+    /// [`mod@crate::check`]) and panics with a report naming the smallest
     /// counterexample if it fails, or saying why a pass would mean nothing
     /// (no runs, no values, a precondition that never holds). The
     /// `NEATCHECK_*` environment variables override this configuration.

@@ -218,7 +218,7 @@ plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9)
 plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10);
 plain_and_lazy_args!(A: 0, B: 1, C: 2, D: 3, E: 4, G: 5, H: 6, I: 7, J: 8, K: 9, L: 10, M: 11);
 
-/// The input spaces of [`Config::spaces`]: a [`Space`] of the whole input, or a
+/// The input spaces of [`Config::spaces`](crate::Config::spaces): a [`Space`] of the whole input, or a
 /// tuple of spaces, one per argument of the property.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not describe the arguments of a property",

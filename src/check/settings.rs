@@ -7,9 +7,9 @@ use crate::describe::IntegerSizes;
 use crate::record::Shard;
 use std::time::Duration;
 
-/// The options of a search or check, untyped (the public [`Config`] adds
+/// The options of a search or check, untyped (the public [`Config`](crate::Config) adds
 /// where the input's values come from and whether threads may run the
-/// property). The table of defaults is on [`Config`].
+/// property). The table of defaults is on [`Config`](crate::Config).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Settings {
     /// Largest size bound the exhaustive phase searches.
@@ -48,7 +48,7 @@ pub(crate) struct Settings {
     /// [`crate::space::with_integer_sizes`] says otherwise).
     pub(crate) integers: Option<IntegerSizes>,
     /// The one shard of the search this check runs (`None`: all of it);
-    /// see [`Config::shard`].
+    /// see [`Config::shard`](crate::Config::shard).
     pub(crate) shard: Option<Shard>,
     /// Interleave a depth-bounded search (Lazy SmallCheck's order) with the
     /// size-bounded one in the exhaustive phase, within a budget that grows
@@ -73,7 +73,7 @@ pub(crate) struct Settings {
 /// [`Profile::Deep`] is the search of a nightly or pre-release job, a hundred
 /// times longer or more. Both are deterministic: the same property gives the
 /// same verdict under the same profile on any machine. Select one in code
-/// ([`Config::deep`], [`Config::profile`]) or for a whole test run with
+/// ([`Config::deep`](crate::Config::deep), [`Config::profile`](crate::Config::profile)) or for a whole test run with
 /// `NEATCHECK_PROFILE=deep` (which raises every budget of every check to at
 /// least the deep one's, so a check that asked for more keeps it).
 ///
@@ -85,11 +85,11 @@ pub(crate) struct Settings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Profile {
-    /// The default budgets (the table on [`Config`]).
+    /// The default budgets (the table on [`Config`](crate::Config)).
     #[default]
     Default,
     /// A million exhaustive runs, 10 000 random cases and the depth-bounded
-    /// search beside the size-bounded one ([`Config::portfolio`]): 0.1 to
+    /// search beside the size-bounded one ([`Config::portfolio`](crate::Config::portfolio)): 0.1 to
     /// 1 s per property where the default takes milliseconds.
     Deep,
 }
@@ -121,7 +121,7 @@ const fn budgets(p: Profile) -> (u64, u64, usize, bool) {
     }
 }
 
-/// The defaults: see the table on [`Config`].
+/// The defaults: see the table on [`Config`](crate::Config).
 pub(crate) const DEFAULT_RUNS: u64 = 2_000;
 pub(crate) const DEFAULT_SAMPLES: u64 = 150;
 pub(crate) const DEFAULT_SAMPLE_MAX_SIZE: usize = 1000;

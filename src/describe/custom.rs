@@ -11,7 +11,7 @@ use std::sync::{LazyLock, RwLock};
 
 /// Names the alternatives of `s` for reports: a value built by it prints as
 /// `name(fields...)` instead of `#index(...)`. It does not change what is
-/// enumerated (it is [`label`] with a tuple-like constructor shape).
+/// enumerated (it is [`with_shape`] with a tuple-like constructor shape).
 ///
 /// ```
 /// use neatcheck::space::{self, Space};

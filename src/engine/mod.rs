@@ -738,7 +738,7 @@ pub struct Budget {
     /// Make at most this many runs. A search that ends within them is
     /// complete (a bound with exactly `max_runs` runs passes); one that has
     /// more is out of budget after exactly `max_runs` runs. Unlike the
-    /// deadline this is exact, in [`Parallel`] searches too.
+    /// deadline this is exact, on threads too ([`crate::Config::threads`]).
     pub max_runs: Option<u64>,
 }
 
