@@ -27,6 +27,7 @@ use std::time::Duration;
 /// | [`ctrex`](Config::ctrex) | the first counterexample of size `<= max_size` in search order |
 /// | [`deepen`](Config::deepen) | iterative deepening printing one line per bound, until `time` |
 /// | [`searcher`](Config::searcher) | a [`Searcher`](crate::search::Searcher) to step one run at a time |
+/// | [`simulate`](Config::simulate) | (after `threads(n)`) `classes` on `n` virtual workers: how evenly `n` cores would share the search |
 ///
 /// Each option has one setter. [`Config::threads`] and [`Config::spaces`]
 /// change the type: a property run on threads must be `Sync` (and its input

@@ -651,6 +651,12 @@ impl<I, R> Config<I, R> {
         settings.run_timeout = None;
         settings.regressions = false;
         let prepared = self.prepare(&prop, settings);
+        // The worst cases printed count the space under the configured
+        // integer sizes, as the search does.
+        let _integers = prepared
+            .settings
+            .integers
+            .map(crate::describe::ModeScope::enter);
         let g = prepared.source.grammar();
         let mut print = |e: BoundEvent<'_>| match e {
             BoundEvent::Passed { bound, runs } => println!(
@@ -729,7 +735,12 @@ impl<T: Enumerable, M, P: Property<T, M>> Iterator for Satisfying<T, M, P> {
     type Item = T;
     fn next(&mut self) -> Option<T> {
         loop {
-            match self.pred.step(&mut self.searcher, self.strategy)? {
+            let r = self.pred.step(&mut self.searcher, self.strategy)?;
+            if self.searcher.replaying() {
+                // Another shard's node, run only to reach this shard's.
+                continue;
+            }
+            match r {
                 RunResult::True => return Some(self.searcher.value()),
                 RunResult::Panicked(m) => repanic_with_input(&mut self.searcher, m),
                 RunResult::False(_) | RunResult::Discarded => {}

@@ -6,6 +6,7 @@
 mod check;
 mod collections;
 mod common;
+mod config;
 mod constrained;
 // Crash isolation catches signals on Linux, Android and macOS only.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
