@@ -7,7 +7,7 @@
 //! one that kills none tests nothing. Prints one line per property on
 //! stdout, and the surviving mutants of the weak ones on stderr.
 
-use neatcheck::mutation::{score, Config, Report};
+use neatcheck::mutation::{score, MutationConfig, Report};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
@@ -46,7 +46,7 @@ fn show<A: Debug, B: Debug>(property: &str, report: &Report<A, B>) {
 }
 
 fn main() {
-    let config = Config::default().input_size(6).output_size(6);
+    let config = MutationConfig::default().input_size(6).output_size(6);
 
     let report = score(&config, "sort_fast", sort_fast, |sort, xs: Vec<u8>| {
         sort(&xs) == reference_sort(&xs)
@@ -71,7 +71,7 @@ fn main() {
 
     // A map: what was inserted is found, but nothing says the rest of the
     // map is kept.
-    let map_config = Config::default().input_size(5).output_size(5);
+    let map_config = MutationConfig::default().input_size(5).output_size(5);
     let report = score(
         &map_config,
         "insert",

@@ -15,7 +15,7 @@
 //! mutated.
 //!
 //! ```
-//! use neatcheck::mutation::{score, Config};
+//! use neatcheck::mutation::{score, MutationConfig};
 //!
 //! fn sort_fast(xs: &Vec<u8>) -> Vec<u8> {
 //!     let mut ys = xs.clone();
@@ -23,7 +23,7 @@
 //!     ys
 //! }
 //!
-//! let config = Config::default().input_size(4).output_size(4);
+//! let config = MutationConfig::default().input_size(4).output_size(4);
 //! // A slip: the function is compared with itself.
 //! let slip = score(&config, "sort_fast", sort_fast, |sort, xs: Vec<u8>| {
 //!     sort(&xs) == sort(&xs)
@@ -46,19 +46,19 @@
 //! # Mutants
 //!
 //! The test inputs are every value of the property's input type up to
-//! [`Config::input_size`], smallest first (at most [`Config::max_inputs`]).
+//! [`MutationConfig::input_size`], smallest first (at most [`MutationConfig::max_inputs`]).
 //! The property is run once per test input with the original function, and
 //! every input the function is called with is recorded: these are the
 //! mutation points, in the order they were first called (so points called
 //! by smaller inputs come first). A mutant is a point and a replacement: any
-//! value of the output type up to [`Config::output_size`] (in the order of
+//! value of the output type up to [`MutationConfig::output_size`] (in the order of
 //! [`crate::index::Indexer::value_at`], smallest first) other than the
 //! original output. A replacement equal to the original output is an
 //! *equivalent* mutant: it can not be killed and is never counted.
 //!
 //! When there are more (point, replacement) pairs than
-//! [`Config::max_mutants`], that many are sampled uniformly without
-//! repetition from a generator seeded with [`Config::seed`]: the same
+//! [`MutationConfig::max_mutants`], that many are sampled uniformly without
+//! repetition from a generator seeded with [`MutationConfig::seed`]: the same
 //! configuration always gives the same mutants, hence the same score.
 //!
 //! # What one run decides
@@ -71,7 +71,7 @@
 //! it. So the recording run of each test input decides, without running
 //! them, every mutant whose point it did not call
 //! ([`Report::runs_without_skipping`] says how many runs that saved;
-//! [`Config::skip_uncalled`] turns it off for measurement). The function
+//! [`MutationConfig::skip_uncalled`] turns it off for measurement). The function
 //! and the property must be deterministic for this (and for any score) to
 //! mean anything; a function that answers the same point differently is
 //! reported as [`MutationError::Nondeterministic`].
@@ -87,7 +87,7 @@
 //!
 //! # Budget
 //!
-//! Runs of the property on mutants are bounded by [`Config::max_runs`]:
+//! Runs of the property on mutants are bounded by [`MutationConfig::max_runs`]:
 //! mutants not decided when it runs out are counted as *undecided* (neither
 //! killed nor surviving), and the report says so. Nothing depends on time.
 //!
@@ -97,7 +97,7 @@
 //! is below a minimum:
 //!
 //! ```should_panic
-//! use neatcheck::mutation::{assert_score, Config};
+//! use neatcheck::mutation::{assert_score, MutationConfig};
 //!
 //! fn sort_fast(xs: &Vec<u8>) -> Vec<u8> {
 //!     let mut ys = xs.clone();
@@ -105,7 +105,7 @@
 //!     ys
 //! }
 //! // Only the length is checked: most wrong sorts pass.
-//! assert_score(0.9, &Config::default(), "sort_fast", sort_fast, |sort, xs: Vec<u8>| {
+//! assert_score(0.9, &MutationConfig::default(), "sort_fast", sort_fast, |sort, xs: Vec<u8>| {
 //!     sort(&xs).len() == xs.len()
 //! });
 //! ```
@@ -125,7 +125,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 /// The settings of a mutation run: which test inputs, which mutants, and
 /// the budget of runs. Every limit is a count, never a time.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Config {
+pub struct MutationConfig {
     input_size: usize,
     max_inputs: usize,
     output_size: usize,
@@ -136,9 +136,9 @@ pub struct Config {
     skip_uncalled: bool,
 }
 
-impl Default for Config {
+impl Default for MutationConfig {
     fn default() -> Self {
-        Config {
+        MutationConfig {
             input_size: 6,
             max_inputs: 10_000,
             output_size: 6,
@@ -151,7 +151,7 @@ impl Default for Config {
     }
 }
 
-impl Config {
+impl MutationConfig {
     /// Test inputs are every value of the property's input type of size
     /// `0..=n` (default 6).
     pub fn input_size(mut self, n: usize) -> Self {
@@ -240,7 +240,7 @@ pub enum MutationError {
         point: String,
     },
     /// [`score_lazy`] only: the original output at a point is not among
-    /// the values up to [`Config::output_size`], so it can not be handed to
+    /// the values up to [`MutationConfig::output_size`], so it can not be handed to
     /// the property as a lazy value.
     OutputTooLarge {
         /// The input, as `Debug` prints it.
@@ -249,7 +249,7 @@ pub enum MutationError {
         output: String,
     },
     /// [`score_lazy`] only: more output values up to
-    /// [`Config::output_size`] than it builds (it builds each once).
+    /// [`MutationConfig::output_size`] than it builds (it builds each once).
     TooManyOutputs {
         /// Their number.
         outputs: BigUint,
@@ -277,12 +277,12 @@ impl fmt::Display for MutationError {
             MutationError::OutputTooLarge { point, output } => write!(
                 f,
                 "the output {output} at {point} is larger than the output size of the \
-                 mutants; raise `Config::output_size`"
+                 mutants; raise `MutationConfig::output_size`"
             ),
             MutationError::TooManyOutputs { outputs } => write!(
                 f,
                 "{outputs} output values up to the output size, more than the lazy form \
-                 builds ({}); lower `Config::output_size`",
+                 builds ({}); lower `MutationConfig::output_size`",
                 lazy_output::MAX_OUTPUTS
             ),
         }
@@ -319,10 +319,10 @@ pub struct Report<A, B> {
     /// Runs of the property on mutants.
     pub runs: u64,
     /// The runs the decided mutants would have taken had every mutant been
-    /// run on every test input in order (as [`Config::skip_uncalled`]`(false)`
+    /// run on every test input in order (as [`MutationConfig::skip_uncalled`]`(false)`
     /// does) until one killed it.
     pub runs_without_skipping: u64,
-    /// Whether [`Config::max_runs`] ran out.
+    /// Whether [`MutationConfig::max_runs`] ran out.
     pub budget_exhausted: bool,
     shown: usize,
 }
@@ -435,7 +435,7 @@ struct Calls<A, B> {
 /// with the original function; [`MutationError::Nondeterministic`] when
 /// the function answers one input with two outputs.
 pub fn score<A, B, X, F, P>(
-    config: &Config,
+    config: &MutationConfig,
     name: &str,
     function: F,
     property: P,
@@ -552,7 +552,7 @@ where
 /// As said; the message is the report.
 pub fn assert_score<A, B, X, F, P>(
     min: f64,
-    config: &Config,
+    config: &MutationConfig,
     name: &str,
     function: F,
     property: P,
@@ -588,7 +588,7 @@ enum Verdict {
 
 /// The test inputs: every value up to the size bound, smallest first, at
 /// most `max_inputs` of them.
-fn test_inputs<X: Enumerable>(config: &Config) -> Vec<X> {
+fn test_inputs<X: Enumerable>(config: &MutationConfig) -> Vec<X> {
     let indexer = Indexer::<X>::new();
     let mut inputs = vec![];
     'sizes: for size in 0..=config.input_size {
@@ -705,12 +705,12 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> Option<String> {
 
 /// The (point, replacement) pairs (`point * replacements + replacement`)
 /// to score, ascending: all of them, or a seeded sample of
-/// [`Config::max_mutants`]. Returns their number, whether they were
+/// [`MutationConfig::max_mutants`]. Returns their number, whether they were
 /// sampled, and the chosen ones.
 fn mutant_grid(
     points: usize,
     replacements: &BigUint,
-    config: &Config,
+    config: &MutationConfig,
 ) -> (BigUint, bool, Vec<BigUint>) {
     let pairs = BigUint::from(points) * replacements;
     let sampled = pairs > BigUint::from(config.max_mutants);

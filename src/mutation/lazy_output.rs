@@ -3,11 +3,11 @@
 //! every replacement that agrees on what the run read.
 //!
 //! Per point and test input, the replacements are searched by NEAT (a
-//! [`Searcher`] over the output type up to [`Config::output_size`]): each
+//! [`Searcher`] over the output type up to [`MutationConfig::output_size`]): each
 //! run stands for a class of outputs the property can not tell apart, and
 //! a failing run kills every sampled replacement its pattern matches.
 
-use super::{mutant_grid, test_inputs, Config, Mutant, MutationError, Report};
+use super::{mutant_grid, test_inputs, MutationConfig, Mutant, MutationError, Report};
 use crate::engine::{RunResult, Searcher};
 use crate::grammar::Tree;
 use crate::handle::Lazy;
@@ -31,11 +31,11 @@ pub(super) const MAX_OUTPUTS: usize = 1 << 20;
 /// [`super::score`] with the property
 /// `|f, x| spec(&x, f(&input_of(&x)))` (with the output read whole).
 ///
-/// Every output value up to [`Config::output_size`] is built once, and the
+/// Every output value up to [`MutationConfig::output_size`] is built once, and the
 /// original outputs must be among them (else
 /// [`MutationError::OutputTooLarge`]; at most 2^20 of them, else
 /// [`MutationError::TooManyOutputs`]). A test input only ever calls the
-/// function at `input_of(x)`, so [`Config::skip_uncalled`] has no effect.
+/// function at `input_of(x)`, so [`MutationConfig::skip_uncalled`] has no effect.
 /// [`Report::runs`] counts the runs of `spec` on mutants' outputs, the
 /// second runs that trace what a failing run read included.
 ///
@@ -46,7 +46,7 @@ pub(super) const MAX_OUTPUTS: usize = 1 << 20;
 /// (`tools/src/bin/mutation_bench.rs` measures both).
 ///
 /// ```
-/// use neatcheck::mutation::{score_lazy, Config};
+/// use neatcheck::mutation::{score_lazy, MutationConfig};
 ///
 /// fn sort_fast(xs: &Vec<u8>) -> Vec<u8> {
 ///     let mut ys = xs.clone();
@@ -55,7 +55,7 @@ pub(super) const MAX_OUTPUTS: usize = 1 << 20;
 /// }
 /// // The length alone: one run per length decides every output of it.
 /// let report = score_lazy(
-///     &Config::default().input_size(5).output_size(5),
+///     &MutationConfig::default().input_size(5).output_size(5),
 ///     "sort_fast",
 ///     sort_fast,
 ///     |xs: &Vec<u8>| xs.clone(),
@@ -72,7 +72,7 @@ pub(super) const MAX_OUTPUTS: usize = 1 << 20;
 /// [`MutationError::OutputTooLarge`] as said;
 /// [`MutationError::TooManyOutputs`] beyond 2^20 output values.
 pub fn score_lazy<A, B, X, F, I, S>(
-    config: &Config,
+    config: &MutationConfig,
     name: &str,
     function: F,
     input_of: I,

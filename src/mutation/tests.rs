@@ -48,7 +48,7 @@ fn a_nondeterministic_function_is_an_error() {
         calls.set(calls.get().wrapping_add(1));
         x.wrapping_add(calls.get() % 2)
     };
-    let err = score(&Config::default(), "flaky", flaky, |f, x: u8| {
+    let err = score(&MutationConfig::default(), "flaky", flaky, |f, x: u8| {
         f(&x);
         f(&x);
         true
@@ -62,7 +62,7 @@ fn a_nondeterministic_function_is_an_error() {
 
 #[test]
 fn a_property_failing_on_the_original_is_an_error_not_a_score() {
-    let err = score(&Config::default(), "id", |x: &u8| *x, |f, x: u8| f(&x) < 3).unwrap_err();
+    let err = score(&MutationConfig::default(), "id", |x: &u8| *x, |f, x: u8| f(&x) < 3).unwrap_err();
     assert_eq!(
         err,
         MutationError::OriginalFails {
@@ -71,7 +71,7 @@ fn a_property_failing_on_the_original_is_an_error_not_a_score() {
         }
     );
     let err = score(
-        &Config::default(),
+        &MutationConfig::default(),
         "id",
         |x: &u8| *x,
         |f, x: u8| {
@@ -87,7 +87,7 @@ fn a_property_failing_on_the_original_is_an_error_not_a_score() {
 fn a_panic_of_a_mutant_run_kills_it() {
     // The property indexes the output: a shorter replacement panics.
     let report = score(
-        &Config::default().input_size(3).output_size(3),
+        &MutationConfig::default().input_size(3).output_size(3),
         "dup",
         |xs: &Vec<bool>| xs.iter().chain(xs).copied().collect::<Vec<bool>>(),
         |f, xs: Vec<bool>| {
@@ -104,7 +104,7 @@ fn a_panic_of_a_mutant_run_kills_it() {
 fn neatcheck_errors_in_a_run_are_raised_not_counted() {
     let raised = catch_unwind(|| {
         score(
-            &Config::default().input_size(1),
+            &MutationConfig::default().input_size(1),
             "id",
             |x: &u8| *x,
             |f, x: u8| {
@@ -123,7 +123,7 @@ fn neatcheck_errors_in_a_run_are_raised_not_counted() {
 fn the_lazy_form_refuses_more_outputs_than_it_builds() {
     // u64 values up to size 30: about 2^30 of them.
     let err = score_lazy(
-        &Config::default().input_size(0).output_size(30),
+        &MutationConfig::default().input_size(0).output_size(30),
         "id",
         |x: &u64| *x,
         |x: &u64| *x,
@@ -131,7 +131,7 @@ fn the_lazy_form_refuses_more_outputs_than_it_builds() {
     )
     .unwrap_err();
     assert!(matches!(err, MutationError::TooManyOutputs { .. }), "{err}");
-    assert!(err.to_string().contains("lower `Config::output_size`"));
+    assert!(err.to_string().contains("lower `MutationConfig::output_size`"));
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn no_called_point_means_no_mutant_and_no_work() {
     // The property never calls the function; u64 outputs up to size 60
     // (2^60 values) must not be built.
     let report = score(
-        &Config::default().input_size(2).output_size(60),
+        &MutationConfig::default().input_size(2).output_size(60),
         "id",
         |x: &u64| *x,
         |_, _x: u8| true,

@@ -82,12 +82,12 @@ use std::rc::Rc;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not `Enumerable`: neatcheck has no space of its values",
     label = "`{Self}` has no space",
-    note = "derive it with `#[derive(Enumerable)]`, or describe it with `neatcheck::space` in \
-            `impl Enumerable for {Self}` (see the `Enumerable` docs)",
-    note = "for a field of a type from another crate, give the field a space with \
-            `#[enumerable(with = ...)]`, or wrap the type in a struct of yours",
     note = "a reference (`&str`, `&[T]`, `&T`) has no space of its own: take the owned form \
-            (`String`, `Vec<T>`, `T`) and borrow it, as in `|s: String| f(&s)`"
+            (`String`, `Vec<T>`, `T`) and borrow it, as in `|s: String| f(&s)`",
+    note = "for a type of your crate: `#[derive(Enumerable)]`, or `impl Enumerable` with \
+            `neatcheck::space` (see the `Enumerable` docs)",
+    note = "for a type of another crate: give the field or the argument a space \
+            (`#[enumerable(with = ...)]`, `Config::spaces`), or wrap the type in a struct of yours"
 )]
 pub trait Enumerable: Sized + 'static {
     /// Describes the space of the type. Called once per type and thread;

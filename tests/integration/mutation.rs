@@ -2,7 +2,7 @@
 //! that builds every mutant as a real closure and runs the property on every
 //! test input of the reference enumeration (`values_up_to`).
 
-use neatcheck::mutation::{assert_score, score, Config, Mutant, Report};
+use neatcheck::mutation::{assert_score, score, MutationConfig, Mutant, Report};
 use neatcheck::values::values_up_to;
 use neatcheck::Enumerable;
 use proptest::prelude::*;
@@ -85,7 +85,7 @@ where
     B: Enumerable + Clone + PartialEq + Debug,
     X: Enumerable + Clone + Debug,
 {
-    let config = Config::default()
+    let config = MutationConfig::default()
         .input_size(input_size)
         .output_size(output_size)
         .max_mutants(1_000_000);
@@ -207,7 +207,7 @@ fn a_map_insert_lookup_property_matches_the_brute_force() {
 #[test]
 fn scores_are_deterministic_and_sampling_is_seeded() {
     let prop = |f: &dyn Fn(&Vec<u8>) -> Vec<u8>, xs: Vec<u8>| f(&xs).len() == xs.len();
-    let config = Config::default()
+    let config = MutationConfig::default()
         .input_size(5)
         .output_size(5)
         .max_mutants(200);
@@ -230,7 +230,7 @@ fn scores_are_deterministic_and_sampling_is_seeded() {
 #[test]
 fn the_budget_of_runs_is_respected_and_reported() {
     let prop = |f: &dyn Fn(&Vec<u8>) -> Vec<u8>, xs: Vec<u8>| is_sorted(&f(&xs));
-    let config = Config::default().input_size(4).output_size(4);
+    let config = MutationConfig::default().input_size(4).output_size(4);
     let full = score(&config, "sort", sort, prop).unwrap();
     for budget in [0, 1, 17, full.runs / 2] {
         let cut = score(&config.clone().max_runs(budget), "sort", sort, prop).unwrap();
@@ -256,7 +256,7 @@ fn the_budget_of_runs_is_respected_and_reported() {
 fn assert_score_fails_with_the_survivors() {
     let strong = |f: &dyn Fn(&Vec<u8>) -> Vec<u8>, xs: Vec<u8>| f(&xs) == sort(&xs);
     let weak = |f: &dyn Fn(&Vec<u8>) -> Vec<u8>, xs: Vec<u8>| f(&xs).len() == xs.len();
-    let config = Config::default().input_size(3).output_size(3);
+    let config = MutationConfig::default().input_size(3).output_size(3);
     assert_eq!(assert_score(1.0, &config, "sort", sort, strong).killed, {
         score(&config, "sort", sort, strong).unwrap().mutants
     });
@@ -331,7 +331,7 @@ fn lazy_is_sorted(out: &neatcheck::Lazy<'_, Vec<u8>>) -> bool {
 /// `score_lazy` with a lazy spec against `score` with the same spec on
 /// plain values: the same mutants, kills and survivors.
 fn lazy_agrees(
-    config: &Config,
+    config: &MutationConfig,
     lazy: &SortSpec,
     plain: &dyn Fn(&Vec<u8>, &Vec<u8>) -> bool,
 ) -> (SortReport, SortReport) {
@@ -349,7 +349,7 @@ fn lazy_agrees(
 
 #[test]
 fn the_lazy_form_gives_the_plain_verdicts() {
-    let config = Config::default().input_size(5).output_size(5);
+    let config = MutationConfig::default().input_size(5).output_size(5);
     let (fast, slow) = lazy_agrees(&config, &|xs, out| out.len() == xs.len(), &|xs, out| {
         out.len() == xs.len()
     });
@@ -382,14 +382,14 @@ fn the_lazy_form_gives_the_plain_verdicts() {
 fn the_lazy_form_samples_budgets_and_errors_like_the_plain_one() {
     let length = |xs: &Vec<u8>, out: neatcheck::Lazy<'_, Vec<u8>>| out.len() == xs.len();
     let plain_length = |xs: &Vec<u8>, out: &Vec<u8>| out.len() == xs.len();
-    let sampled = Config::default()
+    let sampled = MutationConfig::default()
         .input_size(5)
         .output_size(5)
         .max_mutants(300)
         .seed(3);
     let (fast, _) = lazy_agrees(&sampled, &length, &plain_length);
     assert!(fast.sampled);
-    let config = Config::default().input_size(4).output_size(4);
+    let config = MutationConfig::default().input_size(4).output_size(4);
     let full =
         neatcheck::mutation::score_lazy(&config, "f", sort, |xs: &Vec<u8>| xs.clone(), length)
             .unwrap();
@@ -410,7 +410,7 @@ fn the_lazy_form_samples_budgets_and_errors_like_the_plain_one() {
         assert!(cut.survivors.iter().all(|s| full.survivors.contains(s)));
     }
     let too_small = neatcheck::mutation::score_lazy(
-        &Config::default().input_size(4).output_size(2),
+        &MutationConfig::default().input_size(4).output_size(2),
         "f",
         sort,
         |xs: &Vec<u8>| xs.clone(),
@@ -420,7 +420,7 @@ fn the_lazy_form_samples_budgets_and_errors_like_the_plain_one() {
     assert!(
         too_small
             .to_string()
-            .contains("raise `Config::output_size`"),
+            .contains("raise `MutationConfig::output_size`"),
         "{too_small}"
     );
     let fails = neatcheck::mutation::score_lazy(

@@ -15,7 +15,7 @@
 //! mutants per second; the last column is the speed-up over `all`,
 //! measured in the same process.
 
-use neatcheck::mutation::{score, score_lazy, Config, Report};
+use neatcheck::mutation::{score, score_lazy, MutationConfig, Report};
 use neatcheck::Lazy;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -113,7 +113,7 @@ fn timed<A, B>(repeat: usize, run: impl Fn() -> Report<A, B>) -> (Duration, Repo
 fn row<A, B, X>(
     repeat: usize,
     name: &str,
-    config: &Config,
+    config: &MutationConfig,
     f: fn(&A) -> B,
     prop: &Prop<'_, A, B, X>,
 ) -> f64
@@ -150,7 +150,7 @@ where
 }
 
 /// The row of `score_lazy` for a sort property with the lazy `spec`.
-fn lazy_row(repeat: usize, name: &str, config: &Config, baseline: f64, spec: &SortSpec) {
+fn lazy_row(repeat: usize, name: &str, config: &MutationConfig, baseline: f64, spec: &SortSpec) {
     let (t, r) = timed(repeat, || {
         score_lazy(config, "f", sort, |xs: &Vec<u8>| xs.clone(), spec).expect("the original passes")
     });
@@ -189,7 +189,7 @@ fn main() {
         "{:<26} {:<8} {:>8} {:>8} {:>9} {:>9} {:>12} {:>8}",
         "property", "mode", "mutants", "killed", "runs", "seconds", "mutants/s", "speedup"
     );
-    let sorts = Config::default().input_size(6).output_size(6);
+    let sorts = MutationConfig::default().input_size(6).output_size(6);
     #[allow(clippy::eq_op)]
     let cases: Vec<SortCase> = vec![
         (
@@ -238,7 +238,7 @@ fn main() {
             lazy_row(repeat, name, &sorts, all, spec);
         }
     }
-    let maps = Config::default().input_size(5).output_size(5);
+    let maps = MutationConfig::default().input_size(5).output_size(5);
     let lookup: &MapProp = &|f, (m, k, v)| f(&(m, k, v)).get(&k) == Some(&v);
     row(repeat, "map_insert_lookup", &maps, insert, lookup);
 }
