@@ -7,7 +7,7 @@
 //! run stands for a class of outputs the property can not tell apart, and
 //! a failing run kills every sampled replacement its pattern matches.
 
-use super::{mutant_grid, test_inputs, MutationConfig, Mutant, MutationError, Report};
+use super::{mutant_grid, test_inputs, Mutant, MutationConfig, MutationError, Report};
 use crate::engine::{RunResult, Searcher};
 use crate::grammar::Tree;
 use crate::handle::Lazy;

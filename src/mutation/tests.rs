@@ -62,7 +62,13 @@ fn a_nondeterministic_function_is_an_error() {
 
 #[test]
 fn a_property_failing_on_the_original_is_an_error_not_a_score() {
-    let err = score(&MutationConfig::default(), "id", |x: &u8| *x, |f, x: u8| f(&x) < 3).unwrap_err();
+    let err = score(
+        &MutationConfig::default(),
+        "id",
+        |x: &u8| *x,
+        |f, x: u8| f(&x) < 3,
+    )
+    .unwrap_err();
     assert_eq!(
         err,
         MutationError::OriginalFails {
@@ -131,7 +137,9 @@ fn the_lazy_form_refuses_more_outputs_than_it_builds() {
     )
     .unwrap_err();
     assert!(matches!(err, MutationError::TooManyOutputs { .. }), "{err}");
-    assert!(err.to_string().contains("lower `MutationConfig::output_size`"));
+    assert!(err
+        .to_string()
+        .contains("lower `MutationConfig::output_size`"));
 }
 
 #[test]

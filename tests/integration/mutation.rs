@@ -2,7 +2,7 @@
 //! that builds every mutant as a real closure and runs the property on every
 //! test input of the reference enumeration (`values_up_to`).
 
-use neatcheck::mutation::{assert_score, score, MutationConfig, Mutant, Report};
+use neatcheck::mutation::{assert_score, score, Mutant, MutationConfig, Report};
 use neatcheck::values::values_up_to;
 use neatcheck::Enumerable;
 use proptest::prelude::*;
