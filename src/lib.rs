@@ -304,7 +304,7 @@ pub mod values;
 mod watchdog;
 mod word_hash;
 
-pub use check::{check, collect, implies, label, Config};
+pub use check::{check, collect, cover, implies, label, Config};
 pub use describe::Space;
 pub use handle::Lazy;
 pub use neatcheck_derive::Enumerable;

@@ -176,6 +176,9 @@ pub struct Summary {
     pub labels: BTreeMap<String, u64>,
     /// Runs the label percentages are relative to.
     pub labelled_runs: u64,
+    /// The share of those runs (in percent) that `cover` requires of each
+    /// label: the largest any run asked.
+    pub coverage: BTreeMap<String, f64>,
     /// Why the exhaustive phase stopped.
     pub stopped: Stop,
     /// Inputs replayed first (from `NEATCHECK_REPLAY` or the regression
@@ -463,6 +466,9 @@ impl fmt::Display for Summary {
                     100.0 * *n as f64 / self.labelled_runs as f64,
                     label
                 )?;
+                if let Some(required) = self.coverage.get(label) {
+                    write!(f, " (cover: at least {required}%)")?;
+                }
             }
         }
         Ok(())

@@ -67,6 +67,7 @@ use std::time::Duration;
 /// | `NEATCHECK_INTEGERS` | sizes of the primitive integers: `linear` or `bits` | the thread's (bits) |
 /// | `NEATCHECK_SHARD` | search only shard `i` of `n` (`i/n`, numbered from 1 as in `cargo nextest --partition count:i/n`) | the whole search |
 /// | `NEATCHECK_PORTFOLIO` | `1`: a depth-bounded search beside the size-bounded one ([`Config::portfolio`]) | `0` (deep: `1`) |
+/// | `NEATCHECK_JSON` | a file each check appends one JSON line to ([`Config::json_lines`]) | none |
 ///
 /// Yes-or-no variables take `1`, `true`, `yes`, `on` or `0`, `false`, `no`,
 /// `off`; any other value, a variable that can not be read, and a
@@ -290,6 +291,31 @@ impl<I, R> Config<I, R> {
     /// `NEATCHECK_REPLAY=<key>` line does).
     pub fn replay(mut self, key: impl Into<String>) -> Self {
         self.settings.replay = Some(key.into());
+        self
+    }
+
+    /// Makes each [`Config::check`] append one JSON line to the file at
+    /// `path` (created if missing), for CI dashboards: `test`, `file`,
+    /// `verdict` (`passed`, `failed`, `not meaningful`, `internal error`),
+    /// `runs`, `exhausted` (the largest size searched whole), `stopped`,
+    /// `random`, `edge_cases`, `discarded`, `labelled_runs`, `labels`
+    /// (label to runs), `coverage` (label to the percentage `cover`
+    /// requires), `problems`, `counterexample` (`value`, `pattern`,
+    /// `size`, `minimal`, `key`, `reason`; `null` on a pass) and
+    /// `elapsed_ms`. `NEATCHECK_JSON=<path>` sets it for a whole test run.
+    ///
+    /// ```
+    /// let path = std::env::temp_dir().join("neatcheck-json-lines-doc.jsonl");
+    /// let _ = std::fs::remove_file(&path);
+    /// neatcheck::Config::default()
+    ///     .json_lines(&path)
+    ///     .check(|x: u8, y: u8| x.max(y) >= y);
+    /// let line = std::fs::read_to_string(&path).unwrap();
+    /// assert!(line.starts_with("{\"test\":"), "{line}");
+    /// assert!(line.contains("\"verdict\":\"passed\""), "{line}");
+    /// ```
+    pub fn json_lines(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.settings.json = Some(path.into());
         self
     }
 

@@ -114,17 +114,33 @@ pub(crate) struct RunCounts {
     pub runs: u64,
     pub discarded: u64,
     pub labels: BTreeMap<String, u64>,
+    /// The largest share (in percent) any run asked of each label.
+    pub required: BTreeMap<String, f64>,
+}
+
+/// Adds the shares asked in `from` to `into`, keeping the largest per
+/// label (a NaN, which fails the check, is kept over any number).
+fn require(into: &mut BTreeMap<String, f64>, from: impl IntoIterator<Item = (String, f64)>) {
+    for (label, percent) in from {
+        let share = into.entry(label).or_insert(percent);
+        if percent.is_nan() || *share < percent {
+            *share = percent;
+        }
+    }
 }
 
 impl crate::engine::Tally for RunCounts {
     /// Counts a run just made on this thread (and takes its labels).
     fn add(&mut self, r: &RunResult) {
         self.runs += 1;
-        let run_labels = labels::take();
+        let run = labels::take();
+        // A requirement holds whether or not its run's precondition did.
+        require(&mut self.required, run.required);
         if matches!(r, RunResult::Discarded) {
             self.discarded += 1;
             return;
         }
+        let run_labels = run.labels;
         for (i, l) in run_labels.iter().enumerate() {
             // Each label once per run, however often the run attached it.
             if !run_labels[..i].contains(l) {
@@ -144,6 +160,7 @@ impl crate::engine::Tally for RunCounts {
         for (k, v) in other.labels {
             *self.labels.entry(k).or_default() += v;
         }
+        require(&mut self.required, other.required);
     }
 }
 
@@ -648,6 +665,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
         summary.runs_last_bound = tally.runs;
         summary.labelled_runs = tally.runs - tally.discarded;
         summary.labels = tally.labels;
+        require(&mut summary.coverage, tally.required);
     }
 
     /// The largest bound from `next` to `to` whose inputs number at most
@@ -804,6 +822,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
         for (k, v) in tally.labels {
             *summary.labels.entry(k).or_default() += v;
         }
+        require(&mut summary.coverage, tally.required);
         None
     }
 
@@ -855,6 +874,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
         for (k, v) in tally.labels {
             *summary.labels.entry(k).or_default() += v;
         }
+        require(&mut summary.coverage, tally.required);
         None
     }
 
@@ -980,6 +1000,38 @@ const PRECONDITION_RATIO: u64 = 1000;
 const PRECONDITION_MIN_RUNS: u64 = 1000;
 
 /// The health checks: a pass must mean something.
+/// The coverage requirements (`cover`) a passing check's label table does
+/// not meet. A shard counts only its part of the runs, which may hold more
+/// or less of a label than the whole search, and a replay only one input:
+/// neither is held to the shares.
+fn coverage(summary: &mut Summary) {
+    if summary.part().is_some() || summary.stopped == Stop::Replay {
+        return;
+    }
+    for (label, &required) in &summary.coverage {
+        if !(0.0..=100.0).contains(&required) {
+            summary.problems.push(format!(
+                "`cover({required}, .., {label:?})`: {required} is not a percentage (0 to 100)"
+            ));
+            continue;
+        }
+        let n = summary.labels.get(label).copied().unwrap_or(0);
+        let share = if summary.labelled_runs == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / summary.labelled_runs as f64
+        };
+        if share < required {
+            summary.problems.push(format!(
+                "coverage: `{label}` holds in {share:.1}% of the runs counted ({n} of {}), \
+                 below the {required}% its `cover` requires. Make such inputs more likely (a \
+                 space, a weaker precondition, a larger size bound) or lower the requirement.",
+                summary.labelled_runs
+            ));
+        }
+    }
+}
+
 fn health(config: &Settings, min_size: usize, summary: &mut Summary) {
     let total = summary.runs + summary.random + summary.edge_cases;
     let relevant = total - summary.discarded;
@@ -1026,6 +1078,7 @@ fn health(config: &Settings, min_size: usize, summary: &mut Summary) {
             summary.runs, config.max_size
         ));
     }
+    coverage(summary);
     // One shard of a search that ran to its end may hold none of its runs,
     // or only discarded ones: the union of the shards is what was tested.
     let idle_shard = relevant == 0

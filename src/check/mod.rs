@@ -70,7 +70,7 @@ mod verdict;
 pub use crate::engine::{Outcome, RunResult};
 pub use crate::record::{Counterexample, Found, Shard, Stop, Summary};
 pub use config::{Config, GivenSpaces, OneThread, OwnSpaces, Threads};
-pub use labels::{collect, label};
+pub use labels::{collect, cover, label};
 pub use operations::{InputSpaces, Satisfying, ThreadsFor};
 pub use property::{
     implies, Formula, LazyArg, LazyArgs, PlainArg, PlainArgs, PlainRef, Property, Spaces,

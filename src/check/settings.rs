@@ -64,6 +64,8 @@ pub(crate) struct Settings {
     pub(crate) runs_given: bool,
     /// The depth of the shard deal (`None`: the default).
     pub(crate) shard_depth: Option<usize>,
+    /// Where each check appends its JSON line (`None`: nowhere).
+    pub(crate) json: Option<std::path::PathBuf>,
 }
 
 /// Named budgets: how hard a check searches before it passes.
@@ -159,6 +161,7 @@ impl Settings {
             portfolio,
             runs_given: false,
             shard_depth: None,
+            json: None,
         }
     }
 
@@ -255,7 +258,7 @@ fn flag(name: &str, v: &str) -> bool {
 
 /// Every `NEATCHECK_*` variable neatcheck reads (a check's, and the suite
 /// snapshot's): any other is a typo, reported rather than ignored.
-pub(crate) const KNOWN_VARIABLES: [&str; 17] = [
+pub(crate) const KNOWN_VARIABLES: [&str; 18] = [
     "NEATCHECK_PROFILE",
     "NEATCHECK_SIZE",
     "NEATCHECK_RUNS",
@@ -272,6 +275,7 @@ pub(crate) const KNOWN_VARIABLES: [&str; 17] = [
     "NEATCHECK_INTEGERS",
     "NEATCHECK_SHARD",
     "NEATCHECK_PORTFOLIO",
+    "NEATCHECK_JSON",
     // `suite::SNAPSHOT_ENV` (a layer above; its tests check the name).
     "NEATCHECK_SUITE",
 ];
@@ -383,6 +387,9 @@ impl Settings {
         }
         if let Some(v) = env_var("NEATCHECK_PORTFOLIO") {
             self.portfolio = flag("NEATCHECK_PORTFOLIO", &v);
+        }
+        if let Some(v) = env_var("NEATCHECK_JSON") {
+            self.json = Some(v.trim().into());
         }
         if let Some(v) = env_var("NEATCHECK_INTEGERS") {
             self.integers = Some(

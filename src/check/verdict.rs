@@ -1,6 +1,7 @@
-//! What a check ends with: the summary of a pass, or the test's panic with
-//! the failure report (the counterexample, what the property read, how far
-//! the search went, the replay line) and the regression file's entry.
+//! What a check ends with: the summary of a pass (with its label line), or
+//! the test's panic with the failure report (the counterexample, what the
+//! property read, how far the search went, the replay line) and the
+//! regression file's entry; and, either way, the check's JSON line.
 
 use super::driver::Origin;
 use super::regressions;
@@ -246,6 +247,13 @@ pub(crate) fn finish<T: Debug>(
     match result {
         Ok(summary) => {
             if summary.stopped == Stop::Internal {
+                json_line(
+                    settings,
+                    origin,
+                    "internal error",
+                    &summary,
+                    None::<&Counterexample<T>>,
+                );
                 // Not a counterexample, and not a problem of the check's
                 // configuration: neatcheck itself failed.
                 let mut s = format!("{}\n", summary.problems.join("\n"));
@@ -254,6 +262,13 @@ pub(crate) fn finish<T: Debug>(
                 panic!("{s}");
             }
             if !summary.problems.is_empty() {
+                json_line(
+                    settings,
+                    origin,
+                    "not meaningful",
+                    &summary,
+                    None::<&Counterexample<T>>,
+                );
                 let mut s = format!("neatcheck: the check is not meaningful ({location})\n");
                 for p in &summary.problems {
                     let _ = writeln!(s, "  - {p}");
@@ -261,16 +276,26 @@ pub(crate) fn finish<T: Debug>(
                 let _ = writeln!(s, "  coverage: {summary}");
                 panic!("{s}");
             }
+            json_line(
+                settings,
+                origin,
+                "passed",
+                &summary,
+                None::<&Counterexample<T>>,
+            );
             if settings.verbose {
                 eprintln!(
                     "neatcheck: {} passed in {:.3}s: {summary}",
                     origin.test.as_deref().unwrap_or("property"),
                     summary.elapsed.as_secs_f64()
                 );
+            } else if !summary.labels.is_empty() {
+                label_line(origin, &summary);
             }
             summary
         }
         Err(c) => {
+            json_line(settings, origin, "failed", &c.summary, Some(&*c));
             let mut text = failure_report(&c, origin, Some(location));
             text.push_str(&explain(&c));
             if !matches!(c.found, Found::Replay { .. }) {
@@ -285,5 +310,249 @@ pub(crate) fn finish<T: Debug>(
             c.discard();
             panic!("{text}")
         }
+    }
+}
+
+/// Labels of at most this many kinds are listed on a passing check's line;
+/// more are only counted there (the verbose table lists them all).
+const LABELS_ON_ONE_LINE: usize = 6;
+
+/// One line on the test's standard error, which `cargo test` shows even
+/// for a passing test (it captures only the `print!` family): the label
+/// table in short, or how to see it.
+fn label_line(origin: &Origin, summary: &Summary) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{}", label_line_text(origin, summary));
+}
+
+/// The text of [`label_line`].
+fn label_line_text(origin: &Origin, summary: &Summary) -> String {
+    let name = origin.test.as_deref().unwrap_or("property");
+    if summary.labels.len() <= LABELS_ON_ONE_LINE {
+        let total = summary.labelled_runs.max(1) as f64;
+        let shares: Vec<String> = summary
+            .labels
+            .iter()
+            .map(|(label, n)| format!("{label} {:.1}%", 100.0 * *n as f64 / total))
+            .collect();
+        format!(
+            "neatcheck: {name} passed; labels over {} runs: {}",
+            summary.labelled_runs,
+            shares.join(", ")
+        )
+    } else {
+        let args = cargo_test_args(origin);
+        let nocapture = if args.contains(" -- ") {
+            " --nocapture"
+        } else {
+            " -- --nocapture"
+        };
+        format!(
+            "neatcheck: {name} passed with {} labels; their table: NEATCHECK_VERBOSE=1 cargo \
+             test{args}{nocapture}",
+            summary.labels.len()
+        )
+    }
+}
+
+/// Appends the check's JSON line to the file `NEATCHECK_JSON` (or
+/// `Config::json_lines`) names, if any: one object per check, written
+/// with one `write` so that tests on several threads do not interleave.
+fn json_line<T>(
+    settings: &Settings,
+    origin: &Origin,
+    verdict: &str,
+    summary: &Summary,
+    failure: Option<&Counterexample<T>>,
+) {
+    use std::io::Write as _;
+    let Some(path) = &settings.json else { return };
+    let mut line = String::from("{");
+    let mut field = |name: &str, value: String| {
+        if line.len() > 1 {
+            line.push(',');
+        }
+        let _ = write!(line, "{}:{value}", json_string(name));
+    };
+    field("test", json_option(origin.test.as_deref()));
+    field("file", json_option(origin.file));
+    field("verdict", json_string(verdict));
+    field("runs", summary.runs.to_string());
+    field(
+        "exhausted",
+        json_option(
+            summary
+                .exhausted
+                .map(|n| n.to_string())
+                .as_deref()
+                .map(RawJson),
+        ),
+    );
+    field("stopped", json_string(&format!("{:?}", summary.stopped)));
+    field("random", summary.random.to_string());
+    field("edge_cases", summary.edge_cases.to_string());
+    field("discarded", summary.discarded.to_string());
+    field("labelled_runs", summary.labelled_runs.to_string());
+    field(
+        "labels",
+        json_object(
+            summary
+                .labels
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.to_string())),
+        ),
+    );
+    field(
+        "coverage",
+        json_object(
+            summary
+                .coverage
+                .iter()
+                .map(|(k, v)| (k.as_str(), json_number(*v))),
+        ),
+    );
+    field(
+        "problems",
+        format!(
+            "[{}]",
+            summary
+                .problems
+                .iter()
+                .map(|p| json_string(p))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    );
+    field(
+        "counterexample",
+        match failure {
+            None => "null".to_string(),
+            Some(c) => json_object(
+                [
+                    ("value", json_string(&c.shown)),
+                    ("pattern", json_string(&c.pattern)),
+                    ("size", c.size.to_string()),
+                    ("minimal", c.is_minimal().to_string()),
+                    ("key", json_string(&c.key)),
+                    ("reason", json_option(c.reason.as_deref())),
+                ]
+                .into_iter(),
+            ),
+        },
+    );
+    field(
+        "elapsed_ms",
+        json_number(summary.elapsed.as_secs_f64() * 1000.0),
+    );
+    line.push_str("}\n");
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+    if let Err(e) = written {
+        // The verdict stands; the dashboard's line is lost, and says so.
+        eprintln!("neatcheck: could not append to {}: {e}", path.display());
+    }
+}
+
+/// Text already in JSON form (a number).
+struct RawJson<'a>(&'a str);
+
+/// What `json_option` can write.
+trait JsonValue {
+    fn json(&self) -> String;
+}
+
+impl JsonValue for &str {
+    fn json(&self) -> String {
+        json_string(self)
+    }
+}
+
+impl JsonValue for RawJson<'_> {
+    fn json(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+fn json_option(value: Option<impl JsonValue>) -> String {
+    value.map_or_else(|| "null".to_string(), |v| v.json())
+}
+
+/// A JSON number, or `null` for what JSON can not write (NaN, infinities).
+fn json_number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".to_string()
+    }
+}
+
+fn json_object<'k>(fields: impl Iterator<Item = (&'k str, String)>) -> String {
+    let fields: Vec<String> = fields
+        .map(|(k, v)| format!("{}:{v}", json_string(k)))
+        .collect();
+    format!("{{{}}}", fields.join(","))
+}
+
+/// A JSON string: quotes, backslashes and control characters escaped.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{json_string, label_line_text, Origin};
+    use crate::record::Summary;
+
+    #[test]
+    fn a_passing_checks_labels_fit_one_line_or_say_where_the_table_is() {
+        let origin = Origin {
+            test: Some("tests::sorted".into()),
+            file: Some("tests/sorted.rs"),
+        };
+        let mut summary = Summary {
+            labelled_runs: 8,
+            ..Summary::default()
+        };
+        summary.labels.insert("empty".into(), 2);
+        summary.labels.insert("long".into(), 6);
+        assert_eq!(
+            label_line_text(&origin, &summary),
+            "neatcheck: tests::sorted passed; labels over 8 runs: empty 25.0%, long 75.0%"
+        );
+        for i in 0..10 {
+            summary.labels.insert(format!("kind {i}"), 1);
+        }
+        assert_eq!(
+            label_line_text(&origin, &summary),
+            "neatcheck: tests::sorted passed with 12 labels; their table: NEATCHECK_VERBOSE=1 \
+             cargo test --test sorted -- --exact tests::sorted --nocapture"
+        );
+    }
+
+    #[test]
+    fn json_strings_escape_what_json_requires() {
+        assert_eq!(
+            json_string("a\"b\\c\nd\u{1}é"),
+            "\"a\\\"b\\\\c\\nd\\u0001é\""
+        );
     }
 }

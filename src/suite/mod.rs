@@ -317,7 +317,7 @@ fn record_searcher<T: RustExpr + 'static, O: RustExpr>(
         let Some(result) = s.step(|x| output = Some(f(x).rust_expr())) else {
             break;
         };
-        let labels = labels::take();
+        let labels = labels::take().labels;
         let branches = branches_scope.take();
         let outcome = match (result, output) {
             (_, Some(e)) => CaseOutcome::Returned(e),

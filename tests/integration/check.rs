@@ -844,3 +844,115 @@ fn a_flaky_failure_is_reported_as_not_reproducible_never_minimal() {
     assert_eq!(c.not_reproduced, None);
     assert!(c.is_minimal());
 }
+
+#[test]
+fn coverage_requirements_fail_a_check_by_the_counted_share() {
+    use neatcheck::cover;
+    let config = Config::default().max_size(8).samples(0, 0);
+    // Lists of booleans up to size 8: the last exhausted size's runs.
+    let share = |required: f64| {
+        config
+            .try_check(move |xs: Lazy<Vec<bool>>| {
+                cover(required, xs.len() >= 2, "two or more");
+                true
+            })
+            .unwrap()
+    };
+    let met = share(10.0);
+    assert!(met.problems.is_empty(), "{:?}", met.problems);
+    let n = met.labels["two or more"];
+    let actual = 100.0 * n as f64 / met.labelled_runs as f64;
+    assert_eq!(met.coverage["two or more"], 10.0);
+    // Just above the share counted: the same runs now fail the check.
+    let unmet = share(actual + 0.1);
+    assert_eq!(unmet.problems.len(), 1, "{:?}", unmet.problems);
+    assert!(
+        unmet.problems[0].starts_with("coverage: `two or more` holds in"),
+        "{}",
+        unmet.problems[0]
+    );
+    assert!(unmet.to_string().contains("(cover: at least"), "{unmet}");
+    // The largest share any run asks is the one required.
+    let largest = config
+        .try_check(|xs: Lazy<Vec<bool>>| {
+            cover(if xs.is_empty() { 99.0 } else { 1.0 }, true, "any");
+            true
+        })
+        .unwrap();
+    assert_eq!(largest.coverage["any"], 99.0);
+    assert!(largest.problems.is_empty(), "every run carries `any`");
+    // Not a percentage: said, not guessed.
+    let bad = share(150.0);
+    assert!(
+        bad.problems[0].contains("150 is not a percentage"),
+        "{:?}",
+        bad.problems
+    );
+    // A shard counts only its part: it is not held to the share.
+    let sharded = config
+        .clone()
+        .shard(1, 2)
+        .try_check(|xs: Lazy<Vec<bool>>| {
+            cover(100.0, xs.len() > 100, "never");
+            true
+        })
+        .unwrap();
+    assert!(sharded.problems.is_empty(), "{:?}", sharded.problems);
+}
+
+#[test]
+#[should_panic(expected = "coverage: `seven`")]
+fn an_unmet_coverage_requirement_fails_the_test() {
+    Config::default().regressions(false).check(|x: u8| {
+        neatcheck::cover(50.0, x == 7, "seven");
+        true
+    });
+}
+
+#[test]
+fn each_check_appends_one_json_line() {
+    let path =
+        std::env::temp_dir().join(format!("neatcheck-json-lines-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let config = Config::default().regressions(false).json_lines(&path);
+    config.check(|xs: Vec<bool>| {
+        neatcheck::label(if xs.is_empty() {
+            "empty"
+        } else {
+            "not \"empty\""
+        });
+        true
+    });
+    let failed = std::panic::catch_unwind(|| config.check(|x: u8| x < 9));
+    assert!(failed.is_err());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let test = "check::each_check_appends_one_json_line";
+    assert!(
+        lines[0].starts_with(&format!(
+            "{{\"test\":\"{test}\",\"file\":\"tests/integration/check.rs\",\"verdict\":\"passed\""
+        )),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].contains("\"labels\":{\"empty\":1,\"not \\\"empty\\\"\":"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("\"counterexample\":null"), "{}", lines[0]);
+    assert!(lines[1].contains("\"verdict\":\"failed\""), "{}", lines[1]);
+    assert!(
+        lines[1].contains("\"counterexample\":{\"value\":\"9\",\"pattern\":\"9\",\"size\":4,\"minimal\":true,\"key\":\"v1."),
+        "{}",
+        lines[1]
+    );
+    for line in lines {
+        assert!(line.starts_with('{') && line.ends_with('}'), "{line}");
+        // Every quote inside a string is escaped: quotes pair up.
+        let unescaped = line.replace("\\\\", "").replace("\\\"", "");
+        assert_eq!(unescaped.matches('"').count() % 2, 0, "{line}");
+    }
+}
