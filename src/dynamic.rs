@@ -56,12 +56,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
-/// Source of the run-time keys of declared datatypes: unique per datatype
-/// and universe for the whole process.
-static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
+use std::sync::Arc;
 
 // ---------------------------------------------------------------------------
 // Values
@@ -584,7 +580,7 @@ impl DataTypes {
             });
             resolved.push(tys);
         }
-        let base_key = NEXT_KEY.fetch_add(types.len().max(1) as u64, Ordering::Relaxed);
+        let base_key = crate::describe::fresh_keys(types.len().max(1) as u64);
         Ok(Universe {
             inner: Rc::new(Inner {
                 base_key,

@@ -187,7 +187,9 @@
 //! [`space::map`]; recursion goes through [`space::of`], and every recursive
 //! cycle must pass through `pay`. The same description drives
 //! [`count`] (exact counts per size), [`values`] (the reference enumeration),
-//! the lazy [`search`] and [`index`] (random access).
+//! the lazy [`search`] and [`index`] (random access). [`space::pattern`]
+//! builds the strings of a regular-expression subset from the same
+//! combinators.
 //!
 //! ```
 //! use neatcheck::space::{self, Space};

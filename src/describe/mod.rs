@@ -9,6 +9,7 @@ mod custom;
 mod ints;
 mod leaf;
 pub(crate) mod numbers;
+mod pattern;
 
 pub(crate) use atom::{AtomBlock, AtomFamily};
 pub(crate) use custom::debug_text;
@@ -19,6 +20,7 @@ pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily
 pub use leaf::{linear_nat_family, linear_signed_family};
 pub(crate) use leaf::{linear_signed_from_index, signed_from_index, BigNat, BigSigned};
 pub use numbers::{below_family, float_family, nat_below, FloatFormat};
+pub use pattern::pattern;
 
 // The typed combinators and the `Enumerable` trait, at their public paths
 // (`neatcheck::space::of`...). These point up to the type layer: a facade
@@ -411,6 +413,13 @@ pub fn range<T: fmt::Debug + 'static>(lo: i64, hi: i64, from_i64: fn(i64) -> T) 
 /// A choice between the given values, each of size 1, in the given order.
 pub fn one_of<T: Clone + 'static>(values: Vec<T>) -> Space<T> {
     pay(union(values.into_iter().map(pure).collect()))
+}
+
+/// `n` run-time keys for [`dyn_ref`], unique for the whole process (the
+/// datatypes of [`crate::dynamic`], the repetitions of patterns).
+pub(crate) fn fresh_keys(n: u64) -> u64 {
+    static NEXT_KEY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT_KEY.fetch_add(n, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A reference to a shared space identified by a run-time key (datatypes
