@@ -335,6 +335,37 @@ impl<T: 'static> Indexer<T> {
         })
     }
 
+    /// Decodes a fuzzer's bytes into a value of size at most `max_size`, so
+    /// that a cargo-fuzz, libFuzzer or bolero target can draw any
+    /// `Enumerable` input: the first bytes pick the size (among the sizes
+    /// up to `max_size` that have values: one byte, or two when there are
+    /// more than 256), the rest, read as a big-endian number, the index
+    /// among that size's values (modulo their count). Missing bytes read as
+    /// zeros, so short inputs decode to small values, and every value of
+    /// size `<= max_size` is the decoding of some input, which a
+    /// coverage-guided fuzzer can reach. `None` only when no value has size
+    /// `<= max_size`.
+    ///
+    /// ```
+    /// use neatcheck::index::Indexer;
+    /// let lists = Indexer::<Vec<bool>>::new();
+    /// // The sizes with values are 1 (`[]`), 3, 5, 7 and 9.
+    /// assert_eq!(lists.decode(&[], 10), Some(vec![]));
+    /// // The third of them (size 5: the four lists of two), index 5 mod 4.
+    /// assert_eq!(lists.decode(&[2, 5], 10), Some(vec![false, true]));
+    /// ```
+    pub fn decode(&self, bytes: &[u8], max_size: usize) -> Option<T> {
+        let sizes: Vec<usize> = (0..=max_size)
+            .filter(|&n| self.grammar.count(n) > BigUint::ZERO)
+            .collect();
+        let size_bytes = if sizes.len() > 256 { 2 } else { 1 };
+        let (head, rest) = bytes.split_at(bytes.len().min(size_bytes));
+        let pick = head.iter().fold(0usize, |n, &b| n * 256 + usize::from(b));
+        let size = *sizes.get(pick % sizes.len().max(1))?;
+        let index = BigUint::from_bytes_be(rest) % self.grammar.count(size);
+        Some(self.build(size, index))
+    }
+
     /// The value number `i` over all sizes (smallest sizes first), or `None`
     /// beyond the last value of a finite type.
     pub fn try_value_at(&self, i: &BigUint) -> Option<T> {
@@ -530,6 +561,12 @@ pub fn value_at<T: Enumerable>(i: &BigUint) -> T {
 /// If `T` is finite and has at most `i` values.
 pub fn size_of_index<T: Enumerable>(i: &BigUint) -> usize {
     Indexer::<T>::new().size_of_index(i)
+}
+
+/// Decodes a fuzzer's bytes into a value of `T` of size at most
+/// `max_size` (see [`Indexer::decode`]).
+pub fn decode<T: Enumerable>(bytes: &[u8], max_size: usize) -> Option<T> {
+    Indexer::<T>::new().decode(bytes, max_size)
 }
 
 /// A uniformly random value of `T` of exactly `size`, or `None` if there is

@@ -580,3 +580,27 @@ fn rank_of_a_foreign_tree_panics() {
         .unwrap();
     Indexer::<Vec<Vec<bool>>>::new().rank(&other);
 }
+
+#[test]
+fn fuzzer_bytes_decode_to_every_small_value() {
+    use std::collections::BTreeSet;
+    let ix = Indexer::<Vec<bool>>::new();
+    // Every input of up to two bytes: every list of size <= 9 comes out.
+    let mut seen = BTreeSet::new();
+    seen.extend(ix.decode(&[], 9));
+    for a in 0..=255u8 {
+        seen.extend(ix.decode(&[a], 9));
+        for b in 0..=255u8 {
+            let v = ix.decode(&[a, b], 9).expect("lists of size <= 9 exist");
+            seen.insert(v);
+        }
+    }
+    let all: BTreeSet<Vec<bool>> = (0..=9).flat_map(values::values_of::<Vec<bool>>).collect();
+    assert_eq!(seen, all);
+    // Deterministic, and long inputs are fine.
+    let long: Vec<u8> = (0..=255).collect();
+    assert_eq!(ix.decode(&long, 9), ix.decode(&long, 9));
+    assert_eq!(index::decode::<Vec<bool>>(&long, 9), ix.decode(&long, 9));
+    // No value small enough: none.
+    assert_eq!(ix.decode(&[1, 2, 3], 0), None);
+}
