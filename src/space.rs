@@ -21,5 +21,5 @@
 // combinators: a facade (ARCHITECTURE.md, "API boundary").
 pub use crate::describe::*;
 pub use crate::types::{
-    bit_length, field, linear, of, transparent, AsciiChar, Enumerable, Integer, Linear,
+    bind, bit_length, field, linear, of, transparent, AsciiChar, Enumerable, Integer, Linear,
 };

@@ -20,6 +20,7 @@
 
 mod alternative;
 mod basic;
+mod bind;
 mod collections;
 mod compare;
 mod ints;
@@ -31,6 +32,7 @@ mod wrappers;
 
 pub use alternative::Alternative;
 pub use basic::AsciiChar;
+pub use bind::bind;
 pub use compare::LazyOrd;
 pub use ints::{bit_length, linear, Integer, Linear};
 pub use lists::{LazyIter, ListView};

@@ -359,3 +359,71 @@ fn a_pattern_field_is_searched_counted_and_indexed_like_any_space() {
     }
     assert_eq!(ix.cardinality(2), (26u32 * 53).into());
 }
+
+/// `n` booleans.
+fn booleans(n: usize) -> space::Space<Vec<bool>> {
+    if n == 0 {
+        return space::pure(vec![]);
+    }
+    space::map(
+        space::product(space::of::<bool>(), booleans(n - 1)),
+        |(b, mut rest)| {
+            rest.insert(0, b);
+            rest
+        },
+    )
+}
+
+/// A length (each of size 1), then that many booleans.
+fn length_and_list() -> space::Space<(usize, Vec<bool>)> {
+    space::bind(space::range(0, 4, |n| n as usize), |&n| booleans(n))
+}
+
+#[test]
+fn a_dependent_space_lists_each_pair_once_at_the_sum_of_its_sizes() {
+    use neatcheck::index::Indexer;
+    use neatcheck::values::values_in;
+    let pairs = length_and_list();
+    let ix = Indexer::for_space(&pairs);
+    for n in 0..=7 {
+        // The reference: a length of size 1 and its booleans, size n - 1.
+        let mut expected: Vec<(usize, Vec<bool>)> = (0..=4usize)
+            .flat_map(|len| {
+                let lists = if n >= 1 {
+                    values_in(&booleans(len), n - 1)
+                } else {
+                    vec![]
+                };
+                lists.into_iter().map(move |v| (len, v))
+            })
+            .collect();
+        let mut got = values_in(&pairs, n);
+        assert_eq!(ix.cardinality(n), got.len().into(), "size {n}");
+        for (i, v) in got.iter().enumerate() {
+            assert_eq!(&ix.index(n, &i.into()), v, "size {n}, index {i}");
+        }
+        got.sort();
+        expected.sort();
+        assert_eq!(got, expected, "size {n}");
+    }
+    // Searched lazily like any space: the smallest pair with two trues.
+    let failure = neatcheck::Config::default()
+        .spaces(length_and_list)
+        .try_check(|(_, v): (usize, Vec<bool>)| v.iter().filter(|b| **b).count() < 2)
+        .unwrap_err();
+    assert_eq!(failure.value, (2, vec![true, true]));
+    assert!(failure.is_minimal());
+}
+
+#[test]
+fn a_dependent_space_refuses_an_infinite_first_space() {
+    let e =
+        std::panic::catch_unwind(|| space::bind(space::of::<Vec<bool>>(), |_| space::of::<bool>()))
+            .unwrap_err();
+    let message = e.downcast_ref::<String>().expect("a message");
+    assert!(message.contains("finitely many values"), "{message}");
+    let e = std::panic::catch_unwind(|| space::bind(space::of::<u32>(), |_| space::of::<bool>()))
+        .unwrap_err();
+    let message = e.downcast_ref::<String>().expect("a message");
+    assert!(message.contains("more than 100000"), "{message}");
+}
