@@ -357,6 +357,8 @@ impl Settings {
             }
             if threads_allowed {
                 self.threads = n;
+            } else if n > 1 {
+                one_thread_note(n);
             }
         }
         if let Some(v) = env_var("NEATCHECK_TIME") {
@@ -398,6 +400,23 @@ impl Settings {
             );
         }
         self
+    }
+}
+
+/// Says once per process that `NEATCHECK_THREADS` left a check on one
+/// thread: a property may only run on threads where its check asked for
+/// them (`Config::threads`, which requires it to be `Sync`). Straight to
+/// standard error, which `cargo test` shows.
+fn one_thread_note(n: usize) {
+    use std::io::Write as _;
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "neatcheck: NEATCHECK_THREADS={n} applies to checks that allow threads \
+             (`Config::threads`, which asks the property to be `Sync`); the others run on one \
+             thread"
+        );
     }
 }
 
