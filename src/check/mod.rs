@@ -6,8 +6,8 @@
 //! A property is a closure over lazy handles (`|xs: Lazy<Vec<u8>>| ...`) or
 //! over plain values (`|x: u8, xs: Vec<u8>| ...`), or a function returning
 //! a [`crate::cool::Cool`] formula. [`check`] (that is,
-//! `Config::default().check`) runs it in phases, all counted in runs so that the verdict never depends on the
-//! machine or its load:
+//! `Config::default().check`) runs it in phases, all counted in runs so
+//! that the verdict never depends on the machine or its load:
 //!
 //! 1. inputs saved by earlier failures of the same test (the regression
 //!    file, `neatcheck-regressions/` beside the crate);
@@ -35,8 +35,9 @@
 //!    smallest counterexample in search order whenever the budget reaches
 //!    it, and otherwise says how far below every input passed;
 //! 5. **health checks**: a check that ran nothing, found no input meeting its
-//!    precondition, or could not even finish the smallest inputs fails with
-//!    a message saying what to change.
+//!    precondition, could not even finish the smallest inputs, or missed a
+//!    coverage requirement ([`cover`]) fails with a message saying what to
+//!    change.
 //!
 //! With `NEATCHECK_SHARD=i/n` ([`Config::shard`]) a check runs shard `i` of
 //! `n` of phases 2 to 4, for a CI matrix of `n` jobs: the shards' runs are
@@ -46,9 +47,10 @@
 //! A failing check prints one report: the counterexample, what the property
 //! read of it, how it failed, how far the search went, and a replay line
 //! (`NEATCHECK_REPLAY=<key> cargo test ... -- --exact <test>`) that re-runs
-//! exactly that input. With `NEATCHECK_VERBOSE=1` a passing check prints its
-//! coverage line and label table (run `cargo test -- --nocapture` to see
-//! it).
+//! exactly that input. A passing check that used labels prints their
+//! shares on one line; with `NEATCHECK_VERBOSE=1` it prints its coverage
+//! line and label table (run `cargo test -- --nocapture` to see it), and
+//! with `NEATCHECK_JSON=<file>` every check appends a JSON line there.
 
 pub(crate) mod config;
 mod driver;
