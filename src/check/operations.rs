@@ -12,7 +12,7 @@ use super::settings::Settings;
 use super::verdict;
 use crate::engine::{
     bound_in_searcher, count_classes, repanic_with_input, Balance, BoundResult, Budget, Classes,
-    ClockEvery, GrammarSource, Outcome, Parallel, RunResult, Searcher,
+    ClockEvery, GrammarSource, Outcome, Parallel, RunResult, Searcher, Until,
 };
 use crate::handle::Lazy;
 use crate::internal::quiet;
@@ -457,10 +457,39 @@ impl<I, R> Config<I, R> {
         T: Enumerable,
         I: InputSpaces<T>,
     {
+        self.with_integers(|| self.searcher_of(&self.input.source()))
+    }
+
+    /// A searcher of `source` up to `max_size`, over the configured shard.
+    fn searcher_of<T: Enumerable>(&self, source: &GrammarSource<T>) -> Searcher<T> {
+        Searcher::from_grammar(source.grammar(), self.settings.max_size)
+            .sharded(self.settings.shard)
+    }
+
+    /// The frame of every search: its budget from now, the integer sizes,
+    /// the input's source, and threads where they are allowed and asked
+    /// for (`on_threads`), else a searcher on this thread (`on_one`).
+    fn search<T, M, P, X>(
+        &self,
+        prop: &P,
+        on_threads: impl FnOnce(&dyn ThreadedProperty<T>, &GrammarSource<T>, Budget) -> X,
+        on_one: impl FnOnce(Searcher<T>, Budget) -> X,
+    ) -> X
+    where
+        T: Enumerable,
+        P: Property<T, M>,
+        I: InputSpaces<T>,
+        R: ThreadsFor<T, M, P>,
+    {
+        let budget = self.search_budget();
         self.with_integers(|| {
             let source: GrammarSource<T> = self.input.source();
-            Searcher::from_grammar(source.grammar(), self.settings.max_size)
-                .sharded(self.settings.shard)
+            if self.settings.threads > 1 {
+                if let Some(shared) = R::shared(prop, self.settings.strategy) {
+                    return on_threads(&*shared, &source, budget);
+                }
+            }
+            on_one(self.searcher_of(&source), budget)
         })
     }
 
@@ -485,30 +514,15 @@ impl<I, R> Config<I, R> {
         I: InputSpaces<T>,
         R: ThreadsFor<T, M, P>,
     {
-        let budget = self.search_budget();
-        self.with_integers(|| {
-            let source: GrammarSource<T> = self.input.source();
-            if self.settings.threads > 1 {
-                if let Some(shared) = R::shared(&pred, self.settings.strategy) {
-                    return shared.sat(&self.settings, &source, budget);
-                }
-            }
-            let strategy = self.settings.strategy;
-            let mut s = self.searcher();
-            loop {
-                let runs = s.stats().runs;
-                if !s.advance() || budget.spent(runs) {
-                    return false;
-                }
-                let replay = s.replaying();
-                match pred.step(&mut s, strategy).expect("a pending node runs") {
-                    _ if replay => {}
-                    RunResult::True => return true,
-                    RunResult::Panicked(m) => repanic_with_input(&mut s, m),
-                    RunResult::False(_) | RunResult::Discarded => {}
-                }
-            }
-        })
+        let strategy = self.settings.strategy;
+        self.search(
+            &pred,
+            |shared, source, budget| shared.sat(&self.settings, source, budget),
+            |searcher, budget| {
+                let step = |s: &mut Searcher<T>| pred.step(s, strategy);
+                count_classes(searcher, step, budget, Until::FirstTrue).satisfying > 0
+            },
+        )
     }
 
     /// The inputs of size `<= max_size` that satisfy `pred`, one per
@@ -567,17 +581,14 @@ impl<I, R> Config<I, R> {
         I: InputSpaces<T>,
         R: ThreadsFor<T, M, P>,
     {
-        let budget = self.search_budget();
-        self.with_integers(|| {
-            let source: GrammarSource<T> = self.input.source();
-            if self.settings.threads > 1 {
-                if let Some(shared) = R::shared(&pred, self.settings.strategy) {
-                    return shared.classes(&self.settings, &source, budget);
-                }
-            }
-            let strategy = self.settings.strategy;
-            count_classes(self.searcher(), |s| pred.step(s, strategy), budget)
-        })
+        let strategy = self.settings.strategy;
+        self.search(
+            &pred,
+            |shared, source, budget| shared.classes(&self.settings, source, budget),
+            |searcher, budget| {
+                count_classes(searcher, |s| pred.step(s, strategy), budget, Until::End)
+            },
+        )
     }
 
     /// Searches for an input of size `<= max_size` that falsifies `prop`:
@@ -603,31 +614,28 @@ impl<I, R> Config<I, R> {
         I: InputSpaces<T>,
         R: ThreadsFor<T, M, P>,
     {
-        let budget = self.search_budget();
-        self.with_integers(|| {
-            let source: GrammarSource<T> = self.input.source();
-            if self.settings.threads > 1 {
-                if let Some(shared) = R::shared(&prop, self.settings.strategy) {
-                    return shared.ctrex(&self.settings, &source, budget);
+        let strategy = self.settings.strategy;
+        self.search(
+            &prop,
+            |shared, source, budget| shared.ctrex(&self.settings, source, budget),
+            |mut searcher, budget| {
+                let mut result = bound_in_searcher(
+                    &mut searcher,
+                    &mut |s| prop.step(s, strategy),
+                    &mut |s, r| {
+                        let pattern = trace(&prop, s);
+                        s.counterexample(&pattern, r)
+                    },
+                    budget,
+                    ClockEvery::Runs64,
+                    &mut (),
+                );
+                if let BoundResult::Failed(c) = &mut result {
+                    c.summary.shard = self.settings.shard;
                 }
-            }
-            let strategy = self.settings.strategy;
-            let mut result = bound_in_searcher(
-                &mut self.searcher(),
-                &mut |s| prop.step(s, strategy),
-                &mut |s, r| {
-                    let pattern = trace(&prop, s);
-                    s.counterexample(&pattern, r)
-                },
-                budget,
-                ClockEvery::Runs64,
-                &mut (),
-            );
-            if let BoundResult::Failed(c) = &mut result {
-                c.summary.shard = self.settings.shard;
-            }
-            result
-        })
+                result
+            },
+        )
     }
 
     /// Iterative deepening: bounds 0, 1, 2, ... up to `max_size` until a

@@ -695,13 +695,24 @@ impl Classes {
     }
 }
 
-/// Runs a search to its end or to the end of its budget, counting the runs
+/// How far [`count_classes`] goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Until {
+    /// To the end of the search (or of the budget).
+    End,
+    /// To the first satisfying class (`sat`).
+    FirstTrue,
+}
+
+/// Runs a search to its end or to the end of its budget (or, with
+/// [`Until::FirstTrue`], to its first satisfying class), counting the runs
 /// and the satisfying classes; re-raises a panic of the predicate with its
 /// input.
 pub(crate) fn count_classes<T: 'static>(
     mut s: Searcher<T>,
     mut step: impl FnMut(&mut Searcher<T>) -> Option<RunResult>,
     budget: Budget,
+    until: Until,
 ) -> Classes {
     let mut satisfying = 0;
     loop {
@@ -721,7 +732,12 @@ pub(crate) fn count_classes<T: 'static>(
             continue;
         }
         match r {
-            RunResult::True => satisfying += 1,
+            RunResult::True => {
+                satisfying += 1;
+                if until == Until::FirstTrue {
+                    return Classes::new(s.stats.runs, satisfying, false);
+                }
+            }
             RunResult::Panicked(m) => repanic_with_input(&mut s, m),
             RunResult::False(_) | RunResult::Discarded => {}
         }
@@ -768,13 +784,6 @@ impl Budget {
     fn runs_spent(&self, runs: u64) -> bool {
         self.max_runs.is_some_and(|m| runs >= m)
     }
-
-    /// Whether the budget is spent after `runs` runs (the clock is read
-    /// every 64 runs, as in the search functions).
-    pub(crate) fn spent(&self, runs: u64) -> bool {
-        self.runs_spent(runs)
-            || (runs % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
-    }
 }
 
 /// The outcome of one bound of a counterexample search. Closed: a bounded
@@ -818,6 +827,7 @@ pub(crate) fn classes<T: Enumerable, O: Outcome>(
         Searcher::<T>::new(bound),
         |s| s.step(&pred),
         Budget::unlimited(),
+        Until::End,
     )
 }
 

@@ -36,7 +36,7 @@
 
 use super::dfs::Engine;
 #[cfg(test)]
-use super::{count_classes, BoundResult, Budget, Classes, Outcome, Searcher};
+use super::{count_classes, BoundResult, Budget, Classes, Outcome, Searcher, Until};
 #[cfg(test)]
 use crate::cool::{Cool, Strategy};
 #[cfg(test)]
@@ -175,7 +175,12 @@ impl Shard {
         pred: impl Fn(Lazy<'_, T>) -> O,
         bound: usize,
     ) -> Classes {
-        count_classes(self.searcher(bound), |s| s.step(&pred), Budget::unlimited())
+        count_classes(
+            self.searcher(bound),
+            |s| s.step(&pred),
+            Budget::unlimited(),
+            Until::End,
+        )
     }
 
     /// [`super::classes_cool`] over this shard. The nodes above the cut are
@@ -197,6 +202,7 @@ impl Shard {
             self.searcher(bound),
             |s| s.step_cool(strategy, &pred),
             Budget::unlimited(),
+            Until::End,
         )
     }
 
