@@ -118,6 +118,19 @@ pub(crate) struct RunCounts {
     pub required: BTreeMap<String, f64>,
 }
 
+impl RunCounts {
+    /// Adds these counts of random or edge cases to the summary: they
+    /// count toward the label table beside the last exhausted size.
+    fn add_cases_to(self, summary: &mut Summary) {
+        summary.discarded += self.discarded;
+        summary.labelled_runs += self.runs - self.discarded;
+        for (k, v) in self.labels {
+            *summary.labels.entry(k).or_default() += v;
+        }
+        require(&mut summary.coverage, self.required);
+    }
+}
+
 /// Adds the shares asked in `from` to `into`, keeping the largest per
 /// label (a NaN, which fails the check, is kept over any number).
 fn require(into: &mut BTreeMap<String, f64>, from: impl IntoIterator<Item = (String, f64)>) {
@@ -817,12 +830,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                 redraws_left -= 1;
             }
         }
-        summary.discarded += tally.discarded;
-        summary.labelled_runs += tally.runs - tally.discarded;
-        for (k, v) in tally.labels {
-            *summary.labels.entry(k).or_default() += v;
-        }
-        require(&mut summary.coverage, tally.required);
+        tally.add_cases_to(summary);
         None
     }
 
@@ -869,12 +877,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                 return Some(self.shrink_and_confirm(c, tree, case, &found, summary, observe));
             }
         }
-        summary.discarded += tally.discarded;
-        summary.labelled_runs += tally.runs - tally.discarded;
-        for (k, v) in tally.labels {
-            *summary.labels.entry(k).or_default() += v;
-        }
-        require(&mut summary.coverage, tally.required);
+        tally.add_cases_to(summary);
         None
     }
 

@@ -374,19 +374,16 @@ fn json_line<T>(
         }
         let _ = write!(line, "{}:{value}", json_string(name));
     };
-    field("test", json_option(origin.test.as_deref()));
-    field("file", json_option(origin.file));
+    field(
+        "test",
+        json_or_null(origin.test.as_deref().map(json_string)),
+    );
+    field("file", json_or_null(origin.file.map(json_string)));
     field("verdict", json_string(verdict));
     field("runs", summary.runs.to_string());
     field(
         "exhausted",
-        json_option(
-            summary
-                .exhausted
-                .map(|n| n.to_string())
-                .as_deref()
-                .map(RawJson),
-        ),
+        json_or_null(summary.exhausted.map(|n| n.to_string())),
     );
     field("stopped", json_string(&format!("{:?}", summary.stopped)));
     field("random", summary.random.to_string());
@@ -434,7 +431,7 @@ fn json_line<T>(
                     ("size", c.size.to_string()),
                     ("minimal", c.is_minimal().to_string()),
                     ("key", json_string(&c.key)),
-                    ("reason", json_option(c.reason.as_deref())),
+                    ("reason", json_or_null(c.reason.as_deref().map(json_string))),
                 ]
                 .into_iter(),
             ),
@@ -456,28 +453,9 @@ fn json_line<T>(
     }
 }
 
-/// Text already in JSON form (a number).
-struct RawJson<'a>(&'a str);
-
-/// What `json_option` can write.
-trait JsonValue {
-    fn json(&self) -> String;
-}
-
-impl JsonValue for &str {
-    fn json(&self) -> String {
-        json_string(self)
-    }
-}
-
-impl JsonValue for RawJson<'_> {
-    fn json(&self) -> String {
-        self.0.to_string()
-    }
-}
-
-fn json_option(value: Option<impl JsonValue>) -> String {
-    value.map_or_else(|| "null".to_string(), |v| v.json())
+/// A value already written as JSON, or `null`.
+fn json_or_null(value: Option<String>) -> String {
+    value.unwrap_or_else(|| "null".to_string())
 }
 
 /// A JSON number, or `null` for what JSON can not write (NaN, infinities).

@@ -75,22 +75,20 @@ enum Node {
     },
 }
 
-struct Parser<'a> {
+struct Parser {
     chars: Vec<char>,
     at: usize,
     depth: usize,
     repeated: usize,
-    _source: &'a str,
 }
 
-impl<'a> Parser<'a> {
-    fn new(source: &'a str) -> Self {
+impl Parser {
+    fn new(source: &str) -> Self {
         Parser {
             chars: source.chars().collect(),
             at: 0,
             depth: 0,
             repeated: 0,
-            _source: source,
         }
     }
 

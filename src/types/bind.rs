@@ -62,7 +62,7 @@ where
     }
     let chain = Rc::new(Chain {
         grammar,
-        then: Rc::new(then),
+        then: Box::new(then),
         base_key: fresh_keys(last as u64 + 1),
     });
     level(chain, 0, last)
@@ -72,7 +72,7 @@ where
 const MAX_FIRST_VALUES: u32 = 100_000;
 
 /// The space of the second value, given the first.
-type Then<A, B> = Rc<dyn Fn(&A) -> Space<B>>;
+type Then<A, B> = Box<dyn Fn(&A) -> Space<B>>;
 
 /// What every level of one `bind` shares.
 struct Chain<A, B> {
