@@ -9,6 +9,7 @@
 //! - [`green`]: realistic properties with planted bugs and their fixes,
 //!   for what a check costs and finds against proptest
 //!   (`versus_proptest`);
+//! - [`search_trees`]: the `i64`-keyed search tree two benchmarks share;
 //! - [`interpreter`]: a tiny functional language over datatypes declared at
 //!   run time, evaluated through `neatcheck::dynamic`;
 //! - [`user_examples`]: the types and invariants of the user examples whose
@@ -25,6 +26,7 @@ pub mod benchmarks;
 pub mod green;
 pub mod interpreter;
 pub mod machines;
+pub mod search_trees;
 pub mod user_examples;
 
 #[cfg(test)]

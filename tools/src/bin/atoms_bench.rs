@@ -16,6 +16,7 @@ use neatcheck::lazy::ListView;
 use neatcheck::search::{classes, BoundResult, Budget, Classes, Searcher};
 use neatcheck::space::AsciiChar;
 use neatcheck::{Enumerable, Lazy};
+use neatcheck_tools::search_trees::{ordered_whole, Bst, BstView};
 use std::time::Instant;
 
 const SECRET: &str = "you can never find this";
@@ -133,28 +134,8 @@ fn sorted_lists() {
     );
 }
 
-/// A binary search tree with `i64` keys.
-#[derive(Enumerable, Debug, Clone)]
-enum Bst {
-    Leaf,
-    Node(Box<Bst>, i64, Box<Bst>),
-}
-
-/// Whether every key lies strictly between the bounds, by whole reads.
-fn bst_whole(t: Lazy<'_, Bst>, lo: Option<i64>, hi: Option<i64>) -> bool {
-    match t.view() {
-        BstView::Leaf => true,
-        BstView::Node(l, k, r) => {
-            let k = k.get();
-            lo.is_none_or(|lo| lo < k)
-                && hi.is_none_or(|hi| k < hi)
-                && bst_whole(l, lo, Some(k))
-                && bst_whole(r, Some(k), hi)
-        }
-    }
-}
-
-/// The same by lazy comparisons of the keys with each other.
+/// Whether a lazy tree is a search tree (as `ordered_whole`), by lazy
+/// comparisons of the keys with each other.
 fn bst_lazy<'a>(t: Lazy<'a, Bst>, lo: Option<Lazy<'a, i64>>, hi: Option<Lazy<'a, i64>>) -> bool {
     match t.view() {
         BstView::Leaf => true,
@@ -187,7 +168,7 @@ fn search_trees() {
     whole_vs_lazy(
         "`implies(is_bst(t), keys sorted)` over trees with `i64` keys",
         &[6, 8, 10, 12],
-        |t: Lazy<Bst>| !bst_whole(t, None, None) || keys_sorted(&t.force()),
+        |t: Lazy<Bst>| !ordered_whole(t, None, None) || keys_sorted(&t.force()),
         |t: Lazy<Bst>| !bst_lazy(t, None, None) || keys_sorted(&t.force()),
     );
 }

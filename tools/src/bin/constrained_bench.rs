@@ -23,9 +23,10 @@
 
 use neatcheck::constrained::{Method, SampleError, Sampler};
 use neatcheck::index::{seeded_rng, Indexer};
-use neatcheck::{Enumerable, Lazy};
+use neatcheck::Lazy;
 use neatcheck_tools::benchmarks::lambda::{well_typed, Expr};
 use neatcheck_tools::benchmarks::redblack::{invariant_in, invariant_plain, Input, Tree};
+use neatcheck_tools::search_trees::{ordered_whole, Bst};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -120,7 +121,7 @@ fn one(workload: &str, method: &str, size: &str, budget: Duration) {
             ),
             ("redblack", None) => filtered(invariant_plain, size, left),
             ("bst_i64", Some(m)) => sampled(
-                Sampler::new(|t: Lazy<'_, Bst>| ordered(t, None, None)).method(m),
+                Sampler::new(|t: Lazy<'_, Bst>| ordered_whole(t, None, None)).method(m),
                 size,
                 left,
             ),
@@ -157,28 +158,6 @@ fn increasing(xs: Lazy<'_, Vec<u8>>) -> bool {
         last = Some(x);
     }
     true
-}
-
-/// A search tree with `i64` keys (the ETNA workloads' trees).
-#[derive(Enumerable, Debug, Clone)]
-enum Bst {
-    Leaf,
-    Node(Box<Bst>, i64, Box<Bst>),
-}
-
-/// Whether a lazy tree is a search tree with keys in `(lo, hi)`, read left
-/// to right, stopping at the first key out of order.
-fn ordered(t: Lazy<'_, Bst>, lo: Option<i64>, hi: Option<i64>) -> bool {
-    match t.view() {
-        BstView::Leaf => true,
-        BstView::Node(l, k, r) => {
-            let k = k.get();
-            lo.is_none_or(|lo| lo < k)
-                && hi.is_none_or(|hi| k < hi)
-                && ordered(l, lo, Some(k))
-                && ordered(r, Some(k), hi)
-        }
-    }
 }
 
 fn ordered_plain(t: &Bst, lo: Option<i64>, hi: Option<i64>) -> bool {
