@@ -132,6 +132,9 @@ pub(crate) struct Prod {
     /// Declaration index within the sort (what derived views match on).
     pub tag: u32,
     pub cost: u32,
+    /// How many times the random phase counts each of its values
+    /// (`space::weighted`); 1 unless weighted.
+    pub weight: u32,
     pub slots: Vec<SortId>,
     pub build: Build,
     pub shape: Option<Rc<Shape>>,
@@ -225,6 +228,9 @@ pub struct Grammar {
     /// The trees of a lazy atom's bits, 0 and 1 (shared by every atom's
     /// tree), when the grammar has atoms.
     pub(crate) bit_trees: Option<[Rc<Tree>; 2]>,
+    /// Whether some alternative has a weight other than 1
+    /// (`space::weighted`): the random phase then draws by weighted counts.
+    pub(crate) weighted: bool,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -241,6 +247,9 @@ impl std::fmt::Debug for Grammar {
 
 struct PendingAlt {
     cost: u64,
+    /// The product of the weights on its path (`space::weighted`), capped
+    /// at `u32::MAX`.
+    weight: u32,
     slots: Vec<SortId>,
     build: Build,
     shape: Option<Rc<Shape>>,
@@ -322,6 +331,7 @@ impl Compiler {
         }
         let id = SortId::new(self.sorts.len());
         let bit = |value: fn() -> Value| PendingAlt {
+            weight: 1,
             cost: 0,
             slots: vec![],
             build: Build::Pure(Rc::new(value)),
@@ -366,6 +376,7 @@ impl Compiler {
     fn fields_of(&mut self, raw: &Rc<Raw>) -> PendingAlt {
         match &**raw {
             Raw::Pure(p) => PendingAlt {
+                weight: 1,
                 cost: 0,
                 slots: vec![],
                 build: Build::Pure(p.clone()),
@@ -384,15 +395,18 @@ impl Compiler {
             }
             Raw::Product(parts, combine) => {
                 let mut cost = 0;
+                let mut weight = 1u32;
                 let mut slots = vec![];
                 let mut builds = vec![];
                 for p in parts {
                     let a = self.fields_of(p);
                     cost += a.cost;
+                    weight = weight.saturating_mul(a.weight);
                     slots.extend(a.slots);
                     builds.push(a.build);
                 }
                 PendingAlt {
+                    weight,
                     cost,
                     slots,
                     build: Build::Product(builds, combine.clone()),
@@ -401,9 +415,15 @@ impl Compiler {
                 }
             }
             Raw::Label(_, inner) => self.fields_of(inner),
+            Raw::Weight(w, inner) => {
+                let mut a = self.fields_of(inner);
+                a.weight = a.weight.saturating_mul(*w);
+                a
+            }
             _ => {
                 let (s, b) = self.slot_of(raw);
                 PendingAlt {
+                    weight: 1,
                     cost: 0,
                     slots: vec![s],
                     build: b,
@@ -427,6 +447,13 @@ impl Compiler {
             Raw::Union(parts) => {
                 for p in parts {
                     self.alts_of(p, out);
+                }
+            }
+            Raw::Weight(w, inner) => {
+                let start = out.len();
+                self.alts_of(inner, out);
+                for a in &mut out[start..] {
+                    a.weight = a.weight.saturating_mul(*w);
                 }
             }
             Raw::Map(f, inner) => {
@@ -473,6 +500,7 @@ impl Compiler {
                         .iter()
                         .enumerate()
                         .map(|(i, b)| PendingAlt {
+                            weight: 1,
                             cost: u64::from(b.size),
                             slots: vec![bit; b.free as usize],
                             build: Build::Atom(family.clone(), id32(i)),
@@ -534,7 +562,9 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         integers: crate::describe::integer_sizes(),
         typed_outside_own_spaces: false,
         bit_trees: None,
+        weighted: false,
     };
+    g.weighted = g.prods.iter().any(|p| p.weight != 1);
     g.bit_trees = g
         .sorts
         .iter()
@@ -589,6 +619,7 @@ fn collapse_identity_wrappers(sorts: &mut [PendingSort]) {
                 && alts[0].slots.len() == 1
                 && alts[0].build.is_identity()
                 && alts[0].shape.is_none()
+                && alts[0].weight == 1
             {
                 s.kind = PendingKind::Alias(alts[0].slots[0], Build::Slot);
             }
@@ -676,6 +707,7 @@ fn order_alternatives(
                     sort: SortId::new(id),
                     tag: 0,
                     cost: 0,
+                    weight: 1,
                     slots: vec![],
                     build: Build::Slot,
                     shape: None,
@@ -725,6 +757,7 @@ fn order_alternatives(
                         sort: SortId::new(id),
                         tag: id32(tag),
                         cost: u32::try_from(a.cost).expect("neatcheck: a cost past 2^32"),
+                        weight: a.weight,
                         slots,
                         build,
                         shape: a.shape,

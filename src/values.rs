@@ -96,7 +96,10 @@ fn enumerate(raw: &Raw, n: usize) -> Vec<Rc<Deriv>> {
             }
             out
         }
-        Raw::Label(_, inner) | Raw::Transparent(inner) | Raw::Sort(inner) => enumerate(inner, n)
+        Raw::Label(_, inner)
+        | Raw::Transparent(inner)
+        | Raw::Sort(inner)
+        | Raw::Weight(_, inner) => enumerate(inner, n)
             .into_iter()
             .map(|d| Rc::new(Deriv::Wrap(d)))
             .collect(),
@@ -138,9 +141,13 @@ fn build(raw: &Raw, d: &Deriv) -> Value {
         (Raw::Map(f, inner), Deriv::Map(d)) => f(build(inner, d)),
         (Raw::Ref(tr), Deriv::Ref(d)) => build(&(tr.raw)(), d),
         (Raw::Leaf(_) | Raw::Atom(_), Deriv::Leaf(size, i)) => leaf_family_of(raw).value(*size, i),
-        (Raw::Label(_, inner) | Raw::Transparent(inner) | Raw::Sort(inner), Deriv::Wrap(d)) => {
-            build(inner, d)
-        }
+        (
+            Raw::Label(_, inner)
+            | Raw::Transparent(inner)
+            | Raw::Sort(inner)
+            | Raw::Weight(_, inner),
+            Deriv::Wrap(d),
+        ) => build(inner, d),
         _ => unreachable!("derivation does not match its description"),
     }
 }

@@ -10,7 +10,9 @@
 //!   `impl LazyView for T`.
 //!
 //! Attributes: `#[enumerable(skip)]` on a variant leaves it out of the
-//! space; `#[enumerable(with = expr)]` on a field uses `expr` (a
+//! space; `#[enumerable(weight = n)]` on a variant draws it `n` times as
+//! often in a check's random phase (`space::Constructor::weight`; the
+//! exhaustive search is unchanged); `#[enumerable(with = expr)]` on a field uses `expr` (a
 //! `Space<FieldType>`, also accepted as a string `"expr"`) instead of the
 //! field type's space, and the field's view is a `Lazy` handle of its type
 //! (the engine checks reads of such positions). `#[enumerable(transparent)]`
@@ -61,6 +63,8 @@ struct VariantInfo {
     fields: Vec<FieldInfo>,
     /// `#[enumerable(skip)]`: in the view type, not in the space.
     skipped: bool,
+    /// `#[enumerable(weight = n)]`: its weight in the random phase.
+    weight: Option<syn::LitInt>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -152,17 +156,30 @@ fn type_transparent(attrs: &[syn::Attribute]) -> syn::Result<Option<Span>> {
     Ok(transparent)
 }
 
-fn variant_skipped(attrs: &[syn::Attribute]) -> syn::Result<bool> {
+/// A variant's attributes: whether it is skipped, and its weight.
+fn variant_attrs(attrs: &[syn::Attribute]) -> syn::Result<(bool, Option<syn::LitInt>)> {
     let mut skip = false;
+    let mut weight = None;
     enumerable_items(attrs, |meta| {
         if meta.path.is_ident("skip") {
             skip = true;
             Ok(())
+        } else if meta.path.is_ident("weight") {
+            let w: syn::LitInt = meta.value()?.parse()?;
+            if w.base10_parse::<u32>().map_or(true, |w| w == 0) {
+                return Err(syn::Error::new_spanned(
+                    &w,
+                    "a weight is a whole number from 1 to 4294967295 (to leave a variant out, \
+                     use `#[enumerable(skip)]`)",
+                ));
+            }
+            weight = Some(w);
+            Ok(())
         } else {
-            Err(meta.error("expected `skip`"))
+            Err(meta.error("expected `skip` or `weight = <a whole number>`"))
         }
     })?;
-    Ok(skip)
+    Ok((skip, weight))
 }
 
 fn variant_of(name: &Ident, fields: &Fields) -> syn::Result<VariantInfo> {
@@ -186,6 +203,7 @@ fn variant_of(name: &Ident, fields: &Fields) -> syn::Result<VariantInfo> {
         kind,
         fields,
         skipped: false,
+        weight: None,
     })
 }
 
@@ -205,7 +223,7 @@ fn parse(input: &DeriveInput) -> syn::Result<TypeInfo<'_>> {
             .iter()
             .map(|v| {
                 let mut info = variant_of(&v.ident, &v.fields)?;
-                info.skipped = variant_skipped(&v.attrs)?;
+                (info.skipped, info.weight) = variant_attrs(&v.attrs)?;
                 Ok(info)
             })
             .collect::<syn::Result<_>>()?,
@@ -365,7 +383,7 @@ fn describe_fn(ty: &TypeInfo<'_>) -> TokenStream2 {
         });
         let build = construct(ty.ctor_path(v), v, takes, bare);
         let build = quote!(|__f: &mut #nc::space::Fields<'_>| #build);
-        if v.kind == Kind::Named {
+        let ctor = if v.kind == Kind::Named {
             let names = v
                 .fields
                 .iter()
@@ -373,6 +391,10 @@ fn describe_fn(ty: &TypeInfo<'_>) -> TokenStream2 {
             quote!(#nc::space::Constructor::named(#vname, vec![#((#names, #spaces)),*], #build,))
         } else {
             quote!(#nc::space::Constructor::new(#vname, vec![#(#spaces),*], #build,))
+        };
+        match &v.weight {
+            Some(w) => quote!(#ctor.weight(#w)),
+            None => ctor,
         }
     });
     quote! {
@@ -708,6 +730,14 @@ mod tests {
             ("struct R<'a>(&'a u8);", "without lifetime parameters"),
             ("union X { a: u8 }", "does not support unions"),
             ("enum E { #[enumerable(sikp)] A }", "expected `skip`"),
+            (
+                "enum E { #[enumerable(weight = 0)] A, B }",
+                "a weight is a whole number",
+            ),
+            (
+                "enum E { #[enumerable(weight = \"2\")] A }",
+                "expected integer",
+            ),
             (
                 "struct S(#[enumerable(width = s())] u8);",
                 "expected `with = ",

@@ -12,7 +12,7 @@
 //! such bugs are found in a few hundred runs whatever the seed.
 
 use crate::feat::walk::{walk_counted, TreeSink};
-use crate::feat::{Counts, Leaves};
+use crate::feat::{CountMode, Counts};
 use crate::grammar::{Grammar, SortId, Tree};
 use crate::word_hash::WordHash;
 use num_bigint::BigUint;
@@ -288,7 +288,7 @@ fn bases(g: &Grammar) -> Vec<Base> {
     };
     let min = min as usize;
     let mut out = vec![];
-    let mut counts = Counts::counting(g, Leaves::Smallest);
+    let mut counts = Counts::counting(g, CountMode::Skeletons);
     for size in min..=min + BASE_SIZES {
         if out.len() == BASES {
             break;
@@ -297,7 +297,7 @@ fn bases(g: &Grammar) -> Vec<Base> {
             continue;
         }
         let tree = walk_counted(counts, g.root, size, BigUint::zero(), &mut TreeSink);
-        counts = Counts::counting(g, Leaves::Smallest);
+        counts = Counts::counting(g, CountMode::Skeletons);
         let tree = Rc::try_unwrap(tree).unwrap_or_else(|t| (*t).clone());
         let leaves = leaves_of(g, &tree);
         if !leaves.is_empty() {

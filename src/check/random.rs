@@ -16,7 +16,7 @@ use super::edges::edge_indices;
 use crate::constrained::count::Count;
 use crate::constrained::pruned::Pruned;
 use crate::feat::walk::{walk_counted, TreeSink};
-use crate::feat::{Counts, Leaves};
+use crate::feat::{CountMode, Counts};
 use crate::grammar::{Grammar, SortId, SortKind, Tree};
 use crate::index::{sample_tree_counted, uniform_below, SeedRng};
 use num_bigint::BigUint;
@@ -196,7 +196,7 @@ impl<'g> RandomCases<'g> {
         let key = (g.id, self.long_max);
         let cached = REACHED.with(|r| r.borrow().get(&key).copied());
         let reached = cached.unwrap_or_else(|| {
-            let mut counts = Counts::uncached(g, Leaves::Smallest);
+            let mut counts = Counts::uncached(g, CountMode::Skeletons);
             let mut reached = 0;
             // Bounded also by size: a grammar whose counts take no products.
             for size in 0..=self.long_max.min(100 * LONG_SIZE) {
@@ -220,7 +220,7 @@ impl<'g> RandomCases<'g> {
     fn long_case(&mut self, target: usize) -> Option<Case> {
         let g = self.grammar;
         let long_size = self.long_size();
-        let mut counts = Counts::counting(g, Leaves::Smallest);
+        let mut counts = Counts::counting(g, CountMode::Skeletons);
         let near = (0..=8).flat_map(|d| [target.checked_add(d), target.checked_sub(d)]);
         let size = near
             .flatten()
@@ -230,7 +230,7 @@ impl<'g> RandomCases<'g> {
         drop(counts);
         for _ in 0..LONG_TRIES {
             let i = uniform_below(&count, &mut self.rng);
-            let counts = Counts::counting(g, Leaves::Smallest);
+            let counts = Counts::counting(g, CountMode::Skeletons);
             let skeleton = walk_counted(counts, g.root, size, i, &mut TreeSink);
             let skeleton = Rc::try_unwrap(skeleton).unwrap_or_else(|t| (*t).clone());
             // One in four keeps every atom minimal: runs of equal values
@@ -278,11 +278,17 @@ impl<'g> RandomCases<'g> {
     /// Rules out, for later draws, the class of a case whose precondition
     /// was false: every input of its size that agrees with it on the
     /// positions it read (`reads`, in the order read). False when nothing
-    /// was ruled out (the case's size is outside the phase's, or the
-    /// property read the same input prefix differently before).
+    /// was ruled out (the case's size is outside the phase's, the input
+    /// space has weights, or the property read the same input prefix
+    /// differently before).
     pub(crate) fn discard(&mut self, tree: &Tree, reads: &[u32]) -> bool {
         let size = self.grammar.tree_size(tree) as usize;
         if !(self.first_size..=self.last_size.min(self.leaf_cap)).contains(&size) {
+            return false;
+        }
+        // The pruned space draws uniformly: with weights, a case is drawn
+        // again by rejection instead, so that the weights hold.
+        if self.grammar.weighted {
             return false;
         }
         let g = self.grammar;
@@ -333,7 +339,7 @@ impl<'g> RandomCases<'g> {
     fn sample_near(&mut self, target: usize) -> Option<(Tree, usize)> {
         let (first, last) = (self.first_size, self.last_size.min(self.leaf_cap));
         let near = (0..=8).flat_map(|d| [target.checked_add(d), target.checked_sub(d)]);
-        let mut counts = Counts::of(self.grammar);
+        let mut counts = Counts::for_draws(self.grammar);
         let size = near
             .flatten()
             .filter(|s| (first..=last).contains(s))
@@ -592,6 +598,47 @@ mod tests {
             Tree::Leaf(..) => 1,
             Tree::Node(_, kids) => 1 + kids.iter().map(|k| positions(k)).sum::<u32>(),
         }
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Coin {
+        Rare,
+        Common,
+    }
+
+    impl crate::Enumerable for Coin {
+        fn describe() -> crate::space::Space<Self> {
+            use crate::space;
+            space::pay(space::weighted(vec![
+                (1, space::pure(Coin::Rare)),
+                (9, space::pure(Coin::Common)),
+            ]))
+        }
+    }
+
+    /// Among values of the same size, a weight of 9 against 1 makes the
+    /// common coin about nine tenths of the coins drawn (by size and with
+    /// moved atoms; long cases are drawn by structure, without weights).
+    #[test]
+    fn weighted_alternatives_are_drawn_by_their_weights() {
+        let g = grammar_of::<Vec<Coin>>();
+        let mut r = RandomCases::new(&g, 3, 4, 40, 600);
+        let (mut rare, mut common) = (0u32, 0u32);
+        while let Some(case) = r.next_case() {
+            if case.atoms == Atoms::Long {
+                continue;
+            }
+            let coins: Vec<Coin> = crate::grammar::downcast(g.build_root(&case.tree), "coins");
+            rare += coins.iter().filter(|&&c| c == Coin::Rare).count() as u32;
+            common += coins.iter().filter(|&&c| c == Coin::Common).count() as u32;
+        }
+        let share = f64::from(common) / f64::from(common + rare);
+        assert!(rare + common > 2000, "{rare} + {common} coins");
+        assert!((0.87..0.93).contains(&share), "common share {share}");
+        // A false precondition rules nothing out (the pruned space is
+        // uniform): the case is drawn again with the weights.
+        let case = RandomCases::new(&g, 3, 4, 40, 1).next_case().unwrap();
+        assert!(!r.discard(&case.tree, &[0]));
     }
 
     #[test]

@@ -124,6 +124,9 @@ pub(crate) enum Raw {
     Pure(Rc<dyn Fn() -> Value>),
     Pay(Rc<Raw>),
     Union(Vec<Rc<Raw>>),
+    /// The alternatives below, each drawn `weight` times as often by a
+    /// check's random phase (see [`weighted`]); nothing else sees it.
+    Weight(u32, Rc<Raw>),
     Product(Vec<Rc<Raw>>, Combine),
     Map(Rc<dyn Fn(Value) -> Value>, Rc<Raw>),
     /// The registered space of another type (how recursion is expressed).
@@ -225,6 +228,57 @@ pub fn union<T: 'static>(spaces: Vec<Space<T>>) -> Space<T> {
     Space::from_raw(Rc::new(Raw::Union(
         spaces.into_iter().map(|s| s.raw).collect(),
     )))
+}
+
+/// The values of all the spaces, like [`union`], with weights for the
+/// check's random phase: a value of an alternative of weight `w` is drawn
+/// `w` times as often as one of weight 1 **of the same size**.
+///
+/// The random phase draws a size first, then a value of that size, each
+/// value as many times as the product of the weights on its path. So a
+/// weight does not move draws between sizes: it shifts what the values of
+/// a size are made of (the operations a list of commands holds, the leaves
+/// of a tree, the choice between alternatives of equal size).
+///
+/// Everything else ignores weights and stays exact: the exhaustive search
+/// and its classes, counting, FEAT indexing and [`crate::index::sample`]
+/// (uniform by definition), shrinking, replay keys. Two parts of the random
+/// phase draw without them: long cases (drawn by structure) and the edge
+/// sweep; and a case whose precondition is false is drawn again with the
+/// weights, without ruling its class out (the pruned sampler is uniform).
+///
+/// ```
+/// use neatcheck::space::{self, Space};
+///
+/// #[derive(Clone, Debug)]
+/// enum Op { Push(u8), Pop, Clear }
+///
+/// // Pushes nine times as often as a pop of the same size, clears rarely.
+/// let op: Space<Op> = space::pay(space::weighted(vec![
+///     (9, space::map(space::of::<u8>(), Op::Push)),
+///     (3, space::pure(Op::Pop)),
+///     (1, space::pure(Op::Clear)),
+/// ]));
+/// // Enumerated as without weights: size 1 holds `Push(0)`, `Pop`, `Clear`.
+/// let ops = neatcheck::values::values_in(&op, 1);
+/// assert_eq!(format!("{ops:?}"), "[Push(0), Pop, Clear]");
+/// ```
+///
+/// # Panics
+/// On a weight of 0 (leave the alternative out instead).
+pub fn weighted<T: 'static>(choices: Vec<(u32, Space<T>)>) -> Space<T> {
+    let parts = choices
+        .into_iter()
+        .map(|(weight, s)| {
+            assert!(
+                weight > 0,
+                "neatcheck: space::weighted: a weight of 0 (leave that alternative out; weights \
+                 are relative chances and every alternative stays in the exhaustive search)"
+            );
+            Rc::new(Raw::Weight(weight, s.raw))
+        })
+        .collect();
+    Space::from_raw(Rc::new(Raw::Union(parts)))
 }
 
 /// Pairs of values; the size of a pair is the sum of the sizes.
@@ -371,6 +425,19 @@ impl<T: 'static> Constructor<T> {
                 },
                 product_with(fields.into_iter().map(|(_, s)| s).collect(), build),
             ),
+        }
+    }
+
+    /// This constructor drawn `weight` times as often as a weight-1 one of
+    /// the same size by a check's random phase (see [`weighted`], which
+    /// says what weights change and what they leave exact); what
+    /// `#[enumerable(weight = n)]` on a variant gives.
+    ///
+    /// # Panics
+    /// On a weight of 0.
+    pub fn weight(self, weight: u32) -> Self {
+        Constructor {
+            space: weighted(vec![(weight, self.space)]),
         }
     }
 

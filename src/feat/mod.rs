@@ -13,6 +13,8 @@
 
 pub(crate) mod rank;
 pub(crate) mod walk;
+#[cfg(test)]
+mod weight_tests;
 
 use crate::grammar::{Grammar, ProdId, SortId, SortKind};
 use num_bigint::BigUint;
@@ -20,16 +22,20 @@ use num_traits::{ToPrimitive, Zero};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-/// Which values of a leaf family a count table counts.
+/// What a count table counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) enum Leaves {
-    /// Every value: the grammar's own counts.
+pub(crate) enum CountMode {
+    /// Every value once: the grammar's own counts.
     #[default]
     All,
-    /// Only the first value of the family's smallest size: the counts of
-    /// *skeletons*, values whose atoms are all minimal, so that a size is
-    /// spent on structure alone (the random phase's long collections).
-    Smallest,
+    /// Only values whose leaves are each their family's first value of its
+    /// smallest size: the counts of *skeletons*, so that a size is spent on
+    /// structure alone (the random phase's long collections).
+    Skeletons,
+    /// Every value as many times as the product of the weights of the
+    /// alternatives on its path (`space::weighted`): a uniform index below
+    /// these counts is a weighted draw (the random phase's).
+    Weighted,
 }
 
 /// Memo tables of a grammar's counts, extended on demand.
@@ -58,7 +64,7 @@ const CACHED_GRAMMARS: usize = 64;
 /// last used.
 #[derive(Default)]
 struct Cache {
-    tables: HashMap<(u64, Leaves), (u64, CountTables), crate::word_hash::WordHash>,
+    tables: HashMap<(u64, CountMode), (u64, CountTables), crate::word_hash::WordHash>,
     clock: u64,
 }
 
@@ -72,7 +78,7 @@ thread_local! {
 pub(crate) struct Counts<'g> {
     g: &'g Grammar,
     t: CountTables,
-    leaves: Leaves,
+    mode: CountMode,
 }
 
 impl std::fmt::Debug for Counts<'_> {
@@ -84,7 +90,7 @@ impl std::fmt::Debug for Counts<'_> {
 impl Drop for Counts<'_> {
     fn drop(&mut self) {
         let t = std::mem::take(&mut self.t);
-        let id = (self.g.id, self.leaves);
+        let id = (self.g.id, self.mode);
         // `try_with`: a handle dropped while the thread's locals are torn
         // down just loses its tables.
         let _ = CACHE.try_with(|c| {
@@ -105,25 +111,46 @@ impl Drop for Counts<'_> {
 impl<'g> Counts<'g> {
     /// The counts of `g`, with the tables this thread computed before.
     pub(crate) fn of(g: &'g Grammar) -> Counts<'g> {
-        Counts::counting(g, Leaves::All)
+        Counts::counting(g, CountMode::All)
     }
 
-    /// The counts of `g` with its leaves counted as `leaves` says.
-    pub(crate) fn counting(g: &'g Grammar, leaves: Leaves) -> Counts<'g> {
+    /// The counts a random draw from `g` walks: weighted when `g` has
+    /// weights (`space::weighted`), else the grammar's own.
+    pub(crate) fn for_draws(g: &'g Grammar) -> Counts<'g> {
+        let mode = if g.weighted {
+            CountMode::Weighted
+        } else {
+            CountMode::All
+        };
+        Counts::counting(g, mode)
+    }
+
+    /// The counts of `g` counted as `mode` says.
+    pub(crate) fn counting(g: &'g Grammar, mode: CountMode) -> Counts<'g> {
         let t = CACHE
-            .with(|c| c.borrow_mut().tables.remove(&(g.id, leaves)))
+            .with(|c| c.borrow_mut().tables.remove(&(g.id, mode)))
             .map(|(_, t)| t)
             .unwrap_or_default();
-        Counts { g, t, leaves }
+        Counts { g, t, mode }
     }
 
     /// Counts of `g` from empty tables: [`Counts::work`] then measures
     /// this handle's own work, whatever this thread counted before.
-    pub(crate) fn uncached(g: &'g Grammar, leaves: Leaves) -> Counts<'g> {
+    pub(crate) fn uncached(g: &'g Grammar, mode: CountMode) -> Counts<'g> {
         Counts {
             g,
             t: CountTables::default(),
-            leaves,
+            mode,
+        }
+    }
+
+    /// How many times these counts count each value of `prod` beyond its
+    /// fields' own counts: its weight when counting weighted, else 1. A walk
+    /// that chose `prod` divides its index by it.
+    pub(crate) fn weight(&self, prod: ProdId) -> u32 {
+        match self.mode {
+            CountMode::Weighted => self.g.prods[prod.index()].weight,
+            CountMode::All | CountMode::Skeletons => 1,
         }
     }
 
@@ -213,22 +240,22 @@ impl<'g> Counts<'g> {
         for size in t.upto..=n {
             for &s in &order {
                 let c = match &g.sorts[s.index()].kind {
-                    SortKind::Leaf { family, .. } => match self.leaves {
-                        Leaves::All => family.count(size),
-                        Leaves::Smallest => {
+                    SortKind::Leaf { family, .. } => match self.mode {
+                        CountMode::All | CountMode::Weighted => family.count(size),
+                        CountMode::Skeletons => {
                             BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
                         }
                     },
                     SortKind::Algebraic { .. } if g.sorts[s.index()].atom.is_some() => {
-                        match self.leaves {
+                        match self.mode {
                             // A lazy atom counts as its family: the sum of
                             // its blocks' `2^free`, no product tables.
-                            Leaves::All => {
+                            CountMode::All | CountMode::Weighted => {
                                 let family = g.sorts[s.index()].atom.as_ref().expect("an atom");
                                 crate::describe::LeafFamily::count(&**family, size)
                             }
                             // A leaf of the skeleton: its first value.
-                            Leaves::Smallest => {
+                            CountMode::Skeletons => {
                                 BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
                             }
                         }
@@ -242,7 +269,11 @@ impl<'g> Counts<'g> {
                                 continue;
                             }
                             let m = size - cost;
-                            total += alt_count(t, g, p, m);
+                            let ways = alt_count(t, g, p, m);
+                            match (self.mode, prod.weight) {
+                                (CountMode::Weighted, w) if w != 1 => total += ways * w,
+                                _ => total += ways,
+                            }
                         }
                         total
                     }
@@ -417,7 +448,7 @@ mod tests {
         CACHE.with(|c| {
             c.borrow()
                 .tables
-                .get(&(g.id, Leaves::All))
+                .get(&(g.id, CountMode::All))
                 .map(|(_, t)| t.upto)
         })
     }

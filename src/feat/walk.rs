@@ -173,7 +173,7 @@ pub(crate) fn walk<S: Sink>(
 }
 
 /// [`walk`] by given counts: the grammar's own, or its skeletons' (leaves
-/// at their first smallest value, [`super::Leaves::Smallest`]).
+/// at their first smallest value, [`super::CountMode::Skeletons`]).
 pub(crate) fn walk_counted<'g, S: Sink>(
     counts: Counts<'g>,
     sort: SortId,
@@ -259,10 +259,15 @@ impl<S: Sink> Walker<'_, '_, S> {
             if size < cost {
                 continue;
             }
-            match self.counts.suffix_count_small(p, 0, size - cost) {
+            // Weighted counts hold each value of `p` `weight` times: the
+            // index among them, divided by the weight, is one of `p`'s.
+            let weight = self.counts.weight(p);
+            let ways = self.counts.suffix_count_small(p, 0, size - cost);
+            match ways.and_then(|w| w.checked_mul(u128::from(weight))) {
                 Some(ways) if i >= ways => i -= ways,
                 _ => {
                     chosen = Some((p, size - cost));
+                    i /= u128::from(weight);
                     break;
                 }
             }
@@ -334,9 +339,13 @@ impl<S: Sink> Walker<'_, '_, S> {
             if size < cost {
                 continue;
             }
-            let ways = self.counts.suffix_count(p, 0, size - cost);
+            let weight = self.counts.weight(p);
+            let ways = self.counts.suffix_count(p, 0, size - cost) * weight;
             if i < ways {
                 chosen = Some((p, size - cost));
+                if weight != 1 {
+                    i /= weight;
+                }
                 break;
             }
             i -= ways;
