@@ -1202,6 +1202,22 @@ impl Grammar {
         }
     }
 
+    /// The generators of the drawn leaf families in the grammar
+    /// (`space::drawn`), in sort order, without repeats.
+    pub(crate) fn generators(&self) -> Vec<String> {
+        let mut names: Vec<String> = vec![];
+        for sort in &self.sorts {
+            if let SortKind::Leaf { family, .. } = &sort.kind {
+                if let Some(name) = family.generator() {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+        names
+    }
+
     pub(crate) fn leaf_family(&self, sort: SortId) -> &Rc<dyn LeafFamily> {
         match &self.sorts[sort.index()].kind {
             SortKind::Leaf { family, .. } => family,

@@ -194,6 +194,11 @@ pub struct Summary {
     /// ([`crate::check::Config::shard`]): every count above is this
     /// shard's, and a smaller counterexample may be another shard's.
     pub shard: Option<Shard>,
+    /// The generators parts of the input were drawn from by seed
+    /// ([`crate::space::drawn`], a proptest strategy, an `arbitrary`
+    /// type): the search enumerated, counted and shrank their seeds, so a
+    /// counterexample is minimal in its seeds, not in those parts' values.
+    pub drawn: Vec<String>,
 }
 
 impl Summary {

@@ -281,6 +281,7 @@ pub(crate) fn drive<T: Enumerable + Debug>(
     let mut summary = Summary {
         worst_case: "0".into(),
         shard: config.shard,
+        drawn: g.generators(),
         ..Summary::default()
     };
     // Outside the catch below: a panic that leaves the phases is reported

@@ -196,7 +196,7 @@ impl<'g> RandomCases<'g> {
         let key = (g.id, self.long_max);
         let cached = REACHED.with(|r| r.borrow().get(&key).copied());
         let reached = cached.unwrap_or_else(|| {
-            let mut counts = Counts::uncached(g, CountMode::Skeletons);
+            let mut counts = Counts::uncached(g, CountMode::for_draws(g, true));
             let mut reached = 0;
             // Bounded also by size: a grammar whose counts take no products.
             for size in 0..=self.long_max.min(100 * LONG_SIZE) {
@@ -220,7 +220,7 @@ impl<'g> RandomCases<'g> {
     fn long_case(&mut self, target: usize) -> Option<Case> {
         let g = self.grammar;
         let long_size = self.long_size();
-        let mut counts = Counts::counting(g, CountMode::Skeletons);
+        let mut counts = Counts::counting(g, CountMode::for_draws(g, true));
         let near = (0..=8).flat_map(|d| [target.checked_add(d), target.checked_sub(d)]);
         let size = near
             .flatten()
@@ -230,7 +230,7 @@ impl<'g> RandomCases<'g> {
         drop(counts);
         for _ in 0..LONG_TRIES {
             let i = uniform_below(&count, &mut self.rng);
-            let counts = Counts::counting(g, CountMode::Skeletons);
+            let counts = Counts::counting(g, CountMode::for_draws(g, true));
             let skeleton = walk_counted(counts, g.root, size, i, &mut TreeSink);
             let skeleton = Rc::try_unwrap(skeleton).unwrap_or_else(|t| (*t).clone());
             // One in four keeps every atom minimal: runs of equal values

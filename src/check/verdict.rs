@@ -213,6 +213,14 @@ pub(crate) fn failure_report<T: Debug>(
         }
     }
     let _ = writeln!(s, "  coverage: {}", c.summary);
+    if !c.summary.drawn.is_empty() {
+        let _ = writeln!(
+            s,
+            "  drawn by seed: {} (the search tried, counted and shrank seeds: minimal means no \
+             smaller seed fails, not that no smaller value does)",
+            c.summary.drawn.join(", ")
+        );
+    }
     if !c.key.is_empty() {
         let _ = writeln!(
             s,

@@ -39,6 +39,12 @@ pub trait LeafFamily {
         self.last_size()
             .map(|last| (0..=last).map(|s| self.count(s)).sum())
     }
+    /// The generator this family's values come from, when they are drawn
+    /// from seeds ([`crate::space::drawn`]): failure reports name it, since
+    /// the search's minimality is then the seed's, not the value's.
+    fn generator(&self) -> Option<String> {
+        None
+    }
 }
 
 fn pow2(k: usize) -> BigUint {

@@ -6,6 +6,7 @@
 
 mod atom;
 mod custom;
+mod drawn;
 mod ints;
 mod leaf;
 pub(crate) mod numbers;
@@ -14,6 +15,11 @@ mod pattern;
 pub(crate) use atom::{AtomBlock, AtomFamily};
 pub(crate) use custom::debug_text;
 pub use custom::{ctor, show_with_debug};
+#[cfg(feature = "arbitrary")]
+pub use drawn::arbitrary;
+pub use drawn::drawn;
+#[cfg(feature = "proptest")]
+pub use drawn::from_strategy;
 pub(crate) use ints::ModeScope;
 pub use ints::{integer_sizes, with_integer_sizes, IntegerSizes};
 pub use leaf::{bits_family, char_family, range_family, signed_family, LeafFamily};

@@ -36,6 +36,32 @@ pub(crate) enum CountMode {
     /// alternatives on its path (`space::weighted`): a uniform index below
     /// these counts is a weighted draw (the random phase's).
     Weighted,
+    /// Skeletons, each as many times as the product of its weights (the
+    /// long cases of a weighted space).
+    WeightedSkeletons,
+}
+
+impl CountMode {
+    /// Whether leaves count only their first smallest value.
+    fn skeletons(self) -> bool {
+        matches!(self, CountMode::Skeletons | CountMode::WeightedSkeletons)
+    }
+
+    /// Whether values count as many times as their weights.
+    fn weighted(self) -> bool {
+        matches!(self, CountMode::Weighted | CountMode::WeightedSkeletons)
+    }
+
+    /// The counts random values of `g` are drawn by: weighted when `g` has
+    /// weights (`space::weighted`); of skeletons for `skeletons`.
+    pub(crate) fn for_draws(g: &Grammar, skeletons: bool) -> CountMode {
+        match (skeletons, g.weighted) {
+            (false, false) => CountMode::All,
+            (false, true) => CountMode::Weighted,
+            (true, false) => CountMode::Skeletons,
+            (true, true) => CountMode::WeightedSkeletons,
+        }
+    }
 }
 
 /// Memo tables of a grammar's counts, extended on demand.
@@ -117,12 +143,7 @@ impl<'g> Counts<'g> {
     /// The counts a random draw from `g` walks: weighted when `g` has
     /// weights (`space::weighted`), else the grammar's own.
     pub(crate) fn for_draws(g: &'g Grammar) -> Counts<'g> {
-        let mode = if g.weighted {
-            CountMode::Weighted
-        } else {
-            CountMode::All
-        };
-        Counts::counting(g, mode)
+        Counts::counting(g, CountMode::for_draws(g, false))
     }
 
     /// The counts of `g` counted as `mode` says.
@@ -148,9 +169,10 @@ impl<'g> Counts<'g> {
     /// fields' own counts: its weight when counting weighted, else 1. A walk
     /// that chose `prod` divides its index by it.
     pub(crate) fn weight(&self, prod: ProdId) -> u32 {
-        match self.mode {
-            CountMode::Weighted => self.g.prods[prod.index()].weight,
-            CountMode::All | CountMode::Skeletons => 1,
+        if self.mode.weighted() {
+            self.g.prods[prod.index()].weight
+        } else {
+            1
         }
     }
 
@@ -240,22 +262,20 @@ impl<'g> Counts<'g> {
         for size in t.upto..=n {
             for &s in &order {
                 let c = match &g.sorts[s.index()].kind {
-                    SortKind::Leaf { family, .. } => match self.mode {
-                        CountMode::All | CountMode::Weighted => family.count(size),
-                        CountMode::Skeletons => {
-                            BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
-                        }
+                    SortKind::Leaf { family, .. } => match self.mode.skeletons() {
+                        false => family.count(size),
+                        true => BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size)),
                     },
                     SortKind::Algebraic { .. } if g.sorts[s.index()].atom.is_some() => {
-                        match self.mode {
+                        match self.mode.skeletons() {
                             // A lazy atom counts as its family: the sum of
                             // its blocks' `2^free`, no product tables.
-                            CountMode::All | CountMode::Weighted => {
+                            false => {
                                 let family = g.sorts[s.index()].atom.as_ref().expect("an atom");
                                 crate::describe::LeafFamily::count(&**family, size)
                             }
                             // A leaf of the skeleton: its first value.
-                            CountMode::Skeletons => {
+                            true => {
                                 BigUint::from(u8::from(size as u64 == g.sorts[s.index()].min_size))
                             }
                         }
@@ -270,8 +290,8 @@ impl<'g> Counts<'g> {
                             }
                             let m = size - cost;
                             let ways = alt_count(t, g, p, m);
-                            match (self.mode, prod.weight) {
-                                (CountMode::Weighted, w) if w != 1 => total += ways * w,
+                            match prod.weight {
+                                w if w != 1 && self.mode.weighted() => total += ways * w,
                                 _ => total += ways,
                             }
                         }

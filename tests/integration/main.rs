@@ -13,6 +13,7 @@ mod constrained;
 mod crash;
 mod custom_spaces;
 mod derive;
+mod drawn;
 mod enumeration;
 mod explore;
 mod index;
