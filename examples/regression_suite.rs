@@ -6,11 +6,12 @@
 //! Put the module next to `eval` and `cargo test` runs it; after an
 //! intended change, regenerate it and review the difference.
 
-use neatcheck::suite::{self, Criterion, Export, Expr, RustExpr};
+use neatcheck::suite::{self, Criterion, Export, RustExpr};
 use neatcheck::Enumerable;
 
-/// Expressions over two variables.
-#[derive(Enumerable, Debug, Clone, PartialEq)]
+/// Expressions over two variables (`RustExpr` writes them as Rust in the
+/// exported tests).
+#[derive(Enumerable, RustExpr, Debug, Clone, PartialEq)]
 pub enum Exp {
     Num(u8),
     /// `x` (false) or `y` (true).
@@ -45,21 +46,6 @@ pub fn eval(e: &Exp) -> Option<u32> {
             } else {
                 suite::branch("if: else");
                 eval(f)
-            }
-        }
-    }
-}
-
-impl RustExpr for Exp {
-    fn rust_expr(&self) -> Expr {
-        // Boxed fields print through `Box`'s `RustExpr`: `Box::new(..)`.
-        match self {
-            Exp::Num(n) => Expr::call("Exp::Num", [n.rust_expr()]),
-            Exp::Var(y) => Expr::call("Exp::Var", [y.rust_expr()]),
-            Exp::Add(x, y) => Expr::call("Exp::Add", [x.rust_expr(), y.rust_expr()]),
-            Exp::Sub(x, y) => Expr::call("Exp::Sub", [x.rust_expr(), y.rust_expr()]),
-            Exp::IfZero(c, t, f) => {
-                Expr::call("Exp::IfZero", [c.rust_expr(), t.rust_expr(), f.rust_expr()])
             }
         }
     }

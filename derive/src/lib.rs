@@ -40,6 +40,20 @@ use syn::{
     PathArguments, Type,
 };
 
+mod rust_expr;
+
+/// Derives `neatcheck::suite::RustExpr`: the expression that rebuilds a
+/// value, for exported regression suites (`Type::Variant(fields..)`,
+/// `Type { field: .. }`; type parameters must be `RustExpr` too).
+#[proc_macro_derive(RustExpr)]
+pub fn derive_rust_expr(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match rust_expr::expand(&input) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
 /// Derives `neatcheck::Enumerable` and `neatcheck::LazyView` (see the crate
 /// documentation for the attributes).
 #[proc_macro_derive(Enumerable, attributes(enumerable))]

@@ -89,10 +89,11 @@ impl Suite {
             }
             let _ = writeln!(out, "    fn class_{:0width$}() {{", case.index);
             let _ = writeln!(out, "        // Demand: {}", one_line(&case.pattern));
-            let call = bind_inputs(&export.call, case, &mut out);
+            let call = bind_inputs(&export.call, case, &self.types, &mut out);
             let lines = match &case.outcome {
                 CaseOutcome::Returned(expected) => {
-                    push_lines(&mut out, expected.let_lines(8, "let expected = ", ";"));
+                    let head = typed_let("expected", self.types.output.as_deref());
+                    push_lines(&mut out, expected.let_lines(8, &head, ";"));
                     super::Expr::call(
                         "assert_eq!",
                         [super::Expr::atom(call), super::Expr::atom("expected")],
@@ -247,20 +248,42 @@ fn first_difference(a: &str, b: &str) -> usize {
 
 /// Binds the case's input as the call uses it (`input`, or `arg0`, ...)
 /// and returns the call with the placeholders replaced.
-fn bind_inputs(call: &str, case: &super::Case, out: &mut String) -> String {
+fn bind_inputs(
+    call: &str,
+    case: &super::Case,
+    types: &super::ExportTypes,
+    out: &mut String,
+) -> String {
     let mut call = call.to_string();
     if call.contains("{input}") {
-        push_lines(out, case.input.let_lines(8, "let input = ", ";"));
+        let head = typed_let("input", types.input.as_deref());
+        push_lines(out, case.input.let_lines(8, &head, ";"));
         call = call.replace("{input}", "input");
     }
     for (i, arg) in case.args.iter().enumerate() {
         let hole = format!("{{{i}}}");
         if call.contains(&hole) {
-            push_lines(out, arg.let_lines(8, &format!("let arg{i} = "), ";"));
+            let ty = types
+                .args
+                .as_ref()
+                .and_then(|a| a.get(i))
+                .map(String::as_str);
+            let head = typed_let(&format!("arg{i}"), ty);
+            push_lines(out, arg.let_lines(8, &head, ";"));
             call = call.replace(&hole, &format!("arg{i}"));
         }
     }
     call
+}
+
+/// `let name: Type = ` when the type is known, else `let name = `: the
+/// annotation types what the value alone does not (an empty `vec![]`
+/// compared with a function's `Vec<String>`).
+fn typed_let(name: &str, ty: Option<&str>) -> String {
+    match ty {
+        Some(ty) => format!("let {name}: {ty} = "),
+        None => format!("let {name} = "),
+    }
 }
 
 fn push_lines(out: &mut String, lines: Vec<String>) {

@@ -12,7 +12,7 @@
 //! short literal elements packed several to a line, and a `let` whose
 //! right-hand side moves to the next line when that saves it breaking.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The line width of `rustfmt`'s default style.
 const WIDTH: usize = 100;
@@ -36,7 +36,7 @@ const INDENT: usize = 4;
 /// use neatcheck::suite::{Expr, RustExpr};
 ///
 /// let e = Expr::call("Point", [1u8.rust_expr(), Expr::atom("x")]);
-/// assert_eq!(e.to_string(), "Point(1, x)");
+/// assert_eq!(e.to_string(), "Point(1u8, x)");
 /// assert_eq!(vec![Some(true)].rust_expr().to_string(), "vec![Some(true)]");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -429,8 +429,28 @@ fn packed(open: &str, items: &[Expr], indent: usize, pad: &str) -> Vec<String> {
 /// A value that can be written as a Rust expression rebuilding it: what a
 /// generated regression suite needs of the function's inputs and outputs.
 ///
-/// Implemented for the standard types; for your own types, build the
-/// expression from the fields' ([`Box`] fields come out as `Box::new(..)`):
+/// Implemented for the standard types (integers with their suffix, `3u8`,
+/// so a test's `let` has the argument's type; hash sets and maps in a
+/// deterministic order), and derived for your own with
+/// `#[derive(RustExpr)]`:
+///
+/// ```
+/// use neatcheck::suite::RustExpr;
+///
+/// #[derive(RustExpr)]
+/// enum Shape {
+///     Dot,
+///     Circle(u8),
+///     Rect { w: u8, h: Box<u8> },
+/// }
+///
+/// let r = Shape::Rect { w: 2, h: Box::new(3) };
+/// assert_eq!(r.rust_expr().to_string(), "Shape::Rect { w: 2u8, h: Box::new(3u8) }");
+/// assert_eq!(Shape::Circle(1).rust_expr().to_string(), "Shape::Circle(1u8)");
+/// ```
+///
+/// or by hand, from the fields' expressions ([`Box`] fields come out as
+/// `Box::new(..)`):
 ///
 /// ```
 /// use neatcheck::suite::{Expr, RustExpr};
@@ -452,7 +472,7 @@ fn packed(open: &str, items: &[Expr], indent: usize, pad: &str) -> Vec<String> {
 /// let e = Exp::Add(Box::new(Exp::Num(1)), Box::new(Exp::Num(2)));
 /// assert_eq!(
 ///     e.rust_expr().to_string(),
-///     "Exp::Add(Box::new(Exp::Num(1)), Box::new(Exp::Num(2)))"
+///     "Exp::Add(Box::new(Exp::Num(1u8)), Box::new(Exp::Num(2u8)))"
 /// );
 /// ```
 pub trait RustExpr {
@@ -464,6 +484,32 @@ pub trait RustExpr {
     fn rust_args(&self) -> Vec<Expr> {
         vec![self.rust_expr()]
     }
+
+    /// The type as Rust source (`Vec<String>`, `Shape<u8>`), if known:
+    /// exported tests annotate their `let`s with it, so that a value that
+    /// does not say its type (an empty `vec![]`) still compiles. `None` by
+    /// default; the standard types and `#[derive(RustExpr)]` give it.
+    fn rust_type() -> Option<String>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// The types of the arguments of [`RustExpr::rust_args`]: a tuple's
+    /// components, else the type itself.
+    fn rust_arg_types() -> Option<Vec<String>>
+    where
+        Self: Sized,
+    {
+        Self::rust_type().map(|t| vec![t])
+    }
+}
+
+/// `head<T1, T2..>` when every parameter's type is known.
+fn generic_type(head: &str, params: &[Option<String>]) -> Option<String> {
+    let params: Option<Vec<&str>> = params.iter().map(Option::as_deref).collect();
+    Some(format!("{head}<{}>", params?.join(", ")))
 }
 
 impl<T: RustExpr + ?Sized> RustExpr for &T {
@@ -476,10 +522,13 @@ impl<T: RustExpr + ?Sized> RustExpr for &T {
 }
 
 macro_rules! debug_literals {
-    ($($t:ty),*) => {$(
+    ($($t:ident),*) => {$(
         impl RustExpr for $t {
             fn rust_expr(&self) -> Expr {
                 Expr::atom(format!("{self:?}"))
+            }
+            fn rust_type() -> Option<String> {
+                Some(stringify!($t).to_string())
             }
         }
     )*};
@@ -487,7 +536,31 @@ macro_rules! debug_literals {
 
 // The `Debug` text of these is a valid literal of the type (a `char`'s
 // and a `str`'s escapes are Rust escapes).
-debug_literals!(bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, str);
+debug_literals!(bool, char);
+
+impl RustExpr for str {
+    fn rust_expr(&self) -> Expr {
+        Expr::atom(format!("{self:?}"))
+    }
+}
+
+macro_rules! integer_literals {
+    ($($t:ident),*) => {$(
+        impl RustExpr for $t {
+            /// A literal with its type's suffix (`3u8`, `-1i64`): a test
+            /// binding it to a variable compiles whatever uses the variable
+            /// (`{0}.into()` would otherwise meet an `i32`).
+            fn rust_expr(&self) -> Expr {
+                Expr::atom(format!("{self}{}", stringify!($t)))
+            }
+            fn rust_type() -> Option<String> {
+                Some(stringify!($t).to_string())
+            }
+        }
+    )*};
+}
+
+integer_literals!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 macro_rules! float_literals {
     ($($t:ident),*) => {$(
@@ -503,9 +576,13 @@ macro_rules! float_literals {
                     })
                 } else {
                     // Debug prints the shortest text that reads back the
-                    // same value, always with a `.` or an exponent.
-                    Expr::atom(format!("{self:?}"))
+                    // same value, always with a `.` or an exponent; the
+                    // suffix keeps the type where nothing else says it.
+                    Expr::atom(format!("{self:?}{}", stringify!($t)))
                 }
+            }
+            fn rust_type() -> Option<String> {
+                Some(stringify!($t).to_string())
             }
         }
     )*};
@@ -517,6 +594,12 @@ impl RustExpr for () {
     fn rust_expr(&self) -> Expr {
         Expr::atom("()")
     }
+    fn rust_type() -> Option<String> {
+        Some("()".to_string())
+    }
+    fn rust_arg_types() -> Option<Vec<String>> {
+        Some(vec![])
+    }
     fn rust_args(&self) -> Vec<Expr> {
         vec![]
     }
@@ -525,6 +608,9 @@ impl RustExpr for () {
 impl RustExpr for String {
     fn rust_expr(&self) -> Expr {
         Expr::call("String::from", [self.as_str().rust_expr()])
+    }
+    fn rust_type() -> Option<String> {
+        Some("String".to_string())
     }
 }
 
@@ -541,6 +627,9 @@ impl<T: RustExpr> RustExpr for Option<T> {
             None => Expr::atom("None"),
         }
     }
+    fn rust_type() -> Option<String> {
+        generic_type("Option", &[T::rust_type()])
+    }
 }
 
 impl<T: RustExpr, E: RustExpr> RustExpr for Result<T, E> {
@@ -550,11 +639,17 @@ impl<T: RustExpr, E: RustExpr> RustExpr for Result<T, E> {
             Err(e) => Expr::call("Err", [e.rust_expr()]),
         }
     }
+    fn rust_type() -> Option<String> {
+        generic_type("Result", &[T::rust_type(), E::rust_type()])
+    }
 }
 
 impl<T: RustExpr> RustExpr for Vec<T> {
     fn rust_expr(&self) -> Expr {
         Expr::vec(self.iter().map(RustExpr::rust_expr))
+    }
+    fn rust_type() -> Option<String> {
+        generic_type("Vec", &[T::rust_type()])
     }
 }
 
@@ -568,12 +663,18 @@ impl<T: RustExpr, const N: usize> RustExpr for [T; N] {
     fn rust_expr(&self) -> Expr {
         Expr::array(self.iter().map(RustExpr::rust_expr))
     }
+    fn rust_type() -> Option<String> {
+        Some(format!("[{}; {N}]", T::rust_type()?))
+    }
 }
 
 impl<T: RustExpr> RustExpr for BTreeSet<T> {
     fn rust_expr(&self) -> Expr {
         let items = Expr::array(self.iter().map(RustExpr::rust_expr));
         Expr::call("std::collections::BTreeSet::from", [items])
+    }
+    fn rust_type() -> Option<String> {
+        generic_type("std::collections::BTreeSet", &[T::rust_type()])
     }
 }
 
@@ -583,6 +684,48 @@ impl<K: RustExpr, V: RustExpr> RustExpr for BTreeMap<K, V> {
             .iter()
             .map(|(k, v)| Expr::tuple([k.rust_expr(), v.rust_expr()]));
         Expr::call("std::collections::BTreeMap::from", [Expr::array(items)])
+    }
+    fn rust_type() -> Option<String> {
+        generic_type(
+            "std::collections::BTreeMap",
+            &[K::rust_type(), V::rust_type()],
+        )
+    }
+}
+
+impl<T: RustExpr> RustExpr for HashSet<T> {
+    /// `HashSet::from([..])` with the elements in the order of their
+    /// expressions' text: the same text on every run, whatever the hasher.
+    fn rust_expr(&self) -> Expr {
+        let mut items: Vec<Expr> = self.iter().map(RustExpr::rust_expr).collect();
+        items.sort_by_cached_key(ToString::to_string);
+        Expr::call("std::collections::HashSet::from", [Expr::array(items)])
+    }
+    fn rust_type() -> Option<String> {
+        generic_type("std::collections::HashSet", &[T::rust_type()])
+    }
+}
+
+impl<K: RustExpr, V: RustExpr> RustExpr for HashMap<K, V> {
+    /// `HashMap::from([..])` with the entries in the order of their keys'
+    /// expressions' text (deterministic, as for [`HashSet`]).
+    fn rust_expr(&self) -> Expr {
+        let mut entries: Vec<(String, Expr)> = self
+            .iter()
+            .map(|(k, v)| {
+                let key = k.rust_expr();
+                (key.to_string(), Expr::tuple([key, v.rust_expr()]))
+            })
+            .collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let items = entries.into_iter().map(|(_, e)| e);
+        Expr::call("std::collections::HashMap::from", [Expr::array(items)])
+    }
+    fn rust_type() -> Option<String> {
+        generic_type(
+            "std::collections::HashMap",
+            &[K::rust_type(), V::rust_type()],
+        )
     }
 }
 
@@ -594,6 +737,17 @@ macro_rules! tuples {
             }
             fn rust_args(&self) -> Vec<Expr> {
                 vec![$(self.$n.rust_expr()),+]
+            }
+            fn rust_type() -> Option<String> {
+                let parts: Vec<String> = Self::rust_arg_types()?;
+                if parts.len() == 1 {
+                    Some(format!("({},)", parts[0]))
+                } else {
+                    Some(format!("({})", parts.join(", ")))
+                }
+            }
+            fn rust_arg_types() -> Option<Vec<String>> {
+                Some(vec![$($t::rust_type()?),+])
             }
         }
     )*};

@@ -65,6 +65,9 @@ mod tests;
 
 pub use export::{Export, SnapshotError, SnapshotStatus, SNAPSHOT_ENV};
 pub use expr::{Expr, RustExpr};
+/// Derives [`RustExpr`](trait@RustExpr) for a struct or enum (its type parameters must be
+/// `RustExpr` too).
+pub use neatcheck_derive::RustExpr;
 
 use crate::check::labels;
 use crate::describe::{Shape, Space};
@@ -255,6 +258,18 @@ pub struct Recording {
     pub bound: usize,
     /// The number of inputs of size `<= bound` (the classes partition them).
     pub values: BigUint,
+    /// The Rust types of the input, its arguments and the output, where
+    /// known ([`RustExpr::rust_type`]): the export annotates its `let`s.
+    pub(crate) types: ExportTypes,
+}
+
+/// The Rust types an exported test binds its values with, where their
+/// [`RustExpr`] implementations say them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ExportTypes {
+    pub(crate) input: Option<String>,
+    pub(crate) args: Option<Vec<String>>,
+    pub(crate) output: Option<String>,
 }
 
 /// The classes of the inputs of `f` of size `<= bound`, each with its
@@ -371,6 +386,11 @@ fn record_searcher<T: RustExpr + 'static, O: RustExpr>(
         cases,
         bound,
         values,
+        types: ExportTypes {
+            input: T::rust_type(),
+            args: T::rust_arg_types(),
+            output: O::rust_type(),
+        },
     })
 }
 
@@ -438,6 +458,7 @@ pub struct Suite {
     pub values: BigUint,
     /// The size bound.
     pub bound: usize,
+    pub(crate) types: ExportTypes,
 }
 
 impl Recording {
@@ -471,6 +492,7 @@ impl Recording {
             classes: self.cases.len(),
             values: self.values.clone(),
             bound: self.bound,
+            types: self.types.clone(),
         }
     }
 }

@@ -342,3 +342,95 @@ fn a_snapshot_is_written_kept_refused_when_changed_and_rewritten_on_request() {
         changed.to_rust(&export)
     );
 }
+
+with_source! { WRAP:
+    /// Breaks `text` into lines of at most `width` characters (a width of
+    /// 0 keeps it whole).
+    fn wrap(text: &str, width: usize) -> Vec<String> {
+        if width == 0 {
+            return vec![text.to_string()];
+        }
+        let chars: Vec<char> = text.chars().collect();
+        chars.chunks(width).map(|c| c.iter().collect()).collect()
+    }
+}
+
+/// The suite of a function of two arguments whose call converts one
+/// (`{1}.into()`): typed literals give the argument its type, so the
+/// generated tests compile (an untyped `0` would be an `i32`, and `usize`
+/// is not `From<i32>`).
+#[test]
+fn a_suite_whose_call_converts_an_argument_compiles_and_passes() {
+    let all = suite::record_forced(|(t, w): (String, u8)| wrap(&t, w.into()), 6).unwrap();
+    let kept = all.reduce(Criterion::Demand);
+    let module = kept.to_rust(&Export::new("wrap_suite", "wrap(&{0}, {1}.into())"));
+    assert!(module.contains("let arg1: u8 = 0u8;"), "{module}");
+    assert!(
+        module.contains("let expected: Vec<String> = vec![];"),
+        "{module}"
+    );
+    let dir = scratch("wrap");
+    let (passed, out) = compile_and_run(&dir, "wrap", &format!("{WRAP}\n{module}"));
+    assert!(
+        passed && out.contains(&format!("{} passed", kept.tests())),
+        "{out}"
+    );
+}
+
+with_source! { INVENTORY:
+    #[derive(Clone, Debug, PartialEq, Enumerable, RustExpr)]
+    enum Item {
+        Tool { name: char, uses: Option<u16> },
+        Box(Vec<Item>),
+        Nothing,
+    }
+
+    #[derive(Clone, Debug, PartialEq, Enumerable, RustExpr)]
+    struct Shelf<T> {
+        label: i8,
+        items: Vec<T>,
+    }
+
+    /// How many items of each depth the shelf holds (a hash map: its
+    /// suite prints it in a fixed order).
+    fn depths(shelf: &Shelf<Item>) -> std::collections::HashMap<u8, usize> {
+        fn walk(item: &Item, depth: u8, out: &mut std::collections::HashMap<u8, usize>) {
+            *out.entry(depth).or_insert(0) += 1;
+            if let Item::Box(inner) = item {
+                for i in inner {
+                    walk(i, depth + 1, out);
+                }
+            }
+        }
+        let mut out = std::collections::HashMap::new();
+        for item in &shelf.items {
+            walk(item, 0, &mut out);
+        }
+        out
+    }
+}
+
+/// Derived `RustExpr` (named and tuple variants, a unit variant, a generic
+/// struct, boxed and optional fields) and hash maps in the outputs: the
+/// generated suite compiles, passes, and is the same text twice.
+#[test]
+fn derived_expressions_and_hash_maps_compile_and_pass() {
+    let all = suite::record_forced(|shelf: Shelf<Item>| depths(&shelf), 7).unwrap();
+    let kept = all.reduce(Criterion::Demand);
+    let export = Export::new("depth_suite", "depths(&{input})");
+    let module = kept.to_rust(&export);
+    assert_eq!(module, kept.to_rust(&export));
+    assert!(module.contains("Shelf {"), "{module}");
+    assert!(
+        module.contains("std::collections::HashMap::from(["),
+        "{module}"
+    );
+    let plain = INVENTORY.replace(", Enumerable, RustExpr", "");
+    assert_ne!(plain, INVENTORY);
+    let dir = scratch("inventory");
+    let (passed, out) = compile_and_run(&dir, "inventory", &format!("{plain}\n{module}"));
+    assert!(
+        passed && out.contains(&format!("{} passed", kept.tests())),
+        "{out}"
+    );
+}
