@@ -10,6 +10,11 @@
 //! overflow, assertions, `unreachable!`. An exploration needs no property:
 //! a call fails when it panics.
 //!
+//! A function of one or two arguments that borrows them (`&str`, `&[T]`,
+//! `&T`) is explored as it is, named directly: the search enumerates the
+//! owned forms (`String`, `Vec<T>`, `T`) and each call borrows them, so its
+//! reproducing test calls it by name too.
+//!
 //! Each function's inputs are explored size by size up to the largest size
 //! ([`Explorer::max_size`]), then, as in a check, an edge sweep and random
 //! cases call larger inputs ([`Explorer::random_cases`]): a site found
@@ -92,7 +97,7 @@ mod run;
 mod target;
 
 pub use kind::{Location, PanicKind};
-pub use target::Callable;
+pub use target::{forms, Callable};
 
 use crate::engine::{RunResult, Searcher};
 use crate::handle::Lazy;
@@ -344,7 +349,11 @@ impl Explorer {
 fn arity_of<M>() -> usize {
     use std::any::type_name;
     // The marker names the form; the arity only matters for printing.
-    if type_name::<M>().ends_with("PlainArgs") || type_name::<M>().ends_with("LazyArgs") {
+    let marker = type_name::<M>();
+    if marker.ends_with("PlainArgs")
+        || marker.ends_with("LazyArgs")
+        || marker.contains("BorrowedArgs<")
+    {
         2
     } else {
         1

@@ -15,17 +15,20 @@ use std::sync::atomic::AtomicBool;
 /// A function an exploration can call on the inputs of `T` (the marker `M`
 /// tells the forms apart): a function or closure of one to four plain
 /// `Enumerable` arguments (`T` is then the argument or the tuple of them),
-/// or of one to four lazy handles (`Lazy<A>`, ...), which reads only the
-/// parts of its arguments it needs so that one call stands for every input
-/// that agrees on them. What it returns is dropped; a panic is a failure.
+/// of one or two arguments some of which are borrowed (`&str`, `&[A]`,
+/// `&A`: `T` holds their owned forms, `String`, `Vec<A>`, `A`, and each
+/// call borrows them), or of one to four lazy handles (`Lazy<A>`, ...),
+/// which reads only the parts of its arguments it needs so that one call
+/// stands for every input that agrees on them. What it returns is dropped; a panic is a failure.
 #[diagnostic::on_unimplemented(
     message = "this is not a function neatcheck can explore",
     label = "not explorable",
     note = "an explored function takes one to four plain values (`|x: T, y: U|`) or lazy \
             handles (`|x: Lazy<T>, y: Lazy<U>|`) of `Enumerable` types, returns anything, and \
             is `Send + Sync + 'static` (it runs on a worker thread)",
-    note = "a function of `&str`, `&[T]` or `&T` is explored through a closure over the owned \
-            form: `.function(\"f\", |s: String| f(&s))`"
+    note = "arguments `&str`, `&[T]` and `&T` are explored through their owned forms (one or \
+            two arguments); with more, explore a closure over the owned forms: \
+            `.function(\"f\", |s: String, xs: Vec<u8>, k: u8| f(&s, &xs, k))`"
 )]
 pub trait Callable<T, M>: Send + Sync + 'static {
     /// Calls the function on a lazy input.
@@ -51,7 +54,9 @@ impl<T, R, F: Fn(Lazy<'_, T>) -> R + Send + Sync + 'static> Callable<T, LazyArg>
 
 macro_rules! plain_and_lazy_calls {
     ($($name:ident : $idx:tt),+) => {
-        impl<$($name: Send,)+ R, F: Fn($($name),+) -> R + Send + Sync + 'static>
+        // `Enumerable` on each argument keeps a function of borrowed
+        // arguments out of this impl (it takes `BorrowedArgs`).
+        impl<$($name: Enumerable + Send,)+ R, F: Fn($($name),+) -> R + Send + Sync + 'static>
             Callable<($($name,)+), PlainArgs> for F
         {
             fn call_lazy(&self, x: Lazy<'_, ($($name,)+)>)
@@ -72,6 +77,92 @@ macro_rules! plain_and_lazy_calls {
         }
     };
 }
+/// Marker forms of a borrowed argument of an explored function, taken
+/// through its owned form: the search enumerates the owned value and the
+/// call borrows it.
+pub mod forms {
+    use std::marker::PhantomData;
+
+    /// `&T`, explored as `T`.
+    #[derive(Debug)]
+    pub struct Ref;
+    /// `&str`, explored as `String`.
+    #[derive(Debug)]
+    pub struct Str;
+    /// `&[T]`, explored as `Vec<T>`.
+    #[derive(Debug)]
+    pub struct Slice;
+    /// A plain value beside a borrowed one.
+    #[derive(Debug)]
+    pub struct Owned;
+    /// Marker: a function of one borrowed argument in the form `F`.
+    #[derive(Debug)]
+    pub struct BorrowedArg<F>(PhantomData<F>);
+    /// Marker: a function of two arguments, at least one borrowed, in the
+    /// forms `F` and `G`.
+    #[derive(Debug)]
+    pub struct BorrowedArgs<F, G>(PhantomData<(F, G)>);
+}
+
+use forms::{BorrowedArg, BorrowedArgs, Owned, Ref, Slice, Str};
+
+impl<R, F: Fn(&str) -> R + Send + Sync + 'static> Callable<String, BorrowedArg<Str>> for F {
+    fn call_lazy(&self, x: Lazy<'_, String>) {
+        drop(self(&x.force()));
+    }
+}
+
+impl<A: Enumerable, R, F: Fn(&[A]) -> R + Send + Sync + 'static>
+    Callable<Vec<A>, BorrowedArg<Slice>> for F
+{
+    fn call_lazy(&self, x: Lazy<'_, Vec<A>>) {
+        drop(self(&x.force()));
+    }
+}
+
+impl<A: Enumerable, R, F: Fn(&A) -> R + Send + Sync + 'static> Callable<A, BorrowedArg<Ref>> for F {
+    fn call_lazy(&self, x: Lazy<'_, A>) {
+        drop(self(&x.force()));
+    }
+}
+
+/// The impls of two arguments with at least one borrowed: the type
+/// parameters, then per argument its form marker, its type in the
+/// function's signature and its owned type (what the search enumerates).
+macro_rules! borrowed_pairs {
+    ($([$($p:ident),*] ($fa:ident, $sa:ty, $oa:ty) ; ($fb:ident, $sb:ty, $ob:ty)),+ $(,)?) => {$(
+        impl<$($p: Enumerable,)* R, F> Callable<($oa, $ob), BorrowedArgs<$fa, $fb>> for F
+        where
+            F: Fn($sa, $sb) -> R + Send + Sync + 'static,
+        {
+            fn call_lazy(&self, x: Lazy<'_, ($oa, $ob)>) {
+                let (a, b) = x.force();
+                drop(self(borrowed_pairs!(@pass $fa a), borrowed_pairs!(@pass $fb b)));
+            }
+        }
+    )+};
+    (@pass Owned $v:ident) => { $v };
+    (@pass $form:ident $v:ident) => { &$v };
+}
+
+borrowed_pairs!(
+    [A, B] (Owned, A, A) ; (Ref, &B, B),
+    [A, B] (Owned, A, A) ; (Slice, &[B], Vec<B>),
+    [A] (Owned, A, A) ; (Str, &str, String),
+    [A, B] (Ref, &A, A) ; (Owned, B, B),
+    [A, B] (Slice, &[A], Vec<A>) ; (Owned, B, B),
+    [B] (Str, &str, String) ; (Owned, B, B),
+    [A, B] (Ref, &A, A) ; (Ref, &B, B),
+    [A, B] (Ref, &A, A) ; (Slice, &[B], Vec<B>),
+    [A] (Ref, &A, A) ; (Str, &str, String),
+    [A, B] (Slice, &[A], Vec<A>) ; (Ref, &B, B),
+    [A, B] (Slice, &[A], Vec<A>) ; (Slice, &[B], Vec<B>),
+    [A] (Slice, &[A], Vec<A>) ; (Str, &str, String),
+    [B] (Str, &str, String) ; (Ref, &B, B),
+    [B] (Str, &str, String) ; (Slice, &[B], Vec<B>),
+    [] (Str, &str, String) ; (Str, &str, String),
+);
+
 plain_and_lazy_calls!(A: 0, B: 1);
 plain_and_lazy_calls!(A: 0, B: 1, C: 2);
 plain_and_lazy_calls!(A: 0, B: 1, C: 2, D: 3);

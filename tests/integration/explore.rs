@@ -348,3 +348,54 @@ fn past_the_sizes_explored_edge_values_and_random_cases_meet_large_inputs() {
         .run();
     assert!(exhaustive.sites.is_empty(), "{}", exhaustive.details());
 }
+
+/// Parses a decimal byte; panics on anything else.
+fn parse_byte(text: &str) -> u8 {
+    text.parse().expect("a byte")
+}
+
+/// The element after the first `k`; panics when there is none.
+fn after_first(k: u8, xs: &[u8]) -> u8 {
+    let i = xs.iter().position(|&x| x == k).unwrap();
+    xs[i + 1]
+}
+
+/// Whether a name starts with a letter.
+fn starts_with(letter: &char, name: &str) -> bool {
+    name.starts_with(*letter)
+}
+
+/// Functions of `&str`, `&[T]` and `&T` arguments are explored through
+/// their owned forms, named directly (no wrapping closure), so their
+/// reproducing tests call them by name and compile.
+#[test]
+fn borrowed_arguments_are_explored_through_their_owned_forms() {
+    let report = neatcheck::explore!(parse_byte, after_first, starts_with)
+        .max_size(7)
+        .random_cases(0)
+        .run();
+    let inputs: Vec<&str> = report
+        .sites
+        .iter()
+        .map(|s| s.smallest.input.as_str())
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            "parse_byte(\"\")",
+            "after_first(0, [])",
+            "after_first(0, [0])"
+        ],
+        "{report}"
+    );
+    let test = &report.sites[0].test;
+    assert!(test.contains("neatcheck::explore::call_at("), "{test}");
+    assert!(test.contains(", parse_byte);"), "{test}");
+    // The reproducing call compiles for a function of `&str` and fails
+    // the same way.
+    let key = report.sites[0].smallest.key.clone();
+    let replayed = catch_unwind(AssertUnwindSafe(|| call_at(&key, parse_byte)));
+    assert!(replayed.is_err());
+    let key = report.sites[1].smallest.key.clone();
+    assert!(catch_unwind(AssertUnwindSafe(|| call_at(&key, after_first))).is_err());
+}
