@@ -170,15 +170,17 @@ impl Explorer {
     }
 
     /// Adds a function, called `name` in reports and in the reproducing
-    /// tests (which call `name(...)`, so a path to the function makes them
-    /// ready to paste). See [`Callable`] for the forms it may take.
+    /// tests, which pass `name` to [`call_at`] as written: a path to the
+    /// function, or the source of a closure that captures nothing (what
+    /// [`crate::explore!`] gives), makes them ready to paste. See
+    /// [`Callable`] for the forms it may take.
     pub fn function<T: Enumerable + Debug, M>(
         mut self,
         name: &str,
         f: impl Callable<T, M>,
     ) -> Self {
         let arity = arity_of::<M>();
-        let shown = name.to_string();
+        let shown = callee(name);
         self.targets.push(Box::new(Typed {
             name: name.to_string(),
             shape: Shape::Function,
@@ -829,15 +831,37 @@ fn identifier(s: &str) -> String {
     }
 }
 
-/// Explores the functions named, each called by its path in reports and
-/// reproducing tests: `explore!(parse, Ring::push)` is
+/// Explores the functions given, each called by its source text in reports
+/// and reproducing tests: `explore!(parse, Ring::push)` is
 /// `Explorer::new().function("parse", parse).function("Ring::push", Ring::push)`.
+/// A closure that captures nothing may stand for a function of another
+/// form (`explore!(|s: String, n: u8| wrap(&s, n.into()))`): its
+/// reproducing test calls the same closure, so it compiles too.
 /// Set limits on the [`Explorer`] it returns, then `run` or `check` it.
 #[macro_export]
 macro_rules! explore {
-    ($($f:path),+ $(,)?) => {
+    ($($f:expr),+ $(,)?) => {
         $crate::explore::Explorer::new()$(.function(stringify!($f), $f))+
     };
+}
+
+/// Whether `name` is a path (`parse`, `Ring::push`): it is called as
+/// written; anything else (a closure's source) in parentheses.
+fn is_path(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .split("::")
+            .all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// `name` as the callee of a call: a path as is, other text in
+/// parentheses.
+fn callee(name: &str) -> String {
+    if is_path(name) {
+        name.to_string()
+    } else {
+        format!("({name})")
+    }
 }
 
 #[cfg(test)]

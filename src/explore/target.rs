@@ -19,7 +19,9 @@ use std::sync::atomic::AtomicBool;
 /// `&A`: `T` holds their owned forms, `String`, `Vec<A>`, `A`, and each
 /// call borrows them), or of one to four lazy handles (`Lazy<A>`, ...),
 /// which reads only the parts of its arguments it needs so that one call
-/// stands for every input that agrees on them. What it returns is dropped; a panic is a failure.
+/// stands for every input that agrees on them. A function whose result
+/// borrows from a borrowed argument (`fn(&str) -> &str`) is explored
+/// through a closure that owns it (`|s: String| first(&s).len()`). What it returns is dropped; a panic is a failure.
 #[diagnostic::on_unimplemented(
     message = "this is not a function neatcheck can explore",
     label = "not explorable",

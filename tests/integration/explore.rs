@@ -399,3 +399,99 @@ fn borrowed_arguments_are_explored_through_their_owned_forms() {
     let key = report.sites[1].smallest.key.clone();
     assert!(catch_unwind(AssertUnwindSafe(|| call_at(&key, after_first))).is_err());
 }
+
+/// Declares items and keeps their source text, so that the functions run
+/// here and in the file their reproducing tests are compiled with.
+macro_rules! with_source {
+    ($name:ident: $($item:item)*) => {
+        $($item)*
+        const $name: &str = stringify!($($item)*);
+    };
+}
+
+with_source! { TEXT_API:
+    /// Pads `text` on the left to `width` characters (the width is a byte,
+    /// converted).
+    fn pad(text: &str, width: usize) -> String {
+        let missing = width - text.chars().count();
+        format!("{}{text}", " ".repeat(missing))
+    }
+
+    /// The first word of a line.
+    fn first_word(line: &str) -> usize {
+        line.split(' ').next().filter(|w| !w.is_empty()).expect("a word").len()
+    }
+}
+
+/// The rlib of neatcheck this test binary was built beside, and its
+/// dependencies' directory, for compiling code that uses neatcheck.
+fn neatcheck_rlib() -> (std::path::PathBuf, std::path::PathBuf) {
+    let deps = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let rlib = std::fs::read_dir(&deps)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("libneatcheck-") && name.ends_with(".rlib")
+        })
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
+        .expect("neatcheck's rlib beside the test binary")
+        .path();
+    (rlib, deps)
+}
+
+/// The reproducing tests of an exploration compile and fail as the sites
+/// did: for a function of `&str` named directly and for a closure given to
+/// `explore!` (whose source the test calls).
+#[test]
+fn reproducing_tests_compile_and_fail_the_same_way() {
+    let report = neatcheck::explore!(first_word, |text: String, width: u8| pad(
+        &text,
+        width.into()
+    ))
+    .max_size(6)
+    .random_cases(0)
+    .run();
+    assert_eq!(report.sites.len(), 2, "{report}");
+    assert_eq!(report.sites[0].smallest.input, "first_word(\"\")");
+    assert!(
+        report.sites[1]
+            .smallest
+            .input
+            .starts_with("(|text: String, width: u8| pad(&text, width.into()))("),
+        "{report}"
+    );
+    let tests: String = report.sites.iter().map(|s| s.test.clone()).collect();
+    let source = format!("{TEXT_API}\n{tests}");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("explore_repro");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("repro.rs");
+    std::fs::write(&file, &source).unwrap();
+    let (rlib, deps) = neatcheck_rlib();
+    let binary = dir.join("repro");
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let built = std::process::Command::new(rustc)
+        .args(["--edition", "2021", "--test", "--extern"])
+        .arg(format!("neatcheck={}", rlib.display()))
+        .arg("-L")
+        .arg(format!("dependency={}", deps.display()))
+        .arg("-o")
+        .arg(&binary)
+        .arg(&file)
+        .output()
+        .expect("rustc runs");
+    assert!(
+        built.status.success(),
+        "the reproducing tests do not compile:\n{}\n{source}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = std::process::Command::new(&binary).output().unwrap();
+    let out = String::from_utf8_lossy(&ran.stdout);
+    assert!(out.contains("0 passed; 2 failed"), "{out}");
+    assert!(out.contains("a word") && out.contains("overflow"), "{out}");
+}
