@@ -36,14 +36,22 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = input.generics.split_for_impl();
     let rust_type = rust_type(input);
-    // An enum without variants has no values: its match has no arms.
+    // An enum without variants has no values: its match has no arms, on
+    // the value (a reference to it counts as inhabited).
+    let body = if arms.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote! {
+            #[allow(unused_variables)]
+            match self {
+                #(#arms)*
+            }
+        }
+    };
     Ok(quote! {
         impl #impl_generics #nc::RustExpr for #name #ty_generics #where_clause {
             fn rust_expr(&self) -> #nc::Expr {
-                #[allow(unused_variables)]
-                match self {
-                    #(#arms)*
-                }
+                #body
             }
             fn rust_type() -> ::core::option::Option<::std::string::String> {
                 #rust_type

@@ -273,3 +273,56 @@ fn the_snapshot_variable_is_one_a_check_knows() {
     // A check refuses `NEATCHECK_*` variables it does not know.
     assert!(crate::check::settings::KNOWN_VARIABLES.contains(&super::SNAPSHOT_ENV));
 }
+
+/// `#[derive(RustExpr)]` on the shapes a type may have: unit, tuple and
+/// named variants, a generic struct, a unit struct and an enum without
+/// variants (which must still compile); `rust_type` names generic types
+/// with their parameters.
+#[test]
+fn derived_rust_expressions_and_types() {
+    #[derive(crate::suite::RustExpr)]
+    enum Never {}
+    #[derive(crate::suite::RustExpr)]
+    struct Unit;
+    #[derive(crate::suite::RustExpr)]
+    struct Pair<A, B>(A, B);
+    #[derive(crate::suite::RustExpr)]
+    enum Shape<T> {
+        Dot,
+        Line(T, T),
+        Label { text: String, at: Option<T> },
+    }
+    fn text<T: RustExpr>(x: &T) -> String {
+        x.rust_expr().to_string()
+    }
+    let _ = |n: &Never| text(n);
+    assert_eq!(text(&Unit), "Unit");
+    assert_eq!(text(&Pair(1u8, 'x')), "Pair(1u8, 'x')");
+    assert_eq!(text(&Shape::<i8>::Dot), "Shape::Dot");
+    assert_eq!(text(&Shape::Line(-1i8, 2)), "Shape::Line(-1i8, 2i8)");
+    assert_eq!(
+        text(&Shape::Label {
+            text: "a".into(),
+            at: Some(3u16)
+        }),
+        "Shape::Label { text: String::from(\"a\"), at: Some(3u16) }"
+    );
+    assert_eq!(<Shape<u8>>::rust_type().as_deref(), Some("Shape<u8>"));
+    assert_eq!(
+        <Pair<Vec<u8>, char>>::rust_type().as_deref(),
+        Some("Pair<Vec<u8>, char>")
+    );
+    assert_eq!(Unit::rust_type().as_deref(), Some("Unit"));
+    assert_eq!(
+        <(u8, String)>::rust_arg_types(),
+        Some(vec!["u8".into(), "String".into()])
+    );
+    let mut set = std::collections::HashSet::new();
+    for x in [30u8, 4, 200] {
+        set.insert(x);
+    }
+    assert_eq!(
+        text(&set),
+        "std::collections::HashSet::from([200u8, 30u8, 4u8])"
+    );
+}
