@@ -31,10 +31,16 @@
 //!   and the reads below it, must not be taken on trust.
 //! - A transparent struct (`#[enumerable(transparent)]`) is the very
 //!   position of its field: [`transparent_field`] retypes the handle.
+//! - `__unbuild` (taking a value apart into its tree) checks
+//!   [`Unbuild::holds`], then builds its variant's node with
+//!   [`Unbuild::node`], each field taken apart by its own type.
 //!
 //! Positions are `u32` node indices of the run's arena, and tags are the
 //! alternatives' indices in declaration order (skipped variants excluded):
 //! the derive numbers its match arms the same way.
+
+pub use crate::grammar::Tree;
+pub use crate::types::{Unbuild, UnbuildField};
 
 use crate::describe::show_with_debug;
 use crate::handle::Lazy;

@@ -2,9 +2,10 @@
 //! property is as a specification of the function it tests.
 //!
 //! This module owns the mutants of a function (defined from its outputs
-//! only), their enumeration and deterministic sampling, running a property
-//! against them within a budget of runs, the score and the report of the
-//! surviving mutants.
+//! only): small replacements, their enumeration and deterministic
+//! sampling, and mutants near the original outputs (`near.rs`); running a
+//! property against them within a budget of runs, the scores and the
+//! report of the surviving mutants.
 //!
 //! A property that takes the function under test as a parameter can be run
 //! on *mutants* of that function: a mutant behaves like the original except
@@ -55,6 +56,25 @@
 //! [`crate::index::Indexer::value_at`], smallest first) other than the
 //! original output. A replacement equal to the original output is an
 //! *equivalent* mutant: it can not be killed and is never counted.
+//!
+//! Small replacements alone say only that tiny wrong outputs are rejected:
+//! a check that a formatted size ends with `B` kills every `"\0"`,
+//! `"\u{1}"`... So each point also gets up to
+//! [`MutationConfig::near_mutants`] mutants *near* its original output:
+//! the output taken apart into its tree and changed in one place (another
+//! alternative there, a neighbouring number or character, a part removed or
+//! added: [`MutantKind`], [`near_mutants`]), spread over its parts. The
+//! report counts the mutants and survivors of each kind. Near mutants need
+//! an output type that can be taken apart (derived types and the standard
+//! algebraic ones); for others the report says there were none.
+//!
+//! Beside the score over mutants, [`Report::cases`] is Paper IV's count:
+//! each test input runs once with a mutant at one of the points it called
+//! (a near one where there are any), and an input that never calls the
+//! function counts as a survivor. It falls when a property is vacuous on
+//! many inputs, which the score over mutants (made only at called points)
+//! can not see; on the six `insert` properties of the paper's Fig. 4.1 it
+//! ranks them as the paper does.
 //!
 //! When there are more (point, replacement) pairs than
 //! [`MutationConfig::max_mutants`], that many are sampled uniformly without
@@ -110,14 +130,14 @@
 //! });
 //! ```
 
-use crate::index::{uniform_below, Indexer, SeedRng};
+use crate::index::{uniform_below, uniform_below_small, Indexer, SeedRng};
 use crate::internal::{self, quiet::Quiet};
 use crate::Enumerable;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use rand::SeedableRng;
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::hash::Hash;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -134,6 +154,7 @@ pub struct MutationConfig {
     seed: u64,
     shown: usize,
     skip_uncalled: bool,
+    near_mutants: usize,
 }
 
 impl Default for MutationConfig {
@@ -147,6 +168,7 @@ impl Default for MutationConfig {
             seed: 0,
             shown: 10,
             skip_uncalled: true,
+            near_mutants: 16,
         }
     }
 }
@@ -208,6 +230,19 @@ impl MutationConfig {
         self.skip_uncalled = on;
         self
     }
+
+    /// At most `n` mutants *near* each original output (default 16; 0
+    /// turns them off): the output changed in one place of its tree (see
+    /// [`MutantKind`]), spread over its parts. Small replacements alone
+    /// say only that tiny wrong outputs are rejected (any format check
+    /// rejects `"\0"`); near ones measure the property on outputs like
+    /// the real ones. Needs an output type that can be taken apart: derived
+    /// types and the standard algebraic ones (integers, characters,
+    /// `bool`, tuples, `Option`, `Result`, `Box`, `Vec`, `String`).
+    pub fn near_mutants(mut self, n: usize) -> Self {
+        self.near_mutants = n;
+        self
+    }
 }
 
 /// One mutant: the function returns `replacement` instead of `original` at
@@ -220,6 +255,35 @@ pub struct Mutant<A, B> {
     pub original: B,
     /// What the mutant returns there instead.
     pub replacement: B,
+    /// How the replacement was chosen.
+    pub kind: MutantKind,
+}
+
+/// The mutants of one kind in a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KindCount {
+    /// The kind.
+    pub kind: MutantKind,
+    /// Mutants of this kind counted.
+    pub mutants: usize,
+    /// Of them, killed.
+    pub killed: usize,
+    /// Of them, surviving.
+    pub survived: usize,
+}
+
+/// Whether a mutation run had mutants near the original outputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NearMutants {
+    /// Up to this many per point ([`MutationConfig::near_mutants`]).
+    PerPoint(usize),
+    /// Turned off (`near_mutants(0)`, or [`score_lazy`], which has small
+    /// replacements only).
+    Off,
+    /// The output type can not be taken apart into its tree.
+    Unavailable,
 }
 
 /// Why a mutation run could not score the property.
@@ -324,6 +388,17 @@ pub struct Report<A, B> {
     pub runs_without_skipping: u64,
     /// Whether [`MutationConfig::max_runs`] ran out.
     pub budget_exhausted: bool,
+    /// Which neighbourhood of the original outputs was used.
+    pub near: NearMutants,
+    /// The mutants of each kind, in [`MutantKind`] order (kinds with
+    /// mutants only).
+    pub kinds: Vec<KindCount>,
+    /// Paper IV's count: each test input run once with a mutant at one of
+    /// the points it called (a near one when there are any), an input that
+    /// calls nothing counting as a survivor. Unlike [`Report::score`], it
+    /// falls when the property is vacuous on many inputs. Not counted in
+    /// [`Report::runs`]; `score_lazy` leaves it empty.
+    pub cases: CaseScore,
     shown: usize,
 }
 
@@ -374,6 +449,37 @@ impl<A: fmt::Debug, B: fmt::Debug> fmt::Display for Report<A, B> {
                 f,
                 "  the budget of runs ran out: {} mutants undecided (not counted as killed)",
                 self.undecided
+            )?;
+        }
+        match self.near {
+            NearMutants::PerPoint(n) => writeln!(
+                f,
+                "  mutants near the original outputs: up to {n} per point, each output changed \
+                 in one place"
+            )?,
+            NearMutants::Off => writeln!(f, "  no mutants near the original outputs (turned off)")?,
+            NearMutants::Unavailable => writeln!(
+                f,
+                "  no mutants near the original outputs: the output type can not be taken \
+                 apart (small replacements only)"
+            )?,
+        }
+        if let Some(cases) = self.cases.score() {
+            writeln!(
+                f,
+                "  one mutant per test input (Paper IV's count): {cases:.3} ({} of {} inputs \
+                 killed theirs; {} never called the function)",
+                self.cases.killed, self.cases.inputs, self.cases.vacuous
+            )?;
+        }
+        for k in &self.kinds {
+            writeln!(
+                f,
+                "    {}: {} mutants, {} killed, {} survived",
+                k.kind.describe(),
+                k.mutants,
+                k.killed,
+                k.survived
             )?;
         }
         if !self.survivors.is_empty() {
@@ -479,26 +585,28 @@ where
         runs: 0,
         runs_without_skipping: 0,
         budget_exhausted: false,
+        near: NearMutants::Off,
+        kinds: vec![],
+        cases: CaseScore::default(),
         shown: config.shown,
     };
     let every_input: Vec<usize> = (0..inputs.len()).collect();
-    for g in &chosen {
-        let p = (g / &replacements).to_usize().expect("a point index");
-        let j = g % &replacements;
+    let mut tally: BTreeMap<MutantKind, KindCount> = BTreeMap::new();
+    // Runs the property on one mutant (the replacement at point `p`) until
+    // a test input kills it, and counts it.
+    let mut decide = |report: &mut Report<A, B>, p: usize, replacement: B, kind: MutantKind| {
         let (point, original) = &points[p];
-        let replacement = if sampled {
-            outputs.value_at(&j)
-        } else {
-            all_replacements[j.to_usize().expect("a replacement index")].clone()
-        };
-        if replacement == *original {
-            report.equivalent += 1;
-            continue;
-        }
+        let count = tally.entry(kind).or_insert(KindCount {
+            kind,
+            mutants: 0,
+            killed: 0,
+            survived: 0,
+        });
         report.mutants += 1;
+        count.mutants += 1;
         if report.budget_exhausted {
             report.undecided += 1;
-            continue;
+            return;
         }
         let mutant = |y: &A| {
             if y == point {
@@ -528,19 +636,82 @@ where
         match verdict {
             Verdict::Killed(t) => {
                 report.killed += 1;
+                count.killed += 1;
                 report.runs_without_skipping += t as u64 + 1;
             }
             Verdict::Survived => {
+                count.survived += 1;
                 report.runs_without_skipping += inputs.len() as u64;
                 report.survivors.push(Mutant {
                     point: point.clone(),
                     original: original.clone(),
                     replacement,
+                    kind,
                 });
             }
             Verdict::Undecided => report.undecided += 1,
         }
+    };
+    for g in &chosen {
+        let p = (g / &replacements).to_usize().expect("a point index");
+        let j = g % &replacements;
+        let replacement = if sampled {
+            outputs.value_at(&j)
+        } else {
+            all_replacements[j.to_usize().expect("a replacement index")].clone()
+        };
+        if replacement == points[p].1 {
+            report.equivalent += 1;
+            continue;
+        }
+        decide(&mut report, p, replacement, MutantKind::Small);
     }
+    // The near mutants of each point (none when turned off or when the
+    // output type can not be taken apart).
+    let near_of: Vec<Vec<(MutantKind, B, usize)>> = if config.near_mutants == 0 {
+        vec![]
+    } else {
+        let taken_apart: Option<Vec<_>> = points
+            .iter()
+            .map(|(_, original)| near::near_values(original, config.near_mutants))
+            .collect();
+        report.near = match taken_apart {
+            Some(_) => NearMutants::PerPoint(config.near_mutants),
+            None => NearMutants::Unavailable,
+        };
+        taken_apart.unwrap_or_default()
+    };
+    for (p, near) in near_of.iter().enumerate() {
+        for (kind, replacement, size) in near {
+            // Every value up to the output size is already a small
+            // replacement of every point (unless they were sampled).
+            if !sampled && *size <= config.output_size {
+                continue;
+            }
+            decide(&mut report, p, replacement.clone(), *kind);
+        }
+    }
+    report.cases = test_case_score(
+        config,
+        &inputs,
+        &callers,
+        &points,
+        &near_of,
+        &outputs,
+        &replacements,
+        &mut |p: usize, replacement: &B, t: usize| {
+            let (point, _) = &points[p];
+            let mutant = |y: &A| {
+                if y == point {
+                    replacement.clone()
+                } else {
+                    function(y)
+                }
+            };
+            passes(&property, &mutant, inputs[t].clone()).0
+        },
+    );
+    report.kinds = tally.into_values().collect();
     Ok(report)
 }
 
@@ -584,6 +755,86 @@ enum Verdict {
     Killed(usize),
     Survived,
     Undecided,
+}
+
+/// Paper IV's count, one mutant per test input: each input runs once with
+/// a mutant at one of the points it called (a near mutant when there are
+/// any, else a small replacement; chosen by the seed), and an input that
+/// never calls the function counts as a survivor, as its mutant is the
+/// original function. A property that is vacuous on many inputs (a false
+/// precondition) scores lower here than one that tests them all.
+#[allow(clippy::too_many_arguments)]
+fn test_case_score<X, A, B: Enumerable + Clone + PartialEq>(
+    config: &MutationConfig,
+    inputs: &[X],
+    callers: &Callers,
+    points: &[(A, B)],
+    near_of: &[Vec<(MutantKind, B, usize)>],
+    outputs: &Indexer<B>,
+    replacements: &BigUint,
+    passes_with: &mut dyn FnMut(usize, &B, usize) -> bool,
+) -> CaseScore {
+    let mut calls_of: Vec<Vec<usize>> = vec![vec![]; inputs.len()];
+    for (p, ts) in callers.iter().enumerate() {
+        for &t in ts {
+            calls_of[t].push(p);
+        }
+    }
+    let mut rng = SeedRng::seed_from_u64(config.seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut score = CaseScore {
+        inputs: inputs.len(),
+        killed: 0,
+        vacuous: 0,
+    };
+    for (t, called) in calls_of.iter().enumerate() {
+        if called.is_empty() {
+            score.vacuous += 1;
+            continue;
+        }
+        let p = called[uniform_below_small(called.len() as u128, &mut rng) as usize];
+        let original = &points[p].1;
+        let replacement = match near_of.get(p).filter(|near| !near.is_empty()) {
+            Some(near) => near[uniform_below_small(near.len() as u128, &mut rng) as usize]
+                .1
+                .clone(),
+            None => {
+                // A small replacement other than the original, if any.
+                let candidates: Vec<B> = (0..replacements.to_u64().unwrap_or(0).min(64))
+                    .map(|j| outputs.value_at(&BigUint::from(j)))
+                    .filter(|b| b != original)
+                    .collect();
+                if candidates.is_empty() {
+                    continue;
+                }
+                candidates[uniform_below_small(candidates.len() as u128, &mut rng) as usize].clone()
+            }
+        };
+        if !passes_with(p, &replacement, t) {
+            score.killed += 1;
+        }
+    }
+    score
+}
+
+/// Paper IV's count of a mutation run: one mutant per test input (see
+/// [`Report::cases`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct CaseScore {
+    /// Test inputs.
+    pub inputs: usize,
+    /// Inputs whose run with their mutant failed.
+    pub killed: usize,
+    /// Inputs that never called the function (their mutant is the
+    /// original: survivors).
+    pub vacuous: usize,
+}
+
+impl CaseScore {
+    /// `killed / inputs`, or `None` without inputs.
+    pub fn score(&self) -> Option<f64> {
+        (self.inputs > 0).then(|| self.killed as f64 / self.inputs as f64)
+    }
 }
 
 /// The test inputs: every value up to the size bound, smallest first, at
@@ -740,7 +991,9 @@ fn sample_distinct(n: &BigUint, k: usize, seed: u64) -> Vec<BigUint> {
 }
 
 mod lazy_output;
+mod near;
 pub use lazy_output::score_lazy;
+pub use near::{near_mutants, MutantKind};
 
 #[cfg(test)]
 mod tests;

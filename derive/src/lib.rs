@@ -311,7 +311,12 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             "The lazy view of [`{name}`]: one constructor read, fields as `neatcheck::Lazy` handles."
         );
         let (describe, force) = (describe_fn(&ty), force_lazy_fn(&ty));
-        (quote!(#describe #force), view_fn(&ty, &view_ty), doc)
+        let unbuild = unbuild_fn(&ty);
+        (
+            quote!(#describe #force #unbuild),
+            view_fn(&ty, &view_ty),
+            doc,
+        )
     };
     let enumerable = impl_for(input, quote!(#nc::Enumerable), enumerable);
     let view_def = view_type(&ty, &view, &doc);
@@ -415,6 +420,47 @@ fn describe_fn(ty: &TypeInfo<'_>) -> TokenStream2 {
         fn describe() -> #nc::Space<Self> {
             #show
             #nc::space::datatype(vec![#(#ctors),*])
+        }
+    }
+}
+
+/// `Enumerable::__unbuild`: the variant's node, each field taken apart by
+/// its own type at its slot (see `neatcheck::__private::Unbuild`); a
+/// skipped variant has no tree.
+fn unbuild_fn(ty: &TypeInfo<'_>) -> TokenStream2 {
+    let nc = quote!(::neatcheck);
+    let p = quote!(#nc::__private);
+    let mut tag = 0u32;
+    let arms = ty.variants.iter().map(|v| {
+        let vars: Vec<_> = (0..v.fields.len())
+            .map(|i| format_ident!("__f{}", i))
+            .collect();
+        let pattern = construct(ty.ctor_path(v), v, vars.iter().map(|x| quote!(#x)), bare);
+        if v.skipped {
+            return quote!(#pattern => ::core::option::Option::None,);
+        }
+        let t = tag;
+        tag += 1;
+        quote! {
+            #pattern => __at.node(
+                #t,
+                &mut [#(&mut |__u| #nc::Enumerable::__unbuild(#vars, __u)),*],
+            ),
+        }
+    });
+    let arms: Vec<_> = arms.collect();
+    let body = if arms.is_empty() {
+        quote!(match *self {})
+    } else {
+        quote!(match self { #(#arms)* })
+    };
+    quote! {
+        #[allow(unused_variables)]
+        fn __unbuild(&self, __at: #p::Unbuild<'_>) -> ::core::option::Option<#p::Tree> {
+            if !__at.holds::<Self>() {
+                return ::core::option::Option::None;
+            }
+            #body
         }
     }
 }
@@ -525,6 +571,7 @@ fn transparent_enumerable(ty: &TypeInfo<'_>) -> TokenStream2 {
     let v = &ty.variants[0];
     let fty = &v.fields[0].ty;
     let build = construct(ty.ctor_path(v), v, [quote!(__x)], bare);
+    let pattern = construct(ty.ctor_path(v), v, [quote!(__x)], bare);
     let show = show_types(ty);
     quote! {
         fn describe() -> #nc::Space<Self> {
@@ -545,6 +592,10 @@ fn transparent_enumerable(ty: &TypeInfo<'_>) -> TokenStream2 {
         }
         fn __position_type() -> ::core::any::TypeId {
             <#fty as #nc::Enumerable>::__position_type()
+        }
+        fn __unbuild(&self, __at: #p::Unbuild<'_>) -> ::core::option::Option<#p::Tree> {
+            let #pattern = self;
+            <#fty as #nc::Enumerable>::__unbuild(__x, __at)
         }
     }
 }

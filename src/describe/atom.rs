@@ -188,7 +188,6 @@ impl AtomFamily {
 
     /// The block and free bits of the value with the given key, if the
     /// family has it.
-    #[cfg(test)]
     pub(crate) fn find_key(&self, key: i128) -> Option<(usize, u64)> {
         self.blocks.iter().enumerate().find_map(|(b, blk)| {
             let (lo, hi) = blk.key_range(0, 0);

@@ -7,7 +7,10 @@
 //! run stands for a class of outputs the property can not tell apart, and
 //! a failing run kills every sampled replacement its pattern matches.
 
-use super::{mutant_grid, test_inputs, Mutant, MutationConfig, MutationError, Report};
+use super::{
+    mutant_grid, test_inputs, CaseScore, KindCount, Mutant, MutantKind, MutationConfig,
+    MutationError, NearMutants, Report,
+};
 use crate::engine::{RunResult, Searcher};
 use crate::grammar::Tree;
 use crate::handle::Lazy;
@@ -161,6 +164,9 @@ where
         runs: 0,
         runs_without_skipping: 0,
         budget_exhausted: false,
+        near: NearMutants::Off,
+        kinds: vec![],
+        cases: CaseScore::default(),
         shown: config.shown,
     };
     // The chosen replacements of each point, ascending, equivalents out.
@@ -237,10 +243,19 @@ where
                         point: points[p].0.clone(),
                         original: values[points[p].1].clone(),
                         replacement: values[j].clone(),
+                        kind: MutantKind::Small,
                     });
                 }
             }
         }
+    }
+    if report.mutants > 0 {
+        report.kinds = vec![KindCount {
+            kind: MutantKind::Small,
+            mutants: report.mutants,
+            killed: report.killed,
+            survived: report.survivors.len(),
+        }];
     }
     Ok(report)
 }

@@ -5,11 +5,12 @@
 //! `Ordering` are enumerations of constructors of size 1; tuples, arrays and
 //! boxes are free.
 
-use super::{field, transparent, Atom, Enumerable, LazyView};
+use super::{field, transparent, Atom, Enumerable, LazyView, Unbuild};
 use crate::describe::{
     atom, bits_family, datatype, leaf, product_with, pure, with_shape, AtomFamily, Constructor,
     Shape, Space,
 };
+use crate::grammar::Tree;
 use crate::handle::{AtomRead, Lazy};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -26,6 +27,12 @@ impl Enumerable for () {
     fn describe() -> Space<Self> {
         pure(())
     }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        if !at.holds::<Self>() {
+            return None;
+        }
+        at.node(0, &mut [])
+    }
 }
 
 impl Enumerable for bool {
@@ -34,6 +41,12 @@ impl Enumerable for bool {
             Constructor::shaped(ctor("false"), vec![], |_| false),
             Constructor::shaped(ctor("true"), vec![], |_| true),
         ])
+    }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        if !at.holds::<Self>() {
+            return None;
+        }
+        at.node(u32::from(*self), &mut [])
     }
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
@@ -55,6 +68,12 @@ impl Atom for bool {
 impl Enumerable for char {
     fn describe() -> Space<Self> {
         atom(AtomFamily::unicode())
+    }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        if !at.holds::<Self>() {
+            return None;
+        }
+        at.atom(i128::from(u32::from(*self)))
     }
     #[inline]
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
@@ -116,6 +135,9 @@ impl<T: Enumerable> Enumerable for Box<T> {
     fn describe() -> Space<Self> {
         transparent(Box::new)
     }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        (**self).__unbuild(at)
+    }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         let inner = lazy.cast::<T>();
         if T::__canonical_at(inner) {
@@ -139,6 +161,15 @@ impl<T: Enumerable> Enumerable for Option<T> {
             Constructor::shaped(ctor("Some"), vec![field::<T>()], |f| Some(f.take::<T>())),
         ])
     }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        if !at.holds::<Self>() {
+            return None;
+        }
+        match self {
+            None => at.node(0, &mut []),
+            Some(x) => at.node(1, &mut [&mut |u| x.__unbuild(u)]),
+        }
+    }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         if !lazy.is_canonical() {
             return lazy.force_generic();
@@ -156,6 +187,15 @@ impl<T: Enumerable, E: Enumerable> Enumerable for Result<T, E> {
             Constructor::shaped(ctor("Ok"), vec![field::<T>()], |f| Ok(f.take::<T>())),
             Constructor::shaped(ctor("Err"), vec![field::<E>()], |f| Err(f.take::<E>())),
         ])
+    }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        if !at.holds::<Self>() {
+            return None;
+        }
+        match self {
+            Ok(x) => at.node(0, &mut [&mut |u| x.__unbuild(u)]),
+            Err(e) => at.node(1, &mut [&mut |u| e.__unbuild(u)]),
+        }
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         if !lazy.is_canonical() {
@@ -176,6 +216,12 @@ macro_rules! tuple {
                     Shape::Tuple,
                     product_with(vec![$(field::<$name>()),+], |f| ($(f.take::<$name>(),)+)),
                 )
+            }
+            fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+                if !at.holds::<Self>() {
+                    return None;
+                }
+                at.node(0, &mut [$(&mut |u| self.$idx.__unbuild(u)),+])
             }
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
                 if !lazy.is_canonical() {

@@ -5,7 +5,7 @@
 //! [`Linear`] wrapper type. The size conventions themselves
 //! ([`IntegerSizes`], the families) are descriptions, in `space`.
 
-use super::{Atom, Enumerable};
+use super::{Atom, Enumerable, Unbuild};
 use crate::describe::{
     atom, integer_sizes, leaf, linear_nat_family, linear_signed_family, linear_signed_from_index,
     AtomFamily, IntegerSizes, Space,
@@ -21,6 +21,12 @@ macro_rules! unsigned {
                     IntegerSizes::BitLength => <$t as Integer>::bit_length_space(),
                     IntegerSizes::Linear => <$t as Integer>::linear_space(),
                 }
+            }
+            fn __unbuild(&self, at: Unbuild<'_>) -> Option<crate::grammar::Tree> {
+                if !at.holds::<Self>() {
+                    return None;
+                }
+                at.atom(*self as i128)
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
@@ -50,6 +56,12 @@ macro_rules! signed {
                     IntegerSizes::BitLength => <$t as Integer>::bit_length_space(),
                     IntegerSizes::Linear => <$t as Integer>::linear_space(),
                 }
+            }
+            fn __unbuild(&self, at: Unbuild<'_>) -> Option<crate::grammar::Tree> {
+                if !at.holds::<Self>() {
+                    return None;
+                }
+                at.atom(*self as i128)
             }
             #[inline]
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {

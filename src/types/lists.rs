@@ -5,8 +5,9 @@
 //! together: the cell-by-cell view [`ListView`], [`LazyIter`] and the list
 //! and string helpers of `Lazy` (`iter`, `len`, `eq_slice`, `chars`...).
 
-use super::{field, transparent, Enumerable, LazyView};
+use super::{field, transparent, Enumerable, LazyView, Unbuild};
 use crate::describe::{datatype, Constructor, Shape, Space};
+use crate::grammar::Tree;
 use crate::handle::Lazy;
 use std::collections::{LinkedList, VecDeque};
 
@@ -21,6 +22,12 @@ impl<T: Enumerable> Enumerable for Vec<T> {
                 xs
             }),
         ])
+    }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        if !at.holds::<Self>() {
+            return None;
+        }
+        at.list(self)
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         if !lazy.is_canonical() {
@@ -42,6 +49,9 @@ impl<T: Enumerable> Enumerable for Vec<T> {
 impl Enumerable for String {
     fn describe() -> Space<Self> {
         transparent(|v: Vec<char>| v.into_iter().collect())
+    }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        self.chars().collect::<Vec<char>>().__unbuild(at)
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         let inner = lazy.cast::<Vec<char>>();

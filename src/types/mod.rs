@@ -28,6 +28,7 @@ mod lists;
 mod numbers;
 #[cfg(test)]
 mod std_tests;
+mod unbuild;
 mod wrappers;
 
 pub use alternative::Alternative;
@@ -36,6 +37,8 @@ pub use bind::bind;
 pub use compare::LazyOrd;
 pub use ints::{bit_length, linear, Integer, Linear};
 pub use lists::{LazyIter, ListView};
+pub(crate) use unbuild::tree_of;
+pub use unbuild::{Unbuild, UnbuildField};
 pub use wrappers::RangeView;
 
 use crate::describe::{integer_sizes, map, registered, IntegerSizes, Raw, RawSpace, Space};
@@ -118,6 +121,15 @@ pub trait Enumerable: Sized + 'static {
     #[doc(hidden)]
     fn __position_type() -> TypeId {
         TypeId::of::<Self>()
+    }
+
+    /// The tree that builds this value at a position (see
+    /// `types/unbuild.rs`); `None` when the type, or the position's space,
+    /// can not be taken apart (the default).
+    #[doc(hidden)]
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<crate::grammar::Tree> {
+        let _ = at;
+        None
     }
 }
 

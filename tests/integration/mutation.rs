@@ -2,7 +2,9 @@
 //! that builds every mutant as a real closure and runs the property on every
 //! test input of the reference enumeration (`values_up_to`).
 
-use neatcheck::mutation::{assert_score, score, Mutant, MutationConfig, Report};
+use neatcheck::mutation::{
+    assert_score, near_mutants, score, Mutant, MutantKind, MutationConfig, Report,
+};
 use neatcheck::values::values_up_to;
 use neatcheck::Enumerable;
 use proptest::prelude::*;
@@ -24,11 +26,14 @@ type SortSpec = dyn Fn(&Vec<u8>, neatcheck::Lazy<'_, Vec<u8>>) -> bool;
 /// Every mutant's verdict by brute force: the points are the distinct
 /// inputs the property called the function with (first call first), the
 /// replacements every output value up to `output_size` (reference order)
-/// other than the original; a mutant is killed when the property fails or
-/// panics on some test input. Returns the mutants and the survivors.
+/// other than the original, then, point by point, the original's near
+/// mutants (up to `near`) that are not among those small values; a mutant
+/// is killed when the property fails or panics on some test input.
+/// Returns the mutants and the survivors.
 fn brute_force<A, B, X>(
     input_size: usize,
     output_size: usize,
+    near: usize,
     f: &dyn Fn(&A) -> B,
     prop: &Prop<'_, A, B, X>,
 ) -> (usize, Vec<Mutant<A, B>>)
@@ -50,23 +55,55 @@ where
         assert!(prop(&recording, x.clone()), "the original must pass");
     }
     let outputs = values_up_to::<B>(output_size);
+    let points = points.into_inner();
+    let mut replacements: Vec<Vec<(MutantKind, B)>> = points
+        .iter()
+        .map(|a| {
+            let original = f(a);
+            outputs
+                .iter()
+                .filter(|b| **b != original)
+                .map(|b| (MutantKind::Small, b.clone()))
+                .collect()
+        })
+        .collect();
+    if near > 0 {
+        for (a, r) in points.iter().zip(&mut replacements) {
+            let close = near_mutants(&f(a), near).unwrap_or_default();
+            r.extend(close.into_iter().filter(|(_, b)| !outputs.contains(b)));
+        }
+    }
+    // Small mutants of every point first, then the near ones.
+    let order = replacements
+        .iter()
+        .enumerate()
+        .flat_map(|(p, r)| {
+            r.iter()
+                .filter(|m| m.0 == MutantKind::Small)
+                .map(move |m| (p, m))
+        })
+        .chain(replacements.iter().enumerate().flat_map(|(p, r)| {
+            r.iter()
+                .filter(|m| m.0 != MutantKind::Small)
+                .map(move |m| (p, m))
+        }));
     let mut mutants = 0;
     let mut survivors = vec![];
-    for a in points.into_inner() {
-        let original = f(&a);
-        for b in outputs.iter().filter(|b| **b != original) {
-            mutants += 1;
-            let mutant = |y: &A| if *y == a { b.clone() } else { f(y) };
-            let killed = inputs.iter().any(|x| {
-                catch_unwind(AssertUnwindSafe(|| !prop(&mutant, x.clone()))).unwrap_or(true)
+    for (p, (kind, b)) in order {
+        let a = &points[p];
+        let original = f(a);
+        mutants += 1;
+        let mutant = |y: &A| if y == a { b.clone() } else { f(y) };
+        let killed = inputs
+            .iter()
+            .any(|x| catch_unwind(AssertUnwindSafe(|| !prop(&mutant, x.clone()))).unwrap_or(true));
+        if !killed {
+            survivors.push(Mutant {
+                point: a.clone(),
+                original: original.clone(),
+                replacement: b.clone(),
+                kind: *kind,
             });
-            if !killed {
-                survivors.push(Mutant {
-                    point: a.clone(),
-                    original: original.clone(),
-                    replacement: b.clone(),
-                });
-            }
         }
     }
     (mutants, survivors)
@@ -91,7 +128,7 @@ where
         .max_mutants(1_000_000);
     let report = score(&config, "f", f, prop).unwrap();
     let naive = score(&config.clone().skip_uncalled(false), "f", f, prop).unwrap();
-    let (mutants, survivors) = brute_force(input_size, output_size, f, prop);
+    let (mutants, survivors) = brute_force(input_size, output_size, 16, f, prop);
     assert!(!report.sampled && !report.budget_exhausted);
     assert_eq!(report.mutants, mutants);
     assert_eq!(report.killed, mutants - survivors.len());
@@ -210,7 +247,8 @@ fn scores_are_deterministic_and_sampling_is_seeded() {
     let config = MutationConfig::default()
         .input_size(5)
         .output_size(5)
-        .max_mutants(200);
+        .max_mutants(200)
+        .near_mutants(0);
     let a = score(&config, "sort", sort, prop).unwrap();
     let b = score(&config, "sort", sort, prop).unwrap();
     assert!(a.sampled);
@@ -222,7 +260,7 @@ fn scores_are_deterministic_and_sampling_is_seeded() {
     let other = score(&config.clone().seed(1), "sort", sort, prop).unwrap();
     assert_ne!(a.survivors, other.survivors);
     // The sampled verdicts are true verdicts: survivors of the full run.
-    let (_, all_survivors) = brute_force(5, 5, &sort, &prop);
+    let (_, all_survivors) = brute_force(5, 5, 0, &sort, &prop);
     assert!(a.survivors.iter().all(|s| all_survivors.contains(s)));
     assert!(!a.to_string().contains("undecided"));
 }
@@ -329,7 +367,8 @@ fn lazy_is_sorted(out: &neatcheck::Lazy<'_, Vec<u8>>) -> bool {
 }
 
 /// `score_lazy` with a lazy spec against `score` with the same spec on
-/// plain values: the same mutants, kills and survivors.
+/// plain values: the same mutants, kills and survivors (small ones: the
+/// lazy form has no near mutants).
 fn lazy_agrees(
     config: &MutationConfig,
     lazy: &SortSpec,
@@ -337,7 +376,8 @@ fn lazy_agrees(
 ) -> (SortReport, SortReport) {
     let fast = neatcheck::mutation::score_lazy(config, "f", sort, |xs: &Vec<u8>| xs.clone(), lazy)
         .unwrap();
-    let slow = score(config, "f", sort, |f, xs: Vec<u8>| plain(&xs, &f(&xs))).unwrap();
+    let small_only = config.clone().near_mutants(0);
+    let slow = score(&small_only, "f", sort, |f, xs: Vec<u8>| plain(&xs, &f(&xs))).unwrap();
     assert_eq!(
         (fast.mutants, fast.killed, fast.equivalent, fast.undecided),
         (slow.mutants, slow.killed, slow.equivalent, slow.undecided)
@@ -435,4 +475,191 @@ fn the_lazy_form_samples_budgets_and_errors_like_the_plain_one() {
         fails,
         neatcheck::mutation::MutationError::OriginalFails { .. }
     ));
+}
+
+/// The near mutants of a list of bytes, by what each edit means: a byte
+/// one up or down, the list cut at a cell, a 0 appended (the end switched
+/// to a cell), a byte removed (a cell lifted), a 0 inserted (a cell
+/// wrapped around the rest).
+fn near_by_hand(v: &[u8]) -> std::collections::BTreeSet<Vec<u8>> {
+    let mut out = std::collections::BTreeSet::new();
+    for i in 0..v.len() {
+        for moved in [v[i].checked_sub(1), v[i].checked_add(1)]
+            .into_iter()
+            .flatten()
+        {
+            let mut w = v.to_vec();
+            w[i] = moved;
+            out.insert(w);
+        }
+        out.insert(v[..i].to_vec());
+        let mut w = v.to_vec();
+        w.remove(i);
+        out.insert(w);
+    }
+    for i in 0..=v.len() {
+        let mut w = v.to_vec();
+        w.insert(i, 0);
+        out.insert(w);
+    }
+    out.remove(v);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `near_mutants` of any list of bytes is exactly the brute-force set of
+    /// one-place edits, and a cap keeps a spread subset.
+    #[test]
+    fn near_mutants_of_byte_lists_are_the_one_place_edits(v in prop::collection::vec(any::<u8>(), 0..12)) {
+        let near = near_mutants(&v, usize::MAX).unwrap();
+        let got: std::collections::BTreeSet<Vec<u8>> = near.iter().map(|(_, w)| w.clone()).collect();
+        prop_assert_eq!(got.len(), near.len(), "no duplicates");
+        let capped = near_mutants(&v, 5).unwrap();
+        prop_assert!(capped.len() <= 5);
+        prop_assert!(capped.iter().all(|(_, w)| got.contains(w)));
+        prop_assert_eq!(got, near_by_hand(&v));
+    }
+}
+
+/// The insert function of Paper IV's Fig. 4.1, and its six properties, of
+/// growing strength (an ordered list is the input sorted, as QuickCheck's
+/// `OrderedList`).
+mod figure_4_1 {
+    pub(super) type Insert<'a> = &'a dyn Fn(&(u8, Vec<u8>)) -> Vec<u8>;
+    /// A property of insert.
+    pub(super) type InsertProperty = fn(Insert, (u8, Vec<u8>)) -> bool;
+
+    pub(super) fn insert((x, xs): &(u8, Vec<u8>)) -> Vec<u8> {
+        let mut out = xs.clone();
+        let at = out.partition_point(|&y| y <= *x);
+        out.insert(at, *x);
+        out
+    }
+
+    fn ordered(xs: &[u8]) -> bool {
+        xs.windows(2).all(|w| w[0] <= w[1])
+    }
+
+    /// `a \\ b`: `a` without one occurrence of each element of `b`.
+    fn without(a: &[u8], b: &[u8]) -> Vec<u8> {
+        let mut out = a.to_vec();
+        for y in b {
+            if let Some(i) = out.iter().position(|z| z == y) {
+                out.remove(i);
+            }
+        }
+        out
+    }
+
+    pub(super) fn insert0(f: Insert, (x, xs): (u8, Vec<u8>)) -> bool {
+        !ordered(&xs) || ordered(&f(&(x, xs.clone())))
+    }
+    pub(super) fn insert1(f: Insert, (x, mut xs): (u8, Vec<u8>)) -> bool {
+        xs.sort();
+        ordered(&f(&(x, xs)))
+    }
+    pub(super) fn insert2(f: Insert, (x, mut xs): (u8, Vec<u8>)) -> bool {
+        xs.sort();
+        let out = f(&(x, xs));
+        ordered(&out) && out.contains(&x)
+    }
+    pub(super) fn insert3(f: Insert, (x, mut xs): (u8, Vec<u8>)) -> bool {
+        xs.sort();
+        let out = f(&(x, xs.clone()));
+        ordered(&out) && out.len() == xs.len() + 1
+    }
+    pub(super) fn insert4(f: Insert, (x, mut xs): (u8, Vec<u8>)) -> bool {
+        xs.sort();
+        let out = f(&(x, xs.clone()));
+        ordered(&out) && out.contains(&x) && out.len() == xs.len() + 1
+    }
+    pub(super) fn insert5(f: Insert, (x, mut xs): (u8, Vec<u8>)) -> bool {
+        xs.sort();
+        let out = f(&(x, xs.clone()));
+        ordered(&out) && without(&xs, &out).is_empty() && without(&out, &xs) == [x]
+    }
+}
+
+/// Paper IV's ranking of the six insert properties (3%, 37%, 64%, 87%,
+/// 90%, 100% killed) comes out of the one-mutant-per-test-input count with
+/// near mutants: strictly increasing, the complete one at 1.
+#[test]
+fn the_insert_properties_of_figure_4_1_rank_as_in_the_paper() {
+    use figure_4_1::*;
+    let properties: [InsertProperty; 6] = [insert0, insert1, insert2, insert3, insert4, insert5];
+    let config = MutationConfig::default().input_size(5);
+    let scores: Vec<f64> = properties
+        .iter()
+        .map(|p| {
+            let report = score(&config, "insert", insert, |f: Insert, x| p(f, x)).unwrap();
+            assert!(matches!(
+                report.near,
+                neatcheck::mutation::NearMutants::PerPoint(16)
+            ));
+            report.cases.score().unwrap()
+        })
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] < w[1]), "{scores:?}");
+    assert_eq!(scores[5], 1.0);
+}
+
+/// A human-readable size: `1.5 KiB`.
+fn human_bytes(n: &u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB"];
+    let (mut value, mut unit) = (*n as f64, 0);
+    while value >= 1024.0 && unit < units.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", units[unit])
+}
+
+/// Small replacements of a `String` (`"\0"`, `"\u{1}"`...) are all killed
+/// by a format check that says almost nothing; the mutants near the real
+/// outputs ("1.0 KiC", "10 B") survive it, so its score falls, and the
+/// report says which kinds survived.
+#[test]
+fn near_mutants_expose_a_weak_check_of_a_string_output() {
+    let weak = |f: &dyn Fn(&u64) -> String, n: u64| f(&n).ends_with('B');
+    let config = MutationConfig::default().input_size(6);
+    let small_only = score(
+        &config.clone().near_mutants(0),
+        "human_bytes",
+        human_bytes,
+        weak,
+    )
+    .unwrap();
+    assert_eq!(small_only.score(), Some(1.0));
+    let report = score(&config, "human_bytes", human_bytes, weak).unwrap();
+    assert!(report.score().unwrap() < 0.9, "{report}");
+    let near_survivors: usize = report
+        .kinds
+        .iter()
+        .filter(|k| k.kind != MutantKind::Small)
+        .map(|k| k.survived)
+        .sum();
+    assert!(near_survivors > 0);
+    assert!(report
+        .survivors
+        .iter()
+        .any(|m| m.kind == MutantKind::Neighbour));
+    let text = report.to_string();
+    assert!(
+        text.contains("mutants near the original outputs: up to 16 per point"),
+        "{text}"
+    );
+    assert!(
+        text.contains("a neighbouring number or character:"),
+        "{text}"
+    );
+    // A reference check kills every mutant, near ones included.
+    let strong = |f: &dyn Fn(&u64) -> String, n: u64| f(&n) == human_bytes(&n);
+    assert_eq!(
+        score(&config, "human_bytes", human_bytes, strong)
+            .unwrap()
+            .score(),
+        Some(1.0)
+    );
 }
