@@ -16,9 +16,10 @@
 //! reproducing test calls it by name too.
 //!
 //! Each function's inputs are explored size by size up to the largest size
-//! ([`Explorer::max_size`]), then, as in a check, an edge sweep and random
-//! cases call larger inputs ([`Explorer::random_cases`]): a site found
-//! there is not proven to have the smallest input.
+//! ([`Explorer::max_size`]), then, as in a check, a depth-bounded search,
+//! an edge sweep and random cases call larger inputs
+//! ([`Explorer::random_cases`]): a site found there is not proven to have
+//! the smallest input.
 //!
 //! ```
 //! use neatcheck::explore::PanicKind;
@@ -245,12 +246,14 @@ impl Explorer {
 
     /// Sets how many random cases each function gets once its sizes up to
     /// the largest are explored (default 150, as a check's; 0 turns the
-    /// phase off). They come after an edge sweep of up to five times as
-    /// many inputs (numbers and characters set to their types' edge
-    /// values), and both only call inputs larger than the sizes explored:
-    /// a panic at `2^42` or `i64::MIN` is met without exploring that far.
-    /// Both are drawn from a fixed seed, so an exploration is the same
-    /// every time.
+    /// phase off). They come after a depth-bounded search of up to twice
+    /// as many calls (a check's portfolio order: long inputs of small
+    /// parts, such as a list counting up to five) and an edge sweep of up
+    /// to five times as many inputs (numbers and characters set to their
+    /// types' edge values); all report only inputs larger than the sizes
+    /// explored: a panic at `2^42` or `i64::MIN` is met without exploring
+    /// that far. All are in a fixed order (the random cases from a fixed
+    /// seed), so an exploration is the same every time.
     pub fn random_cases(mut self, cases: u64) -> Self {
         self.settings.samples = cases;
         self

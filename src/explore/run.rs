@@ -434,8 +434,15 @@ fn work(
                     }
                 }
                 let size = search.size();
-                // A case is larger than every size explored: each is new.
-                let fresh = index > replay && (cases || size == bound as u64);
+                // In the cases pass, an input larger than every size
+                // explored is new (the depth-bounded stage also meets
+                // smaller ones, found already).
+                let fresh = index > replay
+                    && if cases {
+                        size > settings.max_size as u64
+                    } else {
+                        size == bound as u64
+                    };
                 if fresh {
                     if settings.max_runs.is_some_and(|m| runs >= m) {
                         complete = false;

@@ -7,10 +7,12 @@ use crate::check::{LazyArg, LazyArgs, PlainArg, PlainArgs};
 use crate::engine::{RunResult, Searcher};
 use crate::grammar::Tree;
 use crate::handle::Lazy;
-use crate::run_slot::RunSlot;
+use crate::run_slot::{RunSlot, SlotShared};
 use crate::types::Enumerable;
 use std::fmt::Debug;
 use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// A function an exploration can call on the inputs of `T` (the marker `M`
 /// tells the forms apart): a function or closure of one to four plain
@@ -279,11 +281,20 @@ where
             trees.extend(std::iter::from_fn(|| random.next_case()).map(|c| c.tree));
             trees.retain(|t| larger(t));
         }
-        let mut searcher = Searcher::<T>::from_grammar(g, 0);
-        searcher.watch(slot);
+        let depth_calls = samples.saturating_mul(DEPTH_CALLS_PER_SAMPLE);
+        let shared = slot.shared();
+        let mut first = Searcher::<T>::by_depth(g.clone(), 1);
+        first.watch(slot);
         Box::new(CasesSearch {
-            searcher,
             target: self,
+            grammar: g,
+            shared,
+            depth: (depth_calls > 0).then_some(DepthStage {
+                searcher: first,
+                depth: 1,
+                calls_left: depth_calls,
+            }),
+            searcher: None,
             trees: trees.into_iter(),
             pending: None,
         })
@@ -301,16 +312,56 @@ where
 /// Edge cases per random case (as a check's edge sweep).
 const EDGE_CASES_PER_SAMPLE: u64 = 5;
 
+/// Calls of the depth-bounded stage per random case.
+const DEPTH_CALLS_PER_SAMPLE: u64 = 2;
+
+/// The deepest bound of the depth-bounded stage.
+const MAX_DEPTH: usize = 16;
+
 /// How far past the explored sizes the random cases go.
 const RANDOM_SPAN: usize = 190;
 
-/// The edge sweep and random cases of a target, called one by one.
-struct CasesSearch<'a, T, F> {
+/// A fresh end of the watchdog for a new searcher of the same worker (one
+/// searcher runs at a time, so the generations go on).
+fn next_slot(shared: &Arc<SlotShared>) -> RunSlot {
+    RunSlot {
+        shared: shared.clone(),
+        gen: std::cell::Cell::new(shared.state.load(Ordering::Relaxed) >> 2),
+    }
+}
+
+/// The depth-bounded stage of the cases pass (a check's portfolio order:
+/// inputs of few levels, however long, such as lists of many small
+/// numbers), by growing depth, within its calls.
+struct DepthStage<T> {
     searcher: Searcher<T>,
+    depth: usize,
+    calls_left: u64,
+}
+
+/// The pass past the explored sizes: the depth-bounded stage, then the
+/// edge sweep and the random cases, called one by one. Only inputs larger
+/// than the explored sizes are new (the run loop reports no other).
+struct CasesSearch<'a, T, F> {
     target: &'a Typed<T, F>,
+    grammar: std::rc::Rc<crate::grammar::Grammar>,
+    shared: Arc<SlotShared>,
+    depth: Option<DepthStage<T>>,
+    /// The searcher the cases are loaded into (made when the depth stage
+    /// ends).
+    searcher: Option<Searcher<T>>,
     trees: std::vec::IntoIter<Tree>,
-    /// The input loaded last.
+    /// The case loaded last.
     pending: Option<Tree>,
+}
+
+impl<T: Enumerable, F> CasesSearch<'_, T, F> {
+    fn active(&self) -> &Searcher<T> {
+        match &self.depth {
+            Some(stage) => &stage.searcher,
+            None => self.searcher.as_ref().expect("a case is pending"),
+        }
+    }
 }
 
 impl<T, F> Search for CasesSearch<'_, T, F>
@@ -319,10 +370,30 @@ where
     F: Fn(Lazy<'_, T>),
 {
     fn advance(&mut self) -> bool {
+        if let Some(stage) = &mut self.depth {
+            while stage.calls_left > 0 {
+                if stage.searcher.advance() {
+                    stage.calls_left -= 1;
+                    return true;
+                }
+                if stage.depth >= MAX_DEPTH {
+                    break;
+                }
+                stage.depth += 1;
+                stage.searcher = Searcher::by_depth(self.grammar.clone(), stage.depth);
+                stage.searcher.watch(next_slot(&self.shared));
+            }
+            self.depth = None;
+        }
+        let searcher = self.searcher.get_or_insert_with(|| {
+            let mut s = Searcher::<T>::from_grammar(self.grammar.clone(), 0);
+            s.watch(next_slot(&self.shared));
+            s
+        });
         self.pending = self.trees.next();
         match &self.pending {
             Some(t) => {
-                self.searcher.load(t);
+                searcher.load(t);
                 true
             }
             None => false,
@@ -330,27 +401,43 @@ where
     }
 
     fn size(&self) -> u64 {
-        self.pending
-            .as_ref()
-            .map_or(0, |t| self.searcher.grammar().tree_size(t))
+        match (&self.depth, &self.pending) {
+            (Some(stage), _) => stage.searcher.size(),
+            (None, Some(t)) => self.grammar.tree_size(t),
+            (None, None) => 0,
+        }
     }
 
     fn key(&self) -> String {
-        self.pending.as_ref().map_or_else(String::new, |t| {
-            crate::replay::key_of(self.searcher.grammar(), t)
-        })
+        match (&self.depth, &self.pending) {
+            (Some(stage), _) => crate::replay::key_of(&self.grammar, &stage.searcher.tree()),
+            (None, Some(t)) => crate::replay::key_of(&self.grammar, t),
+            (None, None) => String::new(),
+        }
     }
 
-    fn stand_in(&mut self, _step: u64) {
-        // A stuck input is skipped: a case stands for no other input.
+    fn stand_in(&mut self, step: u64) {
+        // A stuck case is skipped: it stands for no other input; a stuck
+        // class of the depth stage is run by the stand-in, as a bound's.
+        if let Some(stage) = &mut self.depth {
+            let stand_in = self.target.stand_in;
+            stage
+                .searcher
+                .step(|x| stand_in(x, step))
+                .expect("a pending input is run");
+        }
     }
 
     fn call(&mut self, budget: CallBudget) -> RunResult {
-        call_within(&mut self.searcher, &self.target.f, budget)
+        let searcher = match &mut self.depth {
+            Some(stage) => &mut stage.searcher,
+            None => self.searcher.as_mut().expect("a case is pending"),
+        };
+        call_within(searcher, &self.target.f, budget)
     }
 
     fn input(&self) -> String {
-        (self.target.show)(&self.searcher.value())
+        (self.target.show)(&self.active().value())
     }
 }
 

@@ -495,3 +495,39 @@ fn reproducing_tests_compile_and_fail_the_same_way() {
     assert!(out.contains("0 passed; 2 failed"), "{out}");
     assert!(out.contains("a word") && out.contains("overflow"), "{out}");
 }
+
+/// Panics on a list that begins 0, 1, 2, 3, 4, 5 (read lazily, element by
+/// element): long, with small parts, past the sizes explored by size, and
+/// too particular for random cases; the depth-bounded order (a check's
+/// portfolio) meets it.
+fn counts_up(xs: Lazy<Vec<u8>>) {
+    let mut elements = xs.iter();
+    for k in 0..6u8 {
+        match elements.next() {
+            Some(x) if x == k => {}
+            _ => return,
+        }
+    }
+    panic!("counts up to five");
+}
+
+/// The cases pass begins with the depth-bounded order, as a check's
+/// portfolio: long inputs of small parts are met past the explored sizes,
+/// and the site says its input is not proven smallest.
+#[test]
+fn the_depth_bounded_stage_meets_long_inputs_of_small_parts() {
+    let report = neatcheck::explore!(counts_up).max_size(8).run();
+    assert_eq!(report.sites.len(), 1, "{report}");
+    let site = &report.sites[0];
+    assert!(site.smallest.size > 8);
+    assert!(
+        site.smallest.input.contains("[0, 1, 2, 3, 4, 5"),
+        "{report}"
+    );
+    assert!(!site.smallest.minimal);
+    let without = neatcheck::explore!(counts_up)
+        .max_size(8)
+        .random_cases(0)
+        .run();
+    assert!(without.sites.is_empty(), "{without}");
+}
