@@ -56,6 +56,14 @@ fn run(steps: impl Iterator<Item = Step>) -> (usize, bool) {
     (deepest, peeks_right)
 }
 
+/// Runs the steps, labels the run with whether it reached depth 6, and
+/// passes when every peek was right.
+fn labelled_run(steps: impl Iterator<Item = Step>) -> bool {
+    let (deepest, peeks_right) = run(steps);
+    collect(deepest >= 6);
+    peeks_right
+}
+
 /// The share (in percent) of a passing check's counted runs labelled
 /// `label`.
 fn share(summary: &neatcheck::check::Summary, label: &str) -> f64 {
@@ -69,24 +77,20 @@ fn weighted_union() {
     let config = Config::default().seed(1).runs(300).samples(4_000, 60);
     let weighted = config
         .try_check(|commands: Vec<Command>| {
-            let (deepest, peeks_right) = run(commands.iter().map(|c| match c {
+            labelled_run(commands.iter().map(|c| match c {
                 Command::Push(x) => Step::Push(*x),
                 Command::Pop => Step::Pop,
                 Command::Peek => Step::Peek,
-            }));
-            collect(deepest >= 6);
-            peeks_right
+            }))
         })
         .expect("the property holds");
     let plain = config
         .try_check(|commands: Vec<PlainCommand>| {
-            let (deepest, peeks_right) = run(commands.iter().map(|c| match c {
+            labelled_run(commands.iter().map(|c| match c {
                 PlainCommand::Push(x) => Step::Push(*x),
                 PlainCommand::Pop => Step::Pop,
                 PlainCommand::Peek => Step::Peek,
-            }));
-            collect(deepest >= 6);
-            peeks_right
+            }))
         })
         .expect("the property holds");
     let (with, without) = (share(&weighted, "true"), share(&plain, "true"));

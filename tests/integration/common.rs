@@ -802,3 +802,37 @@ pub(crate) fn panic_text(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
         }
     }
 }
+
+/// Compiles `source` as a test crate with `rustc --test` (after `extra`
+/// arguments) in `dir`, and runs it: whether every test passed, and its
+/// output. Panics with the compiler's errors and the source when it does
+/// not compile: the generated code under test must.
+pub(crate) fn compile_and_run_tests(
+    dir: &std::path::Path,
+    name: &str,
+    source: &str,
+    extra: &[String],
+) -> (bool, String) {
+    let file = dir.join(format!("{name}.rs"));
+    std::fs::write(&file, source).unwrap();
+    let binary = dir.join(name);
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let built = std::process::Command::new(rustc)
+        .args(["--edition", "2021", "--test"])
+        .args(extra)
+        .arg("-o")
+        .arg(&binary)
+        .arg(&file)
+        .output()
+        .expect("rustc runs");
+    assert!(
+        built.status.success(),
+        "the generated code does not compile:\n{}\n{source}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = std::process::Command::new(&binary)
+        .output()
+        .expect("the tests run");
+    let text = String::from_utf8_lossy(&ran.stdout).into_owned();
+    (ran.status.success(), text)
+}

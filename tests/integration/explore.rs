@@ -470,28 +470,15 @@ fn reproducing_tests_compile_and_fail_the_same_way() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("explore_repro");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("repro.rs");
-    std::fs::write(&file, &source).unwrap();
     let (rlib, deps) = neatcheck_rlib();
-    let binary = dir.join("repro");
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
-    let built = std::process::Command::new(rustc)
-        .args(["--edition", "2021", "--test", "--extern"])
-        .arg(format!("neatcheck={}", rlib.display()))
-        .arg("-L")
-        .arg(format!("dependency={}", deps.display()))
-        .arg("-o")
-        .arg(&binary)
-        .arg(&file)
-        .output()
-        .expect("rustc runs");
-    assert!(
-        built.status.success(),
-        "the reproducing tests do not compile:\n{}\n{source}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let ran = std::process::Command::new(&binary).output().unwrap();
-    let out = String::from_utf8_lossy(&ran.stdout);
+    let extra = [
+        "--extern".to_string(),
+        format!("neatcheck={}", rlib.display()),
+        "-L".to_string(),
+        format!("dependency={}", deps.display()),
+    ];
+    let (passed, out) = crate::common::compile_and_run_tests(&dir, "repro", &source, &extra);
+    assert!(!passed, "{out}");
     assert!(out.contains("0 passed; 2 failed"), "{out}");
     assert!(out.contains("a word") && out.contains("overflow"), "{out}");
 }

@@ -121,24 +121,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Compiles `source` as a test crate with `rustc --test` and runs it:
 /// whether every test passed, and the output.
 fn compile_and_run(dir: &Path, name: &str, source: &str) -> (bool, String) {
-    let file = dir.join(format!("{name}.rs"));
-    std::fs::write(&file, source).unwrap();
-    let binary = dir.join(name);
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
-    let built = Command::new(rustc)
-        .args(["--edition", "2021", "--test", "-o"])
-        .arg(&binary)
-        .arg(&file)
-        .output()
-        .expect("rustc runs");
-    assert!(
-        built.status.success(),
-        "the generated suite does not compile:\n{}\n{source}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let ran = Command::new(&binary).output().expect("the suite runs");
-    let text = String::from_utf8_lossy(&ran.stdout).into_owned();
-    (ran.status.success(), text)
+    crate::common::compile_and_run_tests(dir, name, source, &[])
 }
 
 /// The source with one occurrence of `from` replaced (which must be there).
