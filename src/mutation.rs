@@ -457,7 +457,10 @@ impl<A: fmt::Debug, B: fmt::Debug> fmt::Display for Report<A, B> {
                 "  mutants near the original outputs: up to {n} per point, each output changed \
                  in one place"
             )?,
-            NearMutants::Off => writeln!(f, "  no mutants near the original outputs (turned off)")?,
+            NearMutants::Off => writeln!(
+                f,
+                "  no mutants near the original outputs (turned off, or the lazy form, which has none)"
+            )?,
             NearMutants::Unavailable => writeln!(
                 f,
                 "  no mutants near the original outputs: the output type can not be taken \
