@@ -238,7 +238,8 @@ impl MutationConfig {
     /// rejects `"\0"`); near ones measure the property on outputs like
     /// the real ones. Needs an output type that can be taken apart: derived
     /// types and the standard algebraic ones (integers, characters,
-    /// `bool`, tuples, `Option`, `Result`, `Box`, `Vec`, `String`).
+    /// `bool`, tuples, `Option`, `Result`, `Box`, `Vec`, `String`, ranges,
+    /// `Rc`, `Arc`, `RefCell`, `Wrapping`, `Reverse`).
     pub fn near_mutants(mut self, n: usize) -> Self {
         self.near_mutants = n;
         self

@@ -2,7 +2,8 @@
 //! `Enumerable` type (the inverse of materialising), through the hidden
 //! `Enumerable::__unbuild`. Derived types and the standard algebraic types
 //! (integers and characters as lazy atoms, `bool`, `()`, tuples, `Option`,
-//! `Result`, `Box`, `Vec`, `String`) take themselves apart; the others (and
+//! `Result`, `Box`, `Vec`, `String`, ranges, and the wrappers `Rc`, `Arc`,
+//! `RefCell`, `Wrapping`, `Reverse`) take themselves apart; the others (and
 //! fields with a space of their own) say they can not, and callers do
 //! without (mutation testing then has no near mutants).
 
@@ -151,6 +152,11 @@ mod tests {
         assert!(round_trip::<(bool, Vec<u32>)>(8) > 10);
         assert!(round_trip::<Exp>(7) > 10);
         assert!(round_trip::<Vec<Name>>(12) > 10);
+        assert!(round_trip::<std::rc::Rc<Vec<u8>>>(9) > 10);
+        assert!(round_trip::<(std::num::Wrapping<u8>, std::cmp::Reverse<i8>)>(8) > 10);
+        assert!(round_trip::<std::ops::Range<u8>>(8) > 10);
+        assert!(round_trip::<std::ops::RangeInclusive<bool>>(8) == 4);
+        assert!(round_trip::<std::sync::Arc<Option<char>>>(9) > 10);
     }
 
     /// Edge values: the extremes of each integer width and characters

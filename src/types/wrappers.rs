@@ -6,8 +6,9 @@
 //! `RangeInclusive`, pairs free like tuples, viewed as their two bounds
 //! ([`RangeView`]). Spaces, typed materialisers and views together.
 
-use super::{field, transparent, Atom, Enumerable, LazyView};
+use super::{field, transparent, Atom, Enumerable, LazyView, Unbuild};
 use crate::describe::{product_with, with_shape, Shape, Space};
+use crate::grammar::Tree;
 use crate::handle::Lazy;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -19,10 +20,15 @@ use std::sync::Arc;
 
 /// Transparent wrappers of one value: the wrapped type's positions.
 macro_rules! wrapper {
-    ($($w:ident => $make:expr),* $(,)?) => {$(
+    ($($w:ident => $make:expr, $inner:expr);* $(;)?) => {$(
         impl<T: Enumerable> Enumerable for $w<T> {
             fn describe() -> Space<Self> {
                 transparent($make)
+            }
+            fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+                // The wrapped value, at the very same position.
+                let inner: fn(&Self, Unbuild<'_>) -> Option<Tree> = $inner;
+                inner(self, at)
             }
             fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
                 let inner = lazy.cast::<T>();
@@ -39,12 +45,14 @@ macro_rules! wrapper {
     )*};
 }
 wrapper!(
-    Rc => Rc::new,
-    Arc => Arc::new,
-    Cell => Cell::new,
-    RefCell => RefCell::new,
-    Wrapping => Wrapping,
-    Reverse => Reverse,
+    Rc => Rc::new, |w, at| T::__unbuild(w, at);
+    Arc => Arc::new, |w, at| T::__unbuild(w, at);
+    // A `Cell`'s value can not be borrowed (nor copied for any `T`).
+    Cell => Cell::new, |_, _| None;
+    // A value mutably borrowed elsewhere can not be read.
+    RefCell => RefCell::new, |w, at| w.try_borrow().ok()?.__unbuild(at);
+    Wrapping => Wrapping, |w, at| w.0.__unbuild(at);
+    Reverse => Reverse, |w, at| w.0.__unbuild(at);
 );
 
 impl<T: Atom> Atom for Wrapping<T> {
@@ -76,6 +84,21 @@ fn bounds<T: Enumerable, R: 'static>(name: &'static str, make: fn(T, T) -> R) ->
     )
 }
 
+/// The tree of a range `R` of `T` from its bounds.
+fn unbuild_bounds<R: Enumerable, T: Enumerable>(
+    start: &T,
+    end: &T,
+    at: Unbuild<'_>,
+) -> Option<Tree> {
+    if !at.holds::<R>() {
+        return None;
+    }
+    at.node(
+        0,
+        &mut [&mut |u| start.__unbuild(u), &mut |u| end.__unbuild(u)],
+    )
+}
+
 /// `start` and `end` of a canonical range position, typed.
 fn force_bounds<T: Enumerable, R: 'static>(lazy: Lazy<'_, R>) -> Option<(T, T)> {
     if !lazy.is_canonical() {
@@ -91,6 +114,9 @@ impl<T: Enumerable> Enumerable for Range<T> {
     fn describe() -> Space<Self> {
         bounds("Range", |start, end| start..end)
     }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        unbuild_bounds::<Self, T>(&self.start, &self.end, at)
+    }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         match force_bounds::<T, Self>(lazy) {
             Some((start, end)) => start..end,
@@ -102,6 +128,9 @@ impl<T: Enumerable> Enumerable for Range<T> {
 impl<T: Enumerable> Enumerable for RangeInclusive<T> {
     fn describe() -> Space<Self> {
         bounds("RangeInclusive", RangeInclusive::new)
+    }
+    fn __unbuild(&self, at: Unbuild<'_>) -> Option<Tree> {
+        unbuild_bounds::<Self, T>(self.start(), self.end(), at)
     }
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         match force_bounds::<T, Self>(lazy) {
