@@ -778,6 +778,11 @@ fn test_case_score<X, A, B: Enumerable + Clone + PartialEq>(
     replacements: &BigUint,
     passes_with: &mut dyn FnMut(usize, &B, usize) -> bool,
 ) -> CaseScore {
+    // The first small values, built once: the replacements of points
+    // without near mutants.
+    let smallest: Vec<B> = (0..replacements.to_u64().unwrap_or(u64::MAX).min(64))
+        .map(|j| outputs.value_at(&BigUint::from(j)))
+        .collect();
     let mut calls_of: Vec<Vec<usize>> = vec![vec![]; inputs.len()];
     for (p, ts) in callers.iter().enumerate() {
         for &t in ts {
@@ -803,10 +808,7 @@ fn test_case_score<X, A, B: Enumerable + Clone + PartialEq>(
                 .clone(),
             None => {
                 // A small replacement other than the original, if any.
-                let candidates: Vec<B> = (0..replacements.to_u64().unwrap_or(0).min(64))
-                    .map(|j| outputs.value_at(&BigUint::from(j)))
-                    .filter(|b| b != original)
-                    .collect();
+                let candidates: Vec<&B> = smallest.iter().filter(|b| *b != original).collect();
                 if candidates.is_empty() {
                     continue;
                 }
