@@ -8,6 +8,7 @@
 //! change that breaks a part fails the example.
 
 use neatcheck::{collect, cover, index, space, Config, Enumerable};
+use std::fmt::Debug;
 
 /// A bounded stack's commands, weighted: pushes six times as often as a
 /// pop or a peek of the same size in the random phase.
@@ -56,18 +57,17 @@ fn run(steps: impl Iterator<Item = Step>) -> (usize, bool) {
     (deepest, peeks_right)
 }
 
-/// Runs the steps, labels the run with whether it reached depth 6, and
-/// passes when every peek was right.
-fn labelled_run(steps: impl Iterator<Item = Step>) -> bool {
-    let (deepest, peeks_right) = run(steps);
-    collect(deepest >= 6);
-    peeks_right
-}
-
-/// The share (in percent) of a passing check's counted runs labelled
-/// `label`.
-fn share(summary: &neatcheck::check::Summary, label: &str) -> f64 {
-    let n = summary.labels.get(label).copied().unwrap_or(0);
+/// Checks that every peek of random command lists is right, and returns
+/// the share (in percent) of the runs counted whose stack reached depth 6.
+fn deep_share<C: Enumerable + Debug>(config: &Config, step: fn(&C) -> Step) -> f64 {
+    let summary = config
+        .try_check(move |commands: Vec<C>| {
+            let (deepest, peeks_right) = run(commands.iter().map(step));
+            collect(deepest >= 6);
+            peeks_right
+        })
+        .expect("the property holds");
+    let n = summary.labels.get("true").copied().unwrap_or(0);
     100.0 * n as f64 / summary.labelled_runs.max(1) as f64
 }
 
@@ -75,25 +75,16 @@ fn share(summary: &neatcheck::check::Summary, label: &str) -> f64 {
 ///    command lists drawn reach a deep stack.
 fn weighted_union() {
     let config = Config::default().seed(1).runs(300).samples(4_000, 60);
-    let weighted = config
-        .try_check(|commands: Vec<Command>| {
-            labelled_run(commands.iter().map(|c| match c {
-                Command::Push(x) => Step::Push(*x),
-                Command::Pop => Step::Pop,
-                Command::Peek => Step::Peek,
-            }))
-        })
-        .expect("the property holds");
-    let plain = config
-        .try_check(|commands: Vec<PlainCommand>| {
-            labelled_run(commands.iter().map(|c| match c {
-                PlainCommand::Push(x) => Step::Push(*x),
-                PlainCommand::Pop => Step::Pop,
-                PlainCommand::Peek => Step::Peek,
-            }))
-        })
-        .expect("the property holds");
-    let (with, without) = (share(&weighted, "true"), share(&plain, "true"));
+    let with = deep_share(&config, |c: &Command| match c {
+        Command::Push(x) => Step::Push(*x),
+        Command::Pop => Step::Pop,
+        Command::Peek => Step::Peek,
+    });
+    let without = deep_share(&config, |c: &PlainCommand| match c {
+        PlainCommand::Push(x) => Step::Push(*x),
+        PlainCommand::Pop => Step::Pop,
+        PlainCommand::Peek => Step::Peek,
+    });
     println!(
         "weighted union: command lists reaching depth 6: {with:.0}% with Push \
          weighted 6 : 1 : 1, {without:.0}% without weights"

@@ -612,13 +612,7 @@ where
             report.undecided += 1;
             return;
         }
-        let mutant = |y: &A| {
-            if y == point {
-                replacement.clone()
-            } else {
-                function(y)
-            }
-        };
+        let mutant = mutant_of(&function, point, &replacement);
         let order = if config.skip_uncalled {
             &callers[p]
         } else {
@@ -637,6 +631,8 @@ where
                 break;
             }
         }
+        // It borrows the replacement, which a survivor keeps.
+        drop(mutant);
         match verdict {
             Verdict::Killed(t) => {
                 report.killed += 1;
@@ -704,14 +700,7 @@ where
         &outputs,
         &replacements,
         &mut |p: usize, replacement: &B, t: usize| {
-            let (point, _) = &points[p];
-            let mutant = |y: &A| {
-                if y == point {
-                    replacement.clone()
-                } else {
-                    function(y)
-                }
-            };
+            let mutant = mutant_of(&function, &points[p].0, replacement);
             passes(&property, &mutant, inputs[t].clone()).0
         },
     );
@@ -752,6 +741,21 @@ where
             "no mutant of `{name}` to score (no test input called it, or every replacement \
              equals the original output)\n{report}"
         ),
+    }
+}
+
+/// The function with `replacement` as its output at `point`.
+fn mutant_of<'a, A: PartialEq, B: Clone>(
+    function: &'a impl Fn(&A) -> B,
+    point: &'a A,
+    replacement: &'a B,
+) -> impl Fn(&A) -> B + 'a {
+    move |y: &A| {
+        if y == point {
+            replacement.clone()
+        } else {
+            function(y)
+        }
     }
 }
 
