@@ -151,6 +151,9 @@ pub(crate) struct Prod {
     /// The block of a lazy atom's alternative: its slots are the block's
     /// free bits, most significant first.
     pub atom: Option<AtomBlock>,
+    /// The description of the function space whose root this alternative
+    /// is (`types/function.rs`), for the printers and the application.
+    pub function: Option<Rc<dyn std::any::Any>>,
 }
 
 pub(crate) enum SortKind {
@@ -254,6 +257,7 @@ struct PendingAlt {
     build: Build,
     shape: Option<Rc<Shape>>,
     atom: Option<AtomBlock>,
+    function: Option<Rc<dyn std::any::Any>>,
 }
 
 enum PendingKind {
@@ -294,10 +298,7 @@ impl Compiler {
         let id = SortId::new(self.sorts.len());
         self.sorts.push(PendingSort {
             name: tr.name.to_string(),
-            origin: match tr.key {
-                RefKey::Type(t) => Some(t),
-                RefKey::Dyn(_) => None,
-            },
+            origin: tr.origin,
             kind: PendingKind::Undefined((tr.raw)()),
             atom: None,
         });
@@ -337,6 +338,7 @@ impl Compiler {
             build: Build::Pure(Rc::new(value)),
             shape: None,
             atom: None,
+            function: None,
         };
         self.sorts.push(PendingSort {
             name: "bit".to_string(),
@@ -382,6 +384,7 @@ impl Compiler {
                 build: Build::Pure(p.clone()),
                 shape: None,
                 atom: None,
+                function: None,
             },
             Raw::Pay(inner) => {
                 let mut a = self.fields_of(inner);
@@ -412,9 +415,10 @@ impl Compiler {
                     build: Build::Product(builds, combine.clone()),
                     shape: None,
                     atom: None,
+                    function: None,
                 }
             }
-            Raw::Label(_, inner) => self.fields_of(inner),
+            Raw::Label(_, inner) | Raw::Function(_, inner) => self.fields_of(inner),
             Raw::Weight(w, inner) => {
                 let mut a = self.fields_of(inner);
                 a.weight = a.weight.saturating_mul(*w);
@@ -429,6 +433,7 @@ impl Compiler {
                     build: b,
                     shape: None,
                     atom: None,
+                    function: None,
                 }
             }
         }
@@ -473,6 +478,13 @@ impl Compiler {
                     }
                 }
             }
+            Raw::Function(meta, inner) => {
+                let start = out.len();
+                self.alts_of(inner, out);
+                for a in &mut out[start..] {
+                    a.function = Some(meta.clone());
+                }
+            }
             _ => out.push(self.fields_of(raw)),
         }
     }
@@ -506,6 +518,7 @@ impl Compiler {
                             build: Build::Atom(family.clone(), id32(i)),
                             shape: None,
                             atom: Some(*b),
+                            function: None,
                         })
                         .collect(),
                 )
@@ -619,6 +632,7 @@ fn collapse_identity_wrappers(sorts: &mut [PendingSort]) {
                 && alts[0].slots.len() == 1
                 && alts[0].build.is_identity()
                 && alts[0].shape.is_none()
+                && alts[0].function.is_none()
                 && alts[0].weight == 1
             {
                 s.kind = PendingKind::Alias(alts[0].slots[0], Build::Slot);
@@ -717,6 +731,7 @@ fn order_alternatives(
                     template: vec![],
                     leaf: true,
                     atom: None,
+                    function: None,
                 });
                 let total = family.total().and_then(|t| t.to_u64());
                 SortKind::Leaf {
@@ -761,6 +776,7 @@ fn order_alternatives(
                         slots,
                         build,
                         shape: a.shape,
+                        function: a.function,
                         min_size: m,
                         next: None,
                         next_delta: 0,

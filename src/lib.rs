@@ -310,7 +310,7 @@ pub use check::{check, collect, cover, implies, label, Config};
 pub use describe::Space;
 pub use handle::Lazy;
 pub use neatcheck_derive::Enumerable;
-pub use types::{Enumerable, LazyView};
+pub use types::{Enumerable, Fun, Fun2, LazyView};
 
 // The derive protocol (see `derive_support`): one hidden path for the
 // generated code, no hidden methods on the user's types.

@@ -5,6 +5,7 @@
 use crate::arena::{build, id32, Node, NodeKind, Opened, Unfold};
 use crate::describe::{LeafFamily, Shape};
 use crate::grammar::{Grammar, ProdId, SortId, Tree};
+use crate::types::{function_shape, function_text, DecisionTree, Step};
 use std::fmt::Write;
 use std::marker::PhantomData;
 use std::rc::Rc;
@@ -160,6 +161,9 @@ fn write_one<'a>(g: &'a Grammar, p: &'a Pattern, out: &mut String, stack: &mut V
         Pattern::Leaf(sort, idx) => out.push_str(&leaf_text(g, *sort, *idx)),
         Pattern::Node(prod, kids) if g.prods[prod.index()].atom.is_some() => {
             out.push_str(&atom_text(g, *prod, kids))
+        }
+        Pattern::Node(prod, kids) if g.prods[prod.index()].function.is_some() => {
+            out.push_str(&function_pattern_text(g, *prod, kids))
         }
         Pattern::Node(prod, kids) => {
             let pr = &g.prods[prod.index()];
@@ -542,4 +546,58 @@ pub(crate) fn cut(mut text: String, max: usize) -> String {
         let _ = write!(text, "... ({left} more characters)");
     }
     text
+}
+
+/// A function's decisions as a pattern has them (unread ones are holes).
+struct PatternDecisions<'g> {
+    g: &'g Grammar,
+}
+
+impl<'p> DecisionTree<'p> for PatternDecisions<'_> {
+    type Node = &'p Pattern;
+    fn step(&self, node: &'p Pattern, atom: bool) -> Step<&'p Pattern> {
+        let Pattern::Node(prod, kids) = node else {
+            return Step::Hole;
+        };
+        if self.g.prods[prod.index()].tag == 0 {
+            Step::Skip(&kids[0])
+        } else if atom {
+            Step::Split {
+                key: self.key(&kids[0]),
+                low: &kids[1],
+                high: &kids[2],
+            }
+        } else {
+            Step::Branches(kids.iter().collect())
+        }
+    }
+    fn result(&self, node: &'p Pattern) -> String {
+        show_pattern(self.g, node)
+    }
+}
+
+impl PatternDecisions<'_> {
+    /// A split key: the bits the run did not read count as 0 (the value
+    /// the counterexample holds there).
+    fn key(&self, p: &Pattern) -> i128 {
+        let Pattern::Node(prod, kids) = p else {
+            return 0;
+        };
+        let Some(block) = self.g.prods[prod.index()].atom else {
+            return 0;
+        };
+        let bits = atom_bits(self.g, kids)
+            .iter()
+            .fold(0u64, |acc, b| acc << 1 | u64::from(b == &Some(true)));
+        block.key(bits)
+    }
+}
+
+/// A function printed as a `match` over its argument.
+fn function_pattern_text(g: &Grammar, prod: ProdId, kids: &[Pattern]) -> String {
+    let shape = function_shape(&g.prods[prod.index()]).expect("a function's root");
+    match kids.first() {
+        Some(root) => function_text(&shape, &PatternDecisions { g }, root),
+        None => "_".to_string(),
+    }
 }

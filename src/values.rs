@@ -97,6 +97,7 @@ fn enumerate(raw: &Raw, n: usize) -> Vec<Rc<Deriv>> {
             out
         }
         Raw::Label(_, inner)
+        | Raw::Function(_, inner)
         | Raw::Transparent(inner)
         | Raw::Sort(inner)
         | Raw::Weight(_, inner) => enumerate(inner, n)
@@ -143,6 +144,7 @@ fn build(raw: &Raw, d: &Deriv) -> Value {
         (Raw::Leaf(_) | Raw::Atom(_), Deriv::Leaf(size, i)) => leaf_family_of(raw).value(*size, i),
         (
             Raw::Label(_, inner)
+            | Raw::Function(_, inner)
             | Raw::Transparent(inner)
             | Raw::Sort(inner)
             | Raw::Weight(_, inner),

@@ -181,6 +181,32 @@ impl AtomFamily {
         *self.starts.last().expect("one past the end")
     }
 
+    /// The same blocks, whose values are their keys (`i128`): what a
+    /// function's split points are (compared with arguments by key).
+    pub(crate) fn keyed(&self) -> AtomFamily {
+        AtomFamily::new(
+            self.name.clone(),
+            self.blocks.clone(),
+            Rc::new(|key| Box::new(key)),
+            debug_of::<i128>,
+        )
+    }
+
+    /// The least and the greatest key of the family.
+    pub(crate) fn key_bounds(&self) -> (i128, i128) {
+        self.blocks
+            .iter()
+            .map(|b| b.key_range(0, 0))
+            .fold((i128::MAX, i128::MIN), |(lo, hi), (l, h)| {
+                (lo.min(l), hi.max(h))
+            })
+    }
+
+    /// The `Debug` text of the value with the given key.
+    pub(crate) fn key_text(&self, key: i128) -> String {
+        (self.debug)(&*self.make(key))
+    }
+
     /// The value with the given numeric key.
     pub(crate) fn make(&self, key: i128) -> Value {
         (self.make)(key)

@@ -62,6 +62,17 @@ impl<'a> Fields<'a> {
         Fields { values }
     }
 
+    /// Takes the next field value, whatever its type.
+    pub(crate) fn take_value(&mut self) -> Value {
+        self.values.next().unwrap_or_else(|| {
+            crate::internal::raise(
+                "a product's combining function took more fields than it has: inconsistent \
+                 space description"
+                    .to_string(),
+            )
+        })
+    }
+
     /// Takes the next field value.
     ///
     /// # Panics
@@ -112,6 +123,9 @@ pub enum Shape {
 #[derive(Clone)]
 pub(crate) struct TypeRef {
     pub key: RefKey,
+    /// The type whose canonical space this is, when the key is not a
+    /// type's (a function's decisions: spaces of its own, never viewed).
+    pub origin: Option<TypeId>,
     pub name: Cow<'static, str>,
     pub raw: Rc<dyn Fn() -> Rc<Raw>>,
 }
@@ -149,6 +163,10 @@ pub(crate) enum Raw {
     Transparent(Rc<Raw>),
     /// Forces its content to be one position of its own when it is a field.
     Sort(Rc<Raw>),
+    /// The root of a function space (`types/function.rs`): the alternative
+    /// below carries the function's description, which the printers and
+    /// the application read (opaque here: it names grammars, a layer up).
+    Function(Rc<dyn Any>, Rc<Raw>),
 }
 
 /// A description of a set of values of `T`, each with a size.
@@ -207,6 +225,7 @@ fn registered_raw<T: 'static>(describe: fn() -> Space<T>) -> Rc<Raw> {
 pub(crate) fn registered<T: 'static>(describe: fn() -> Space<T>) -> Space<T> {
     Space::from_raw(Rc::new(Raw::Ref(TypeRef {
         key: RefKey::Type(TypeId::of::<T>()),
+        origin: Some(TypeId::of::<T>()),
         name: Cow::Borrowed(std::any::type_name::<T>()),
         raw: Rc::new(move || registered_raw(describe)),
     })))
@@ -505,6 +524,7 @@ pub(crate) fn dyn_ref<T: 'static>(
 ) -> Space<T> {
     Space::from_raw(Rc::new(Raw::Ref(TypeRef {
         key: RefKey::Dyn(key),
+        origin: None,
         name: Cow::Owned(name),
         raw: Rc::new(move || raw().raw),
     })))

@@ -1084,11 +1084,12 @@ impl Engine {
             checked: None,
             reads: &self.reads,
         };
-        f(&Ctx {
+        let ctx = Ctx {
             trusted: self.grammar.trusted,
             checked: Some(&checked),
             ..checked
-        })
+        };
+        crate::handle::in_run(&ctx, || f(&ctx))
     }
 
     /// A context for materialising the current value (records nothing).

@@ -81,6 +81,76 @@ impl<'a> Ctx<'a> {
     }
 }
 
+thread_local! {
+    /// The run in progress on this thread: its serial number and its read
+    /// context (null between runs). A function input (`types/function.rs`)
+    /// is a plain value that reads its positions when applied: it finds its
+    /// run here, and knows by the serial whether that run is still going.
+    static CURRENT_RUN: std::cell::Cell<(u64, *const Ctx<'static>)> =
+        const { std::cell::Cell::new((0, std::ptr::null())) };
+    /// The last serial given on this thread: serials are unique in the
+    /// process (each thread counts within a range of its own), so a value
+    /// that reached another thread never finds its run there.
+    static RUN_SERIAL: std::cell::Cell<u64> = std::cell::Cell::new(serial_range());
+}
+
+/// The first serial of a new thread's range (2^32 runs per range; a thread
+/// that uses them up takes a new one).
+fn serial_range() -> u64 {
+    static RANGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    RANGES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 32
+}
+
+/// Restores the run that was current before [`in_run`] (a run inside a run:
+/// a property that searches).
+struct RunScope((u64, *const Ctx<'static>));
+
+impl Drop for RunScope {
+    fn drop(&mut self) {
+        CURRENT_RUN.with(|c| c.set(self.0));
+    }
+}
+
+/// Runs `f` as the run of `ctx`: plain values made during it (function
+/// inputs) can read through `ctx` until it returns (or unwinds).
+#[inline]
+pub(crate) fn in_run<R>(ctx: &Ctx<'_>, f: impl FnOnce() -> R) -> R {
+    let serial = RUN_SERIAL.with(|s| {
+        let mut next = s.get() + 1;
+        if next & 0xFFFF_FFFF == 0 {
+            next = serial_range();
+        }
+        s.set(next);
+        next
+    });
+    let pointer = (ctx as *const Ctx<'_>).cast::<Ctx<'static>>();
+    let _scope = RunScope(CURRENT_RUN.with(|c| c.replace((serial, pointer))));
+    f()
+}
+
+/// The serial number of the run in progress on this thread, if any.
+pub(crate) fn current_run() -> Option<u64> {
+    let (serial, pointer) = CURRENT_RUN.with(|c| c.get());
+    (!pointer.is_null()).then_some(serial)
+}
+
+/// Calls `f` with the read context of run `serial`, if it is the run in
+/// progress on this thread (`None` once it has ended, or on another
+/// thread).
+pub(crate) fn with_run<R>(serial: u64, f: impl for<'x> FnOnce(&'x Ctx<'x>) -> R) -> Option<R> {
+    let (current, pointer) = CURRENT_RUN.with(|c| c.get());
+    if pointer.is_null() || current != serial {
+        return None;
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: the pointer was set by `in_run` from a live `&Ctx` and is
+    // reset (by `RunScope`) before that borrow ends, so it is valid here;
+    // `f` is called with a reference of a lifetime local to this call (the
+    // context is covariant in it), which it can not keep.
+    let ctx: &Ctx<'_> = unsafe { &*pointer };
+    Some(f(ctx))
+}
+
 /// A handle to a position of type `T` in the value under search.
 ///
 /// Reading through it ([`Lazy::view`], [`Lazy::get`], [`Lazy::force`], the

@@ -28,6 +28,11 @@ impl<'g> Unbuild<'g> {
         Unbuild { g, sort: g.root }
     }
 
+    /// The position of sort `sort` of `g`.
+    pub(crate) fn at(g: &'g Grammar, sort: SortId) -> Unbuild<'g> {
+        Unbuild { g, sort }
+    }
+
     /// Whether this position holds `T`'s canonical space (a field with a
     /// space of its own does not: its tree is not `T`'s).
     pub fn holds<T: Enumerable>(&self) -> bool {

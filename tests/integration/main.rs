@@ -16,6 +16,7 @@ mod derive;
 mod drawn;
 mod enumeration;
 mod explore;
+mod functions;
 mod index;
 mod mutation;
 mod parallel;

@@ -1,0 +1,1261 @@
+//! Functions as inputs: [`Fun`] and [`Fun2`], enumerated the NEAT way, by
+//! case distinctions on the argument and constant results (Paper II,
+//! section 3.1), and read lazily.
+//!
+//! A function's decisions walk its argument in pre-order, one *pending*
+//! position at a time (the curried form `A -> B` becomes, after a case on a
+//! constructor with fields `F1..Fk`, `F1 -> .. -> Fk -> B`). At each
+//! position it may *skip* (not look) or *decide*: a case on the position's
+//! alternative (one branch per alternative, each a function of that
+//! alternative's fields and of what is still pending), or, for an integer or
+//! a character, a split at a key (`x <= key`, each side a function of the
+//! same pending positions). A position with a single alternative (a struct,
+//! a tuple) is opened for free, and one that can not be decided on (a float)
+//! is skipped for free. With nothing pending, the function is its result.
+//! A case or a split costs 1, so the size of a function is its number of
+//! decisions plus the sizes of its keys and results, as in the paper.
+//!
+//! Each list of pending sorts is a sort of the grammar (a run-time key per
+//! list, interned per function type and thread), so counting, indexing,
+//! sampling, replay keys, shrinking and the search treat function spaces
+//! like any other. Applied during a run, a function reads its decision
+//! nodes through the run's context (found by `handle::with_run`): never
+//! applied, it costs nothing; applied, the search refines exactly the
+//! decisions and results the property reached. Built from a tree (reports,
+//! replay, sampling), it holds its decisions ([`Decision`]).
+
+use super::unbuild::Unbuild;
+use super::{grammar_of, of, Enumerable};
+use crate::describe::{fresh_keys, AtomFamily, Raw, RefKey, Shape, TypeRef, Value};
+use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
+use crate::handle::{Ctx, Lazy};
+use std::any::Any;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// How many argument positions may be pending at once. Only arguments with
+/// two recursive fields in one constructor (trees) grow the list without
+/// bound: past this, a function no longer decides on the first pending
+/// position before skipping some (it can still skip and decide later).
+const MAX_PENDING: usize = 8;
+
+/// How many pending lists one function type may have, past which new lists
+/// only skip (a guard against arguments with very many sorts).
+const MAX_LISTS: usize = 4096;
+
+/// What the printers and the application need of a function type: the
+/// argument's compiled grammar (the sorts its decisions are over), how many
+/// arguments to name, and the type's name. The meta of a function's root
+/// alternative.
+pub(crate) struct FunShape {
+    arg: Rc<Grammar>,
+    /// How many arguments the printer names (`|x|`, `|x, y|`).
+    arity: usize,
+    name: String,
+}
+
+impl fmt::Debug for FunShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FunShape({})", self.name)
+    }
+}
+
+impl FunShape {
+    fn family(&self, sort: SortId) -> &Rc<AtomFamily> {
+        self.arg.atom_family(sort).expect("an atom's family")
+    }
+}
+
+/// The space of a pending list: its reference, and its definition once
+/// made.
+type ListSpace = (Rc<Raw>, Option<Rc<Raw>>);
+
+/// A function of two arguments as a callable.
+type Callable2<A1, A2, B> = dyn Fn(&A1, &A2) -> B + Send + Sync;
+
+/// Makes the space of one function type with results `B` (per thread):
+/// interns the lists of pending positions.
+struct Builder<B> {
+    shape: Rc<FunShape>,
+    result: Rc<Raw>,
+    /// Per pending list (head last): its reference, and its definition once
+    /// made.
+    lists: RefCell<HashMap<Vec<SortId>, ListSpace>>,
+    /// Per integer or character sort of the argument: the space of its
+    /// split keys.
+    keys: RefCell<HashMap<SortId, Rc<Raw>>>,
+    _result: PhantomData<fn() -> B>,
+}
+
+/// What a function does with its first pending position, by the
+/// position's sort.
+#[derive(Clone, Copy, Debug)]
+enum Head {
+    /// One alternative: opened for free (its fields become pending).
+    Open(ProdId),
+    /// Nothing to decide on (a float, a seed): skipped for free.
+    Pass,
+    /// An integer or a character: skip, or split at a key.
+    Atom,
+    /// Several alternatives: skip, or a case.
+    Case,
+}
+
+fn head(g: &Grammar, sort: SortId) -> Head {
+    let s = &g.sorts[sort.index()];
+    if s.atom.is_some() {
+        return Head::Atom;
+    }
+    match &s.kind {
+        SortKind::Algebraic { chain, .. } if chain.len() == 1 => Head::Open(chain[0]),
+        SortKind::Algebraic { chain, .. } if chain.len() > 1 => Head::Case,
+        _ => Head::Pass,
+    }
+}
+
+/// Opens and passes head positions until one can be decided on (or none is
+/// pending). `open(prod)` and `pass()` are told what was done (printers
+/// record it).
+fn settle_sorts(g: &Grammar, pending: &mut Vec<SortId>, mut opened: impl FnMut(Option<ProdId>)) {
+    while let Some(&sort) = pending.last() {
+        match head(g, sort) {
+            Head::Open(prod) => {
+                pending.pop();
+                pending.extend(g.prods[prod.index()].slots.iter().rev());
+                opened(Some(prod));
+            }
+            Head::Pass => {
+                pending.pop();
+                opened(None);
+            }
+            Head::Atom | Head::Case => return,
+        }
+    }
+}
+
+/// The sort of an argument's tree.
+fn tree_sort(g: &Grammar, t: &Tree) -> SortId {
+    match t {
+        Tree::Node(prod, _) => g.prods[prod.index()].sort,
+        Tree::Leaf(sort, _) => *sort,
+    }
+}
+
+/// [`settle_sorts`] on an argument's trees.
+fn settle_trees(g: &Grammar, pending: &mut Vec<Rc<Tree>>) {
+    while let Some(t) = pending.last() {
+        match head(g, tree_sort(g, t)) {
+            Head::Open(_) => {
+                let t = pending.pop().expect("a head");
+                if let Tree::Node(_, kids) = &*t {
+                    pending.extend(kids.iter().rev().cloned());
+                }
+            }
+            Head::Pass => {
+                pending.pop();
+            }
+            Head::Atom | Head::Case => return,
+        }
+    }
+}
+
+/// The position of `prod` in its sort's chain: the branch a case takes.
+fn branch_of(g: &Grammar, prod: ProdId) -> usize {
+    match &g.sorts[g.prods[prod.index()].sort.index()].kind {
+        SortKind::Algebraic { chain, .. } => chain
+            .iter()
+            .position(|&p| p == prod)
+            .expect("an alternative of its sort"),
+        SortKind::Leaf { .. } => unreachable!("cases are on alternatives"),
+    }
+}
+
+/// The key of an integer or character tree.
+fn atom_key(g: &Grammar, t: &Tree) -> i128 {
+    let Tree::Node(prod, bits) = t else {
+        unreachable!("an atom is a block and its bits")
+    };
+    let block = g.prods[prod.index()].atom.expect("an atom's block");
+    let n = bits.iter().fold(0u64, |acc, b| match &**b {
+        Tree::Node(bit, _) => acc << 1 | u64::from(g.prods[bit.index()].tag),
+        Tree::Leaf(..) => acc << 1,
+    });
+    block.key(n)
+}
+
+/// The type whose space the sorts inside a function are (its decisions and
+/// split keys): no handle is ever typed so, so typed reads stay trusted.
+struct FunctionPart;
+
+/// A function's decisions built whole (see the module comment).
+enum Decision<B> {
+    /// Nothing pending: the result.
+    Result(B),
+    /// The first pending position is not looked at.
+    Skip(Box<Decision<B>>),
+    /// One branch per alternative of the first pending position, in chain
+    /// order.
+    Case(Vec<Decision<B>>),
+    /// `x <= key` takes the first, otherwise the second.
+    Split(i128, Box<Decision<B>>, Box<Decision<B>>),
+}
+
+impl<B> Drop for Decision<B> {
+    fn drop(&mut self) {
+        // Iterative: a function of a long random case nests deeply.
+        fn take<B>(d: &mut Decision<B>, stack: &mut Vec<Decision<B>>) {
+            let hollow = || Decision::Case(vec![]);
+            match d {
+                Decision::Result(_) => {}
+                Decision::Skip(k) => stack.push(std::mem::replace(&mut **k, hollow())),
+                Decision::Case(ks) => stack.append(ks),
+                Decision::Split(_, a, b) => {
+                    stack.push(std::mem::replace(&mut **a, hollow()));
+                    stack.push(std::mem::replace(&mut **b, hollow()));
+                }
+            }
+        }
+        let mut stack = vec![];
+        take(self, &mut stack);
+        while let Some(mut d) = stack.pop() {
+            take(&mut d, &mut stack);
+        }
+    }
+}
+
+/// The decisions a child list's value is: the result itself when nothing
+/// is pending.
+fn as_decision<B: 'static>(v: Value, nothing_pending: bool) -> Decision<B> {
+    let made = if nothing_pending {
+        v.downcast::<B>().map(|b| Decision::Result(*b))
+    } else {
+        v.downcast::<Decision<B>>().map(|d| *d)
+    };
+    made.unwrap_or_else(|_| {
+        crate::internal::raise("a function's decision is not of its type".to_string())
+    })
+}
+
+impl<B: 'static> Builder<B> {
+    /// The pending list of a whole argument (its root, settled).
+    fn root_list(&self) -> Vec<SortId> {
+        let g = &self.shape.arg;
+        let mut pending = vec![g.root];
+        settle_sorts(g, &mut pending, |_| {});
+        pending
+    }
+
+    /// The space of functions of the pending list (settled, head last):
+    /// the result's space when nothing is pending.
+    fn space_of(self: &Rc<Self>, pending: &[SortId]) -> Rc<Raw> {
+        if pending.is_empty() {
+            return self.result.clone();
+        }
+        if let Some((reference, _)) = self.lists.borrow().get(pending) {
+            return reference.clone();
+        }
+        let builder = self.clone();
+        let list = pending.to_vec();
+        let reference = Rc::new(Raw::Ref(TypeRef {
+            key: RefKey::Dyn(fresh_keys(1)),
+            origin: Some(std::any::TypeId::of::<FunctionPart>()),
+            name: Cow::Owned(format!("{} ({} pending)", self.shape.name, pending.len())),
+            raw: Rc::new(move || builder.define(&list)),
+        }));
+        self.lists
+            .borrow_mut()
+            .insert(pending.to_vec(), (reference.clone(), None));
+        reference
+    }
+
+    /// The union of skipping the head and deciding on it.
+    fn define(self: &Rc<Self>, pending: &[SortId]) -> Rc<Raw> {
+        if let Some((_, Some(defined))) = self.lists.borrow().get(pending) {
+            return defined.clone();
+        }
+        let g = &self.shape.arg;
+        let sort = *pending.last().expect("a pending position");
+        let mut rest = pending[..pending.len() - 1].to_vec();
+        settle_sorts(g, &mut rest, |_| {});
+        let rest_empty = rest.is_empty();
+        let skip = Rc::new(Raw::Map(
+            Rc::new(move |v| -> Value {
+                Box::new(Decision::Skip(Box::new(as_decision::<B>(v, rest_empty))))
+            }),
+            self.space_of(&rest),
+        ));
+        let room = self.lists.borrow().len() < MAX_LISTS;
+        let decide = match head(g, sort) {
+            Head::Atom if room => {
+                let this = self.space_of(pending);
+                Some(Rc::new(Raw::Product(
+                    vec![self.key_space(sort), this.clone(), this],
+                    Rc::new(|f| -> Value {
+                        let key = f.take::<i128>();
+                        let low = as_decision::<B>(f.take_value(), false);
+                        let high = as_decision::<B>(f.take_value(), false);
+                        Box::new(Decision::Split(key, Box::new(low), Box::new(high)))
+                    }),
+                )))
+            }
+            Head::Case if room => self.case_space(sort, &rest),
+            _ => None,
+        };
+        let mut alternatives = vec![skip];
+        alternatives.extend(decide.map(|d| Rc::new(Raw::Pay(d))));
+        let defined = Rc::new(Raw::Union(alternatives));
+        if let Some(entry) = self.lists.borrow_mut().get_mut(pending) {
+            entry.1 = Some(defined.clone());
+        }
+        defined
+    }
+
+    /// A case on `sort` with `rest` pending below it: one branch per
+    /// alternative, `None` when a branch would pend too many positions.
+    fn case_space(self: &Rc<Self>, sort: SortId, rest: &[SortId]) -> Option<Rc<Raw>> {
+        let g = &self.shape.arg;
+        let SortKind::Algebraic { chain, .. } = &g.sorts[sort.index()].kind else {
+            return None;
+        };
+        let mut branches = vec![];
+        let mut empties = vec![];
+        for prod in chain {
+            let mut branch = rest.to_vec();
+            branch.extend(g.prods[prod.index()].slots.iter().rev());
+            settle_sorts(g, &mut branch, |_| {});
+            if branch.len() > MAX_PENDING {
+                return None;
+            }
+            empties.push(branch.is_empty());
+            branches.push(self.space_of(&branch));
+        }
+        Some(Rc::new(Raw::Product(
+            branches,
+            Rc::new(move |f| -> Value {
+                Box::new(Decision::Case(
+                    empties
+                        .iter()
+                        .map(|&empty| as_decision::<B>(f.take_value(), empty))
+                        .collect(),
+                ))
+            }),
+        )))
+    }
+
+    /// The space of split keys of an integer or character sort: its atom
+    /// family, valued by key.
+    fn key_space(&self, sort: SortId) -> Rc<Raw> {
+        self.keys
+            .borrow_mut()
+            .entry(sort)
+            .or_insert_with(|| {
+                let family = Rc::new(self.shape.family(sort).keyed());
+                Rc::new(Raw::Ref(TypeRef {
+                    key: RefKey::Dyn(fresh_keys(1)),
+                    origin: Some(std::any::TypeId::of::<FunctionPart>()),
+                    name: Cow::Owned(format!("a split key of {}", self.shape.name)),
+                    raw: Rc::new(move || Rc::new(Raw::Atom(family.clone()))),
+                }))
+            })
+            .clone()
+    }
+}
+
+/// The shape of the function type with arguments `A` (a tuple for two).
+fn shape_of<A: Enumerable>(arity: usize, name: String) -> Rc<FunShape> {
+    let arg = grammar_of::<A>();
+    if arg.prods.iter().any(|p| p.function.is_some()) {
+        crate::internal::raise(format!(
+            "{name}: a function's argument can not hold functions (functions are not taken apart)"
+        ));
+    }
+    Rc::new(FunShape { arg, arity, name })
+}
+
+/// The space of functions of shape `shape` with results `B`, as values
+/// made by `wrap` from their decisions.
+fn function_space<B: Enumerable, F: 'static>(
+    shape: Rc<FunShape>,
+    wrap: impl Fn(Decision<B>) -> F + 'static,
+) -> crate::describe::Space<F> {
+    let builder = Rc::new(Builder::<B> {
+        shape: shape.clone(),
+        result: of::<B>().raw,
+        lists: RefCell::new(HashMap::new()),
+        keys: RefCell::new(HashMap::new()),
+        _result: PhantomData,
+    });
+    let pending = builder.root_list();
+    let nothing_pending = pending.is_empty();
+    let inner = builder.space_of(&pending);
+    let meta: Rc<dyn Any> = shape;
+    let build =
+        Rc::new(move |v: Value| -> Value { Box::new(wrap(as_decision(v, nothing_pending))) });
+    crate::describe::Space::from_raw(Rc::new(Raw::Function(
+        meta,
+        Rc::new(Raw::Map(build, inner)),
+    )))
+}
+
+/// The function shape of a root alternative, if it is one.
+pub(crate) fn function_shape(prod: &crate::grammar::Prod) -> Option<Rc<FunShape>> {
+    prod.function.clone()?.downcast::<FunShape>().ok()
+}
+
+// ---------------------------------------------------------------------------
+// Application
+// ---------------------------------------------------------------------------
+
+/// `x <= key` for the split key at `node`, reading only the bits of the
+/// key that decide it.
+fn at_most_key(ctx: &Ctx<'_>, x: i128, node: u32) -> bool {
+    let key = ctx.touch(node);
+    let block = ctx.grammar.prods[key.prod().index()]
+        .atom
+        .expect("a split key is an atom");
+    let first = key.first_field();
+    let mut prefix = 0u64;
+    for known in 0..=block.free {
+        let (low, high) = block.key_range(prefix, known);
+        if x <= low {
+            return true;
+        }
+        if x > high || known == block.free {
+            return false;
+        }
+        prefix = prefix << 1 | u64::from(ctx.touch(first + known).tag());
+    }
+    unreachable!("every bit read decides")
+}
+
+/// Replaces the head tree by its fields, and settles.
+fn open_head(g: &Grammar, pending: &mut Vec<Rc<Tree>>) {
+    let top = pending.pop().expect("a head");
+    if let Tree::Node(_, kids) = &*top {
+        pending.extend(kids.iter().rev().cloned());
+    }
+    settle_trees(g, pending);
+}
+
+/// Follows the decisions at `node` in the run's arena for the argument
+/// `tree`, reading each decision node; the node of the result.
+fn result_node(ctx: &Ctx<'_>, g: &Grammar, mut node: u32, tree: Tree) -> u32 {
+    let mut pending = vec![Rc::new(tree)];
+    settle_trees(g, &mut pending);
+    while let Some(top) = pending.last() {
+        let n = ctx.touch(node);
+        let first = n.first_field();
+        if n.tag() == 0 {
+            pending.pop();
+            settle_trees(g, &mut pending);
+            node = first;
+            continue;
+        }
+        let Tree::Node(prod, _) = &**top else {
+            unreachable!("leaves are passed")
+        };
+        let prod = *prod;
+        if g.prods[prod.index()].atom.is_some() {
+            let x = atom_key(g, top);
+            node = first + if at_most_key(ctx, x, first) { 1 } else { 2 };
+        } else {
+            open_head(g, &mut pending);
+            node = first + crate::arena::id32(branch_of(g, prod));
+        }
+    }
+    node
+}
+
+/// Follows built decisions for the argument `tree`: the result.
+fn built_result<'d, B>(g: &Grammar, mut d: &'d Decision<B>, tree: Tree) -> &'d B {
+    let mut pending = vec![Rc::new(tree)];
+    settle_trees(g, &mut pending);
+    loop {
+        match d {
+            Decision::Result(b) => return b,
+            Decision::Skip(next) => {
+                pending.pop();
+                settle_trees(g, &mut pending);
+                d = next;
+            }
+            Decision::Case(branches) => {
+                let top = pending.last().expect("a pending position");
+                let Tree::Node(prod, _) = &**top else {
+                    unreachable!("cases are on alternatives")
+                };
+                let branch = branch_of(g, *prod);
+                open_head(g, &mut pending);
+                d = &branches[branch];
+            }
+            Decision::Split(key, low, high) => {
+                let top = pending.last().expect("a pending position");
+                d = if atom_key(g, top) <= *key { low } else { high };
+            }
+        }
+    }
+}
+
+/// Where a function's decisions are.
+enum Decisions<B> {
+    /// In the arena of the run `serial`, under the function's root node.
+    Live { serial: u64, root: u32 },
+    /// Built whole.
+    Built(Decision<B>),
+}
+
+/// A function with arguments `Args` (a pair for [`Fun2`]): its decisions,
+/// and their application to an argument tree.
+struct Core<Args, B> {
+    decisions: Decisions<B>,
+    _args: PhantomData<fn(&Args)>,
+}
+
+impl<Args: Enumerable, B: Enumerable + Clone> Core<Args, B> {
+    fn built(d: Decision<B>) -> Self {
+        Core {
+            decisions: Decisions::Built(d),
+            _args: PhantomData,
+        }
+    }
+
+    /// The function at a root position of the run in progress, if any.
+    fn live<T>(root: Lazy<'_, T>) -> Option<Self> {
+        Some(Core {
+            decisions: Decisions::Live {
+                serial: crate::handle::current_run()?,
+                root: root.node,
+            },
+            _args: PhantomData,
+        })
+    }
+
+    /// The result for the argument `make_tree` gives in the argument
+    /// type's grammar.
+    fn apply(&self, make_tree: impl FnOnce(&Grammar) -> Option<Tree>) -> B {
+        match &self.decisions {
+            Decisions::Built(d) => {
+                let g = grammar_of::<Args>();
+                let tree = make_tree(&g).unwrap_or_else(|| cannot_take_apart::<Args>());
+                built_result(&g, d, tree).clone()
+            }
+            Decisions::Live { serial, root } => crate::handle::with_run(*serial, |ctx| {
+                let (shape, start) = live_root(ctx, *root);
+                let tree = make_tree(&shape.arg).unwrap_or_else(|| cannot_take_apart::<Args>());
+                let at = result_node(ctx, &shape.arg, start, tree);
+                B::force_lazy(Lazy::new(ctx, at))
+            })
+            .unwrap_or_else(|| {
+                crate::internal::raise(format!(
+                    "a function input (of `{}`) was called after the run that made it ended, or \
+                     on another thread: a property's function inputs can be called only while \
+                     it runs",
+                    std::any::type_name::<Args>()
+                ))
+            }),
+        }
+    }
+}
+
+/// The shape of the function at a root node, and its first decision's node
+/// (read without recording: the root has a single alternative, so a
+/// function that is never applied reads nothing at all).
+fn live_root(ctx: &Ctx<'_>, root: u32) -> (Rc<FunShape>, u32) {
+    let node = &ctx.nodes[root as usize];
+    let shape = function_shape(&ctx.grammar.prods[node.prod().index()])
+        .unwrap_or_else(|| not_a_function_position());
+    (shape, node.first_field())
+}
+
+fn cannot_take_apart<Args>() -> ! {
+    crate::internal::raise(format!(
+        "a function input (of `{}`) was applied to an argument that can not be taken apart (a \
+         float, a set or map, or a field with a space of its own): functions decide on \
+         integers, characters and the derived and standard algebraic types",
+        std::any::type_name::<Args>()
+    ))
+}
+
+fn not_a_function_position() -> ! {
+    crate::internal::raise(
+        "this position holds another space than a function type's own: it can be forced, \
+         not applied"
+            .to_string(),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// The public types
+// ---------------------------------------------------------------------------
+
+/// A function from `A` to `B` as an input: a property quantifies over
+/// functions (predicates, mappers, comparators, callbacks) by taking one.
+///
+/// Call it like a closure, `f(&x)` (it dereferences to `dyn Fn(&A) -> B`),
+/// or pass `&*f` where an `Fn(&A) -> B` is expected. Functions are
+/// enumerated by case distinctions on the argument and constant results,
+/// the size of a function being its number of decisions plus the sizes of
+/// its keys and results. During a search a function reads its decisions
+/// only when applied, so the search refines a function exactly as far as
+/// the property uses it. Counterexamples print it as a `match`:
+///
+/// ```
+/// use neatcheck::{Config, Fun};
+///
+/// // "A predicate that holds for 0 holds for 1" is false:
+/// let c = Config::default().try_check(|f: Fun<u8, bool>| !f(&0) || f(&1)).unwrap_err();
+/// assert!(c.value.call(&0) && !c.value.call(&1));
+/// assert_eq!(format!("{:?}", c.value), "|x| match x { ..=0 => true, _ => false }");
+/// ```
+///
+/// `A` must be a type whose values can be taken apart: integers,
+/// characters, `bool`, tuples, `Option`, `Result`, `Vec`, `String`, `Box`
+/// and derived types (not floats, sets or maps). Through a [`Lazy`] handle,
+/// [`Lazy::apply`] gives the result's position without reading it.
+pub struct Fun<A, B> {
+    core: Arc<Core<A, B>>,
+    call: Arc<dyn Fn(&A) -> B + Send + Sync>,
+}
+
+/// A function of two arguments as an input (a comparator, a fold's step):
+/// call it as `f(&x, &y)`. It decides on `x` and `y` as [`Fun`] decides
+/// on a pair, and prints as `|x, y| match (x, y) { .. }`.
+///
+/// ```
+/// use neatcheck::{Config, Fun2};
+///
+/// // "Every operation on booleans is commutative" is false:
+/// let c = Config::default()
+///     .try_check(|op: Fun2<bool, bool, bool>| op(&false, &true) == op(&true, &false))
+///     .unwrap_err();
+/// assert_ne!(c.value.call(&false, &true), c.value.call(&true, &false));
+/// ```
+pub struct Fun2<A1, A2, B> {
+    core: Arc<Core<(A1, A2), B>>,
+    call: Arc<Callable2<A1, A2, B>>,
+}
+
+impl<A, B> Clone for Fun<A, B> {
+    fn clone(&self) -> Self {
+        Fun {
+            core: self.core.clone(),
+            call: self.call.clone(),
+        }
+    }
+}
+
+impl<A1, A2, B> Clone for Fun2<A1, A2, B> {
+    fn clone(&self) -> Self {
+        Fun2 {
+            core: self.core.clone(),
+            call: self.call.clone(),
+        }
+    }
+}
+
+impl<A, B> std::ops::Deref for Fun<A, B> {
+    type Target = dyn Fn(&A) -> B + Send + Sync;
+    fn deref(&self) -> &Self::Target {
+        &*self.call
+    }
+}
+
+impl<A1, A2, B> std::ops::Deref for Fun2<A1, A2, B> {
+    type Target = Callable2<A1, A2, B>;
+    fn deref(&self) -> &Self::Target {
+        &*self.call
+    }
+}
+
+impl<A: Enumerable, B: Enumerable + Clone + Send + Sync> Fun<A, B> {
+    fn new(core: Core<A, B>) -> Self {
+        let core = Arc::new(core);
+        let inner = core.clone();
+        let call = Arc::new(move |x: &A| inner.apply(|g| x.__unbuild(Unbuild::root(g))));
+        Fun { core, call }
+    }
+
+    /// Applies the function (the same as `f(x)`).
+    pub fn call(&self, x: &A) -> B {
+        (self.call)(x)
+    }
+}
+
+impl<A1: Enumerable, A2: Enumerable, B: Enumerable + Clone + Send + Sync> Fun2<A1, A2, B> {
+    fn new(core: Core<(A1, A2), B>) -> Self {
+        let core = Arc::new(core);
+        let inner = core.clone();
+        let call = Arc::new(move |x: &A1, y: &A2| inner.apply(|g| pair_tree(g, x, y)));
+        Fun2 { core, call }
+    }
+
+    /// Applies the function (the same as `f(x, y)`).
+    pub fn call(&self, x: &A1, y: &A2) -> B {
+        (self.call)(x, y)
+    }
+}
+
+/// The tree of the pair `(x, y)` in the grammar of `(A1, A2)`.
+fn pair_tree<A1: Enumerable, A2: Enumerable>(g: &Grammar, x: &A1, y: &A2) -> Option<Tree> {
+    let Head::Open(pair) = head(g, g.root) else {
+        unreachable!("a pair has one alternative")
+    };
+    let slots = &g.prods[pair.index()].slots;
+    Some(Tree::Node(
+        pair,
+        vec![
+            Rc::new(x.__unbuild(Unbuild::at(g, slots[0]))?),
+            Rc::new(y.__unbuild(Unbuild::at(g, slots[1]))?),
+        ],
+    ))
+}
+
+impl<A: Enumerable, B: Enumerable + Clone + Send + Sync> Enumerable for Fun<A, B> {
+    fn describe() -> crate::describe::Space<Self> {
+        let name = format!(
+            "Fun<{}, {}>",
+            std::any::type_name::<A>(),
+            std::any::type_name::<B>()
+        );
+        function_space(shape_of::<A>(1, name), |d| Fun::new(Core::built(d)))
+    }
+
+    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
+        match lazy.is_canonical().then(|| Core::live(lazy)).flatten() {
+            Some(core) => Fun::new(core),
+            None => lazy.force_generic(),
+        }
+    }
+}
+
+impl<A1, A2, B> Enumerable for Fun2<A1, A2, B>
+where
+    A1: Enumerable,
+    A2: Enumerable,
+    B: Enumerable + Clone + Send + Sync,
+{
+    fn describe() -> crate::describe::Space<Self> {
+        let name = format!(
+            "Fun2<{}, {}, {}>",
+            std::any::type_name::<A1>(),
+            std::any::type_name::<A2>(),
+            std::any::type_name::<B>()
+        );
+        function_space(shape_of::<(A1, A2)>(2, name), |d| Fun2::new(Core::built(d)))
+    }
+
+    fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
+        match lazy.is_canonical().then(|| Core::live(lazy)).flatten() {
+            Some(core) => Fun2::new(core),
+            None => lazy.force_generic(),
+        }
+    }
+}
+
+impl<'a, A: Enumerable, B: Enumerable + Clone + Send + Sync> Lazy<'a, Fun<A, B>> {
+    /// The position of the function's result for `x`, reading only the
+    /// function's decisions on the way (not the result).
+    ///
+    /// ```
+    /// use neatcheck::{search, Fun, Lazy};
+    ///
+    /// // Only the result for 3 is read: the search tries 2 functions.
+    /// let classes = search::classes(|f: Lazy<Fun<u8, bool>>| f.apply(&3).get(), 4);
+    /// assert_eq!(classes.runs, 2);
+    /// ```
+    pub fn apply(self, x: &A) -> Lazy<'a, B> {
+        self.apply_tree(|g| x.__unbuild(Unbuild::root(g)))
+    }
+
+    fn apply_tree(self, make_tree: impl FnOnce(&Grammar) -> Option<Tree>) -> Lazy<'a, B> {
+        let (shape, start) = live_root(self.ctx, self.node);
+        let tree = make_tree(&shape.arg).unwrap_or_else(|| cannot_take_apart::<A>());
+        Lazy::new(self.ctx, result_node(self.ctx, &shape.arg, start, tree))
+    }
+}
+
+impl<'a, A1, A2, B> Lazy<'a, Fun2<A1, A2, B>>
+where
+    A1: Enumerable,
+    A2: Enumerable,
+    B: Enumerable + Clone + Send + Sync,
+{
+    /// The position of the function's result for `(x, y)` (see
+    /// [`Lazy::apply`] for one argument).
+    pub fn apply(self, x: &A1, y: &A2) -> Lazy<'a, B> {
+        self.cast::<Fun<(A1, A2), B>>()
+            .apply_tree(|g| pair_tree(g, x, y))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------
+
+/// One step of a function's decisions as a printer sees them.
+pub(crate) enum Step<N> {
+    /// Never read (a pattern's hole).
+    Hole,
+    Skip(N),
+    Branches(Vec<N>),
+    Split {
+        key: i128,
+        low: N,
+        high: N,
+    },
+}
+
+/// Decisions a printer can walk: built ones, or a pattern's.
+pub(crate) trait DecisionTree<'d> {
+    type Node: Copy + 'd;
+    /// The step at `node`; `atom` tells whether the first pending position
+    /// is an integer or a character (a decision there is a split).
+    fn step(&self, node: Self::Node, atom: bool) -> Step<Self::Node>;
+    /// The text of the result at `node`.
+    fn result(&self, node: Self::Node) -> String;
+}
+
+/// One piece of an argument pattern, in pre-order.
+#[derive(Clone, Debug)]
+enum Piece {
+    /// An alternative; its fields follow.
+    Alternative(ProdId),
+    Any,
+    /// An integer or character between two keys (inclusive).
+    Range(SortId, i128, i128),
+}
+
+#[derive(Clone)]
+struct Path {
+    pending: Vec<SortId>,
+    pieces: Vec<Piece>,
+    /// The keys the first pending position (an atom) lies between.
+    range: Option<(i128, i128)>,
+}
+
+impl Path {
+    fn settle(&mut self, g: &Grammar) {
+        let pieces = &mut self.pieces;
+        settle_sorts(g, &mut self.pending, |opened| {
+            pieces.push(opened.map_or(Piece::Any, Piece::Alternative))
+        });
+        self.range = None;
+    }
+
+    /// Pops the head (not looked at, or an atom known to lie in a range).
+    fn pop(&mut self, spec: &FunShape) {
+        let sort = self.pending.pop().expect("a head");
+        let bounds = || spec.family(sort).key_bounds();
+        self.pieces.push(match self.range {
+            Some((low, high)) if (low, high) != bounds() => Piece::Range(sort, low, high),
+            _ => Piece::Any,
+        });
+        self.settle(&spec.arg);
+    }
+
+    /// Everything still pending is `_`.
+    fn rest_any(&mut self, spec: &FunShape) {
+        while !self.pending.is_empty() {
+            let atom = spec.arg.sorts[self.pending.last().unwrap().index()]
+                .atom
+                .is_some();
+            if atom {
+                self.pop(spec);
+            } else {
+                self.pending.pop();
+                self.pieces.push(Piece::Any);
+                self.settle(&spec.arg);
+            }
+        }
+    }
+}
+
+/// Prints decisions as `|x| match x { pattern => result, .., _ => default }`.
+pub(crate) fn function_text<'d, T: DecisionTree<'d>>(
+    spec: &FunShape,
+    tree: &T,
+    root: T::Node,
+) -> String {
+    let g = &spec.arg;
+    let mut start = Path {
+        pending: vec![g.root],
+        pieces: vec![],
+        range: None,
+    };
+    start.settle(g);
+    let mut arms: Vec<(Vec<Piece>, String)> = vec![];
+    let mut work = vec![(root, start)];
+    while let Some((node, mut path)) = work.pop() {
+        let Some(&sort) = path.pending.last() else {
+            arms.push((path.pieces, tree.result(node)));
+            continue;
+        };
+        let atom = g.sorts[sort.index()].atom.is_some();
+        match tree.step(node, atom) {
+            Step::Hole => {
+                path.rest_any(spec);
+                arms.push((path.pieces, "_".to_string()));
+            }
+            Step::Skip(next) => {
+                path.pop(spec);
+                work.push((next, path));
+            }
+            Step::Branches(branches) => {
+                let SortKind::Algebraic { chain, .. } = &g.sorts[sort.index()].kind else {
+                    unreachable!("cases are on alternatives")
+                };
+                for (&prod, next) in chain.iter().zip(branches).rev() {
+                    let mut p = path.clone();
+                    p.pending.pop();
+                    p.pieces.push(Piece::Alternative(prod));
+                    p.pending.extend(g.prods[prod.index()].slots.iter().rev());
+                    p.settle(g);
+                    work.push((next, p));
+                }
+            }
+            Step::Split { key, low, high } => {
+                let (lo, hi) = path.range.unwrap_or_else(|| spec.family(sort).key_bounds());
+                if key < hi {
+                    let mut p = path.clone();
+                    p.range = Some((lo.max(key + 1), hi));
+                    work.push((high, p));
+                }
+                if key >= lo {
+                    path.range = Some((lo, hi.min(key)));
+                    work.push((low, path));
+                }
+            }
+        }
+    }
+    arms_text(spec, arms)
+}
+
+fn arms_text(spec: &FunShape, arms: Vec<(Vec<Piece>, String)>) -> String {
+    let (params, subject) = match spec.arity {
+        2 => ("|x, y|", "(x, y)"),
+        _ => ("|x|", "x"),
+    };
+    let wild = if spec.arity == 2 { "|_, _|" } else { "|_|" };
+    // The default branch: holes if any (the rest was never read), else the
+    // most frequent result (the later one on a tie).
+    let default = if arms.iter().any(|(_, r)| r == "_") {
+        "_".to_string()
+    } else {
+        let mut best: Option<(usize, &String)> = None;
+        for (_, r) in &arms {
+            let n = arms.iter().filter(|(_, s)| s == r).count();
+            if best.is_none_or(|(m, _)| n >= m) {
+                best = Some((n, r));
+            }
+        }
+        best.map(|(_, r)| r.clone())
+            .unwrap_or_else(|| "_".to_string())
+    };
+    let shown: Vec<String> = arms
+        .iter()
+        .filter(|(_, r)| *r != default)
+        .map(|(pieces, r)| format!("{} => {r}", pattern_text(spec, pieces)))
+        .collect();
+    if shown.is_empty() {
+        return format!("{wild} {default}");
+    }
+    format!(
+        "{params} match {subject} {{ {}, _ => {default} }}",
+        shown.join(", ")
+    )
+}
+
+/// The text of an argument pattern from its pre-order pieces (iterative).
+fn pattern_text(spec: &FunShape, pieces: &[Piece]) -> String {
+    let g = &spec.arg;
+    // A frame: an alternative whose fields are being printed.
+    struct Frame {
+        prod: ProdId,
+        fields: Vec<String>,
+    }
+    let mut frames: Vec<Frame> = vec![];
+    let mut pieces = pieces.iter();
+    loop {
+        let text = match frames.last() {
+            Some(f) if f.fields.len() == g.prods[f.prod.index()].slots.len() => {
+                let f = frames.pop().expect("a frame");
+                alternative_text(g, f.prod, f.fields)
+            }
+            _ => match pieces.next() {
+                Some(Piece::Alternative(prod)) => {
+                    frames.push(Frame {
+                        prod: *prod,
+                        fields: vec![],
+                    });
+                    continue;
+                }
+                Some(Piece::Any) | None => "_".to_string(),
+                Some(Piece::Range(sort, low, high)) => range_text(spec, *sort, *low, *high),
+            },
+        };
+        match frames.last_mut() {
+            Some(f) => f.fields.push(text),
+            None => return text,
+        }
+    }
+}
+
+fn range_text(spec: &FunShape, sort: SortId, low: i128, high: i128) -> String {
+    let family = spec.family(sort);
+    let (min, max) = family.key_bounds();
+    let text = |k| family.key_text(k);
+    match (low == min, high == max) {
+        _ if low == high => text(low),
+        (true, true) => "_".to_string(),
+        (true, false) => format!("..={}", text(high)),
+        (false, true) => format!("{}..", text(low)),
+        (false, false) => format!("{}..={}", text(low), text(high)),
+    }
+}
+
+fn alternative_text(g: &Grammar, prod: ProdId, fields: Vec<String>) -> String {
+    let p = &g.prods[prod.index()];
+    match p.shape.as_deref() {
+        Some(Shape::Nil) => "[]".to_string(),
+        Some(Shape::Cons) => {
+            // `[h, ..]` with the tail's elements spliced in: `[a, b]`,
+            // `[a, b, ..]`.
+            let mut it = fields.into_iter();
+            let head = it.next().unwrap_or_default();
+            let tail = it.next().unwrap_or_default();
+            match tail.as_str() {
+                "[]" => format!("[{head}]"),
+                "_" => format!("[{head}, ..]"),
+                t => format!("[{head}, {}", &t[1..]),
+            }
+        }
+        Some(Shape::Tuple) => match fields.len() {
+            1 => format!("({},)", fields[0]),
+            _ => format!("({})", fields.join(", ")),
+        },
+        Some(Shape::Ctor {
+            name,
+            fields: names,
+        }) => match names {
+            _ if fields.is_empty() => name.to_string(),
+            Some(_) if fields.iter().all(|f| f == "_") => format!("{name} {{ .. }}"),
+            Some(names) => format!(
+                "{name} {{ {} }}",
+                names
+                    .iter()
+                    .zip(&fields)
+                    .map(|(n, f)| format!("{n}: {f}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => format!("{name}({})", fields.join(", ")),
+        },
+        Some(Shape::Plain) | None if fields.is_empty() => {
+            let value = g.build_value(&Tree::Node(prod, vec![]));
+            crate::describe::debug_text(&*value).unwrap_or_else(|| format!("#{}", p.tag))
+        }
+        Some(Shape::Plain) | None => format!("#{}({})", p.tag, fields.join(", ")),
+    }
+}
+
+/// Built decisions, their results printed with `show`.
+struct Built<'s, B> {
+    show: &'s dyn Fn(&B) -> String,
+}
+
+impl<'d, B: 'd> DecisionTree<'d> for Built<'_, B> {
+    type Node = &'d Decision<B>;
+    fn step(&self, node: &'d Decision<B>, _atom: bool) -> Step<&'d Decision<B>> {
+        match node {
+            Decision::Result(_) => Step::Hole,
+            Decision::Skip(next) => Step::Skip(next),
+            Decision::Case(branches) => Step::Branches(branches.iter().collect()),
+            Decision::Split(key, low, high) => Step::Split {
+                key: *key,
+                low,
+                high,
+            },
+        }
+    }
+    fn result(&self, node: &'d Decision<B>) -> String {
+        match node {
+            Decision::Result(b) => (self.show)(b),
+            _ => "_".to_string(),
+        }
+    }
+}
+
+impl<Args: Enumerable, B: fmt::Debug> Core<Args, B> {
+    fn text(&self, arity: usize) -> String {
+        match &self.decisions {
+            Decisions::Built(d) => {
+                let shape = FunShape {
+                    arg: grammar_of::<Args>(),
+                    arity,
+                    name: String::new(),
+                };
+                function_text(
+                    &shape,
+                    &Built {
+                        show: &|b: &B| format!("{b:?}"),
+                    },
+                    d,
+                )
+            }
+            Decisions::Live { .. } => format!(
+                "<a function of `{}` applied during a run>",
+                std::any::type_name::<Args>()
+            ),
+        }
+    }
+}
+
+impl<A: Enumerable, B: fmt::Debug> fmt::Debug for Fun<A, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.core.text(1))
+    }
+}
+
+impl<A1: Enumerable, A2: Enumerable, B: fmt::Debug> fmt::Debug for Fun2<A1, A2, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.core.text(2))
+    }
+}
+
+/// Two functions are equal when they are the same decisions: built ones
+/// with equal decisions and results (not merely the same values on every
+/// argument), or the same function of one run.
+impl<B: PartialEq> PartialEq for Decisions<B> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                Decisions::Live { serial, root },
+                Decisions::Live {
+                    serial: serial2,
+                    root: root2,
+                },
+            ) => serial == serial2 && root == root2,
+            (Decisions::Built(a), Decisions::Built(b)) => {
+                let mut pairs = vec![(a, b)];
+                while let Some((a, b)) = pairs.pop() {
+                    match (a, b) {
+                        (Decision::Result(x), Decision::Result(y)) if x == y => {}
+                        (Decision::Skip(x), Decision::Skip(y)) => pairs.push((x, y)),
+                        (Decision::Case(xs), Decision::Case(ys)) if xs.len() == ys.len() => {
+                            pairs.extend(xs.iter().zip(ys))
+                        }
+                        (Decision::Split(k, x1, x2), Decision::Split(l, y1, y2)) if k == l => {
+                            pairs.push((x1, y1));
+                            pairs.push((x2, y2));
+                        }
+                        _ => return false,
+                    }
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Equal decisions (see [`Fun`]'s docs): two functions that give the same
+/// results by different decisions are different inputs.
+impl<A, B: PartialEq> PartialEq for Fun<A, B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.core.decisions == other.core.decisions
+    }
+}
+
+/// Equal decisions, as for [`Fun`].
+impl<A1, A2, B: PartialEq> PartialEq for Fun2<A1, A2, B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.core.decisions == other.core.decisions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search;
+
+    fn internal_error(f: impl FnOnce()) -> String {
+        let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+            .expect_err("an internal error");
+        crate::internal::panic_message(&*payload)
+    }
+
+    /// A function kept past its run, or sent to another thread, says so
+    /// when applied (it can not read a run that is over).
+    #[test]
+    fn a_live_function_outside_its_run_says_so() {
+        let kept: RefCell<Option<Fun<u8, bool>>> = RefCell::new(None);
+        let _ = search::classes(
+            |f: Lazy<Fun<u8, bool>>| {
+                *kept.borrow_mut() = Some(f.force());
+                true
+            },
+            2,
+        );
+        let f = kept.into_inner().expect("kept");
+        let message = internal_error(|| {
+            let _ = f(&1);
+        });
+        assert!(
+            message.contains("called after the run that made it ended"),
+            "{message}"
+        );
+
+        let sent: std::sync::Mutex<Option<Fun<u8, bool>>> = std::sync::Mutex::new(None);
+        let classes = search::classes(
+            |f: Lazy<Fun<u8, bool>>| {
+                let f = f.force();
+                let message = std::thread::scope(|s| {
+                    s.spawn(|| {
+                        internal_error(|| {
+                            let _ = f(&1);
+                        })
+                    })
+                    .join()
+                    .unwrap()
+                });
+                *sent.lock().unwrap() = Some(f);
+                message.contains("on another thread")
+            },
+            2,
+        );
+        assert!(sent.lock().unwrap().is_some());
+        assert_eq!(classes.satisfying, classes.runs, "every run saw the error");
+    }
+
+    /// An argument that can not be taken apart is a clear error.
+    #[test]
+    fn an_argument_that_can_not_be_taken_apart_says_so() {
+        let f = crate::values::values_of::<Fun<Vec<f64>, bool>>(1).remove(0);
+        assert!(f(&vec![]) || !f(&vec![]));
+        let message = internal_error(|| {
+            let _ = f(&vec![1.5]);
+        });
+        assert!(message.contains("can not be taken apart"), "{message}");
+    }
+
+    /// Deep decisions are dropped and compared without recursion.
+    #[test]
+    fn deep_decisions_take_no_stack() {
+        let mut d: Decision<bool> = Decision::Result(true);
+        for _ in 0..200_000 {
+            d = Decision::Skip(Box::new(d));
+        }
+        let twin = {
+            let mut d: Decision<bool> = Decision::Result(true);
+            for _ in 0..200_000 {
+                d = Decision::Skip(Box::new(d));
+            }
+            d
+        };
+        assert!(Decisions::Built(d) == Decisions::Built(twin));
+    }
+}
