@@ -402,7 +402,8 @@ impl std::error::Error for DynError {}
 #[derive(Clone, Debug)]
 struct PendingData {
     name: String,
-    ctors: Vec<(String, Vec<String>)>,
+    /// Each constructor: its name, field types and size.
+    ctors: Vec<(String, Vec<String>, u32)>,
 }
 
 /// A builder of run-time datatypes: declare them (in any order, mutually
@@ -451,9 +452,19 @@ impl DataBuilder<'_> {
     /// Adds a constructor with the given field types (see [`DataTypes`]
     /// for how field types are written).
     pub fn ctor(self, name: &str, fields: &[&str]) -> Self {
+        self.ctor_of_size(name, fields, 1)
+    }
+
+    /// Adds a constructor that adds `size` to a value's size instead of 1
+    /// (0: a constructor that costs nothing, as a function's skip does
+    /// in the TIP front end). A recursive cycle must still cost something:
+    /// one that costs 0 is reported by [`DataTypes::build`]'s spaces when
+    /// first used, as for any space.
+    pub fn ctor_of_size(self, name: &str, fields: &[&str], size: u32) -> Self {
         self.types.decls[self.index].ctors.push((
             name.to_string(),
             fields.iter().map(|f| f.to_string()).collect(),
+            size,
         ));
         self
     }
@@ -522,7 +533,7 @@ impl DataTypes {
         for (i, d) in self.decls.iter().enumerate() {
             let mut decls = vec![];
             let mut tys = vec![];
-            for (k, (cname, fields)) in d.ctors.iter().enumerate() {
+            for (k, (cname, fields, size)) in d.ctors.iter().enumerate() {
                 if !valid_name(cname) {
                     return Err(DynError::InvalidName {
                         name: cname.clone(),
@@ -572,7 +583,7 @@ impl DataTypes {
                     name: cname.clone(),
                     fields: ftypes,
                 });
-                tys.push((Arc::<str>::from(cname.as_str()), ftys));
+                tys.push((Arc::<str>::from(cname.as_str()), ftys, *size));
             }
             types.push(Datatype {
                 name: d.name.clone(),
@@ -607,8 +618,9 @@ enum Ty {
 struct Inner {
     base_key: u64,
     types: Vec<Datatype>,
-    /// Per datatype, per constructor: its name and resolved field types.
-    resolved: Vec<Vec<(Arc<str>, Vec<Ty>)>>,
+    /// Per datatype, per constructor: its name, resolved field types and
+    /// size.
+    resolved: Vec<Vec<(Arc<str>, Vec<Ty>, u32)>>,
     by_name: HashMap<String, usize>,
     /// Constructor name -> (datatype, declaration index).
     ctors: HashMap<String, (usize, usize)>,
@@ -679,7 +691,7 @@ impl Universe {
                 .ok_or_else(|| DynError::NoSuchConstructor {
                     name: constructor.to_string(),
                 })?;
-        let (name, tys) = &self.inner.resolved[t][k];
+        let (name, tys, _) = &self.inner.resolved[t][k];
         let bad = |reason: String| DynError::BadFields {
             constructor: constructor.to_string(),
             reason,
@@ -726,12 +738,13 @@ fn space_of(inner: &Rc<Inner>, i: usize) -> Space<DynValue> {
     )
 }
 
-/// The definition of datatype `i`: `pay` around its constructors.
+/// The definition of datatype `i`: the union of its constructors, each
+/// paid for (`pay` around the union when each costs 1, as derived types).
 fn define(inner: &Rc<Inner>, i: usize) -> Space<DynValue> {
     let ctors = inner.resolved[i]
         .iter()
         .enumerate()
-        .map(|(index, (name, tys))| {
+        .map(|(index, (name, tys, size))| {
             let fields: Vec<RawSpace> = tys.iter().map(|&ty| field_space(inner, ty)).collect();
             let arity = tys.len();
             let shown = Shape::Ctor {
@@ -739,17 +752,21 @@ fn define(inner: &Rc<Inner>, i: usize) -> Space<DynValue> {
                 fields: None,
             };
             let name = name.clone();
-            with_shape(
+            let mut ctor = with_shape(
                 shown,
                 product_with(fields, move |f: &mut Fields<'_>| DynValue::Data {
                     index,
                     name: name.clone(),
                     fields: (0..arity).map(|_| f.take::<DynValue>()).collect(),
                 }),
-            )
+            );
+            for _ in 0..*size {
+                ctor = pay(ctor);
+            }
+            ctor
         })
         .collect();
-    pay(union(ctors))
+    union(ctors)
 }
 
 /// The space of one field: exactly one position, as in a derived type

@@ -293,8 +293,8 @@ fn planted_function_variable_prints_a_lambda() {
     let (p, verdict) = search_fixture("planted_bind.smt2", 8);
     let text = crate::tip::search::report(&p, &p.goals[0], &SearchOptions::default(), &verdict);
     // The smallest: a one-element list and a function returning a
-    // one-element list (constant functions are the only ones of this
-    // type: no argument has the result's type).
+    // one-element list (a constant function costs its result's size: a
+    // function's size is its decisions and its results).
     assert!(
         text.contains("(define-fun f () (=> Elem (list Elem)) (lambda ((x0 Elem)) (cons a0 nil)))"),
         "{text}"
@@ -304,7 +304,7 @@ fn planted_function_variable_prints_a_lambda() {
         "{text}"
     );
     assert!(
-        text.starts_with("counterexample of size 7 (smallest)"),
+        text.starts_with("counterexample of size 6 (smallest)"),
         "{text}"
     );
 }
@@ -362,6 +362,64 @@ fn the_search_reads_only_what_the_definitions_demand() {
         panic!("{verdict:?}")
     };
     assert_eq!(coverage.runs_last_bound, 1, "{coverage:?}");
+}
+
+/// A function variable ranges over case distinctions and constants: a
+/// law that needs a non-constant function is refuted with a smallest
+/// table, printed as a `lambda` over `match` and `ite`; true laws pass.
+#[test]
+fn function_variables_are_case_distinctions() {
+    let src = "(declare-datatype Nat ((Z) (S (p Nat))))
+        (declare-datatype list (par (a) ((nil) (cons (head a) (tail (list a))))))
+        (define-fun-rec map2 (par (a b) (((f (=> a b)) (xs (list a))) (list b)))
+          (match xs ((nil (_ nil b)) ((cons y ys) (cons (@ f y) (map2 f ys))))))
+        (define-fun-rec filter (par (a) (((p (=> a Bool)) (xs (list a))) (list a)))
+          (match xs ((nil (_ nil a))
+                     ((cons y ys) (ite (@ p y) (cons y (filter p ys)) (filter p ys))))))
+        (define-fun-rec ++ (par (a) (((x (list a)) (y (list a))) (list a)))
+          (match x ((nil y) ((cons z xs) (cons z (++ xs y))))))
+        (prove (forall ((f (=> Nat Nat))) (= (@ f (@ f Z)) (@ f Z))))
+        (prove (forall ((f (=> Int Int)) (p (=> Int Bool)) (xs (list Int)))
+          (= (filter p (map2 f xs)) (map2 f (filter p xs)))))
+        (prove (forall ((f (=> Nat Bool Nat)))
+          (= (@ f (S Z) true) (@ f Z true))))
+        (prove (forall ((f (=> Nat Nat)) (xs (list Nat)) (ys (list Nat)))
+          (= (map2 f (++ xs ys)) (++ (map2 f xs) (map2 f ys)))))";
+    let p = parse_program(src).unwrap();
+    let verdicts = search_all(src, 7);
+    let text = |i: usize| {
+        crate::tip::search::report(&p, &p.goals[i], &SearchOptions::default(), &verdicts[i])
+    };
+    // `f = S`-like: f Z = S Z, f (S Z) = Z.
+    assert!(
+        text(0).contains(
+            "(define-fun f () (=> Nat Nat) (lambda ((x0 Nat)) (match x0 ((Z (S Z)) ((S x1) Z)))))"
+        ),
+        "{}",
+        text(0)
+    );
+    assert!(
+        text(0).starts_with("counterexample of size 4 (smallest)"),
+        "{}",
+        text(0)
+    );
+    assert!(
+        text(1).contains("(lambda ((x0 Int)) (ite (<= x0 0) false true))"),
+        "{}",
+        text(1)
+    );
+    assert!(
+        text(1).starts_with("counterexample of size 6 (smallest)"),
+        "{}",
+        text(1)
+    );
+    // Two arguments: a case on the first, the second skipped.
+    assert!(
+        text(2).contains("(lambda ((x0 Nat) (x1 Bool)) (match x0 ((Z (S Z)) ((S x2) Z))))"),
+        "{}",
+        text(2)
+    );
+    assert!(matches!(verdicts[3], Verdict::Passed { .. }), "{}", text(3));
 }
 
 /// Every goal of a TIP source searched up to `max_size`, in order.

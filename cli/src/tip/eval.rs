@@ -25,13 +25,35 @@ pub(crate) enum DynMeaning {
     Fun(Vec<FunCtor>),
 }
 
-/// A constructor of a searched function type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A constructor of a searched function's datatypes (the library's
+/// functions as inputs, over run-time datatypes): the function's root,
+/// then its decisions on the first pending argument position. Each
+/// carries how the pending positions settle after it ([`Settle`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum FunCtor {
-    /// Ignores its arguments and returns its one field.
-    Const,
-    /// Returns its argument of this index.
-    Proj(usize),
+    /// The function itself (free): its one field is its first decision,
+    /// or its result when it takes nothing that can be decided on.
+    Root(Vec<Settle>),
+    /// Does not look at the first pending position (free).
+    Skip(Vec<Settle>),
+    /// A case on the first pending position's constructor (`false`,
+    /// `true` for a `Bool`): one field per constructor, in declaration
+    /// order, each with how its fields settle.
+    Case(Vec<Vec<Settle>>),
+    /// `x <= key` on an `Int`: fields the key, then the decisions for
+    /// `x <= key` and for `x > key`.
+    Split,
+}
+
+/// What is done to the first pending position before a decision, by its
+/// type: a single-constructor value is opened (its fields become pending),
+/// a function is dropped (functions are not decided on). A position that
+/// can be decided on is left for the decision: it is never evaluated
+/// unless a decision looks at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Settle {
+    Open,
+    Drop,
 }
 
 /// The meaning of every searched datatype, by its name in the universe.
@@ -429,25 +451,95 @@ impl<'p> Machine<'p> {
                     r
                 }
             },
-            Value::Input(l) => {
-                let Some(DynMeaning::Fun(ctors)) = self.meanings.get(&*l.type_name()) else {
-                    return Err(Abort::Unsupported(
-                        "applying a value that is not a function",
-                    ));
-                };
-                let view = l.view();
-                match ctors[view.index] {
-                    FunCtor::Const => Ok(Value::Input(view.field(0))),
-                    FunCtor::Proj(i) => args
-                        .into_iter()
-                        .nth(i)
-                        .ok_or(Abort::Unsupported("a partial application")),
-                }
-            }
+            Value::Input(l) => self.apply_input(l, args),
             _ => Err(Abort::Unsupported(
                 "applying a value that is not a function",
             )),
         }
+    }
+
+    /// Applies a searched function: follows its decisions on the
+    /// arguments (pending positions, head last), reading each decision and
+    /// only the arguments they decide on; the result's position.
+    fn apply_input<'a>(
+        &mut self,
+        f: Lazy<'a, DynValue>,
+        args: Vec<Value<'a>>,
+    ) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        let mut pending: Vec<Value<'a>> = args.into_iter().rev().collect();
+        let mut node = f;
+        let mut first = true;
+        while first || !pending.is_empty() {
+            first = false;
+            self.tick()?;
+            let Some(DynMeaning::Fun(ctors)) = self.meanings.get(&*node.type_name()) else {
+                return Err(Abort::Unsupported(
+                    "applying a value that is not a function",
+                ));
+            };
+            let view = node.view();
+            match &ctors[view.index] {
+                FunCtor::Root(settle) => {
+                    self.settle(&mut pending, settle)?;
+                    node = view.field(0);
+                }
+                FunCtor::Skip(settle) => {
+                    pending.pop();
+                    self.settle(&mut pending, settle)?;
+                    node = view.field(0);
+                }
+                FunCtor::Case(settles) => {
+                    let head = pending.pop().expect("a decision on a pending position");
+                    let branch = match self.whnf(head)? {
+                        Value::Bool(b) => usize::from(b),
+                        Value::Con(c, fields) => {
+                            pending.extend(fields.iter().rev().cloned());
+                            let d = &self.prog.datatypes[self.prog.ctors[c].datatype];
+                            d.ctors
+                                .iter()
+                                .position(|&k| k == c)
+                                .expect("a constructor of its datatype")
+                        }
+                        _ => return Err(Abort::Unsupported("a case on a value of another type")),
+                    };
+                    self.settle(&mut pending, &settles[branch])?;
+                    node = view.field(branch);
+                }
+                FunCtor::Split => {
+                    let head = pending.pop().expect("a decision on a pending position");
+                    let head = self.whnf(head)?;
+                    let key = Value::Input(view.field(0));
+                    let (Some(x), Some(key)) = (IntOperand::of(&head), IntOperand::of(&key)) else {
+                        return Err(Abort::Unsupported("a split on a value of another type"));
+                    };
+                    let at_most = x.compare(key).is_le();
+                    pending.push(head);
+                    node = view.field(if at_most { 1 } else { 2 });
+                }
+            }
+        }
+        Ok(Value::Input(node))
+    }
+
+    /// Settles the first pending positions as the declarations did to
+    /// their types (`search.rs`).
+    fn settle<'a>(&mut self, pending: &mut Vec<Value<'a>>, settle: &[Settle]) -> Result<(), Abort>
+    where
+        'p: 'a,
+    {
+        for step in settle {
+            let head = pending.pop().expect("a pending position to settle");
+            if *step == Settle::Open {
+                match self.whnf(head)? {
+                    Value::Con(_, fields) => pending.extend(fields.iter().rev().cloned()),
+                    _ => return Err(Abort::Unsupported("opening a value of another type")),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Evaluates an expression in a frame.

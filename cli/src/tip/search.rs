@@ -5,11 +5,13 @@
 //!
 //! Type variables and uninterpreted sorts are instantiated at one element
 //! type with two values (`Elem`: `a0 | a1`), enough to tell elements apart;
-//! a variable of a function type `(=> A... R)` ranges over the constant
-//! functions (whose result is searched lazily) and, where an argument has
-//! type `R`, the projections on it.
+//! a variable of a function type `(=> A... R)` ranges over the library's
+//! functions as inputs, declared as run-time datatypes: case distinctions
+//! on the arguments (a `match` on a datatype, a split `x <= k` on an
+//! `Int`) and constant results, read only as far as the conjecture applies
+//! the function, printed back as a `lambda`.
 
-use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Value};
+use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Settle, Value};
 use super::program::{Goal, Program, Type};
 use crate::adapter::{self, Coverage, Failure, Outcome, RunResult, Stopped};
 use neatcheck::dynamic::{DataTypes, DynValue};
@@ -48,8 +50,29 @@ impl Default for SearchOptions {
 #[derive(Clone, Debug)]
 enum Shown {
     Ctor(String),
-    Fun { args: Vec<String>, ctor: FunCtor },
+    /// A searched function's constructor (see [`FunCtor`]).
+    Fun(FunShown),
 }
+
+/// What printing a function's constructor needs.
+#[derive(Clone, Debug)]
+struct FunShown {
+    ctor: FunCtor,
+    /// The root's parameter types, in TIP syntax.
+    params: Vec<String>,
+    /// Per field that continues the decisions: the constructors (name,
+    /// arity) of the single-constructor positions its settling opens.
+    opens: Vec<Vec<(String, usize)>>,
+    /// A case's constructors (name, arity), in declaration order.
+    cases: Vec<(String, usize)>,
+}
+
+/// How many argument positions a function may have pending before a case
+/// (only arguments with several recursive fields grow the list).
+const MAX_PENDING: usize = 8;
+/// How many decision datatypes one goal may declare, past which new ones
+/// only skip.
+const MAX_DECISION_TYPES: usize = 2048;
 
 /// A goal's variables as run-time datatypes.
 #[derive(Debug)]
@@ -97,6 +120,9 @@ struct Builder<'p> {
     shown: HashMap<String, Shown>,
     done: HashMap<String, ()>,
     pending: Vec<(String, Type)>,
+    /// Decision datatypes to declare: name, pending types (head last) and
+    /// the result type.
+    decisions: Vec<(String, Vec<Type>, Type)>,
 }
 
 impl Builder<'_> {
@@ -162,34 +188,162 @@ impl Builder<'_> {
                     .insert(name.to_string(), DynMeaning::Data(d.ctors.clone()));
             }
             Type::Fun(args, r) => {
-                let result = self.name(r);
-                let arg_texts: Vec<String> = args.iter().map(|a| tip_type(self.prog, a)).collect();
-                let mut ctors = vec![(format!("const:{name}"), vec![result], FunCtor::Const)];
-                for (i, a) in args.iter().enumerate() {
-                    if a == &**r {
-                        ctors.push((format!("proj{i}:{name}"), vec![], FunCtor::Proj(i)));
-                    }
-                }
-                let mut b = self.types.data(name);
-                for (c, fields, _) in &ctors {
-                    let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
-                    b = b.ctor(c, &fields);
-                }
-                for (c, _, kind) in &ctors {
-                    self.shown.insert(
-                        c.clone(),
-                        Shown::Fun {
-                            args: arg_texts.clone(),
-                            ctor: *kind,
-                        },
-                    );
-                }
-                self.meanings.insert(
-                    name.to_string(),
-                    DynMeaning::Fun(ctors.iter().map(|c| c.2).collect()),
+                let params: Vec<String> = args.iter().map(|a| tip_type(self.prog, a)).collect();
+                let mut list: Vec<Type> = args.iter().rev().cloned().collect();
+                let (settle, opens) = self.settle(&mut list);
+                let field = self.decisions_name(&list, r);
+                let root = format!("fn:{name}");
+                self.types.data(name).ctor_of_size(&root, &[&field], 0);
+                let ctor = FunCtor::Root(settle);
+                self.shown.insert(
+                    root,
+                    Shown::Fun(FunShown {
+                        ctor: ctor.clone(),
+                        params,
+                        opens: vec![opens],
+                        cases: vec![],
+                    }),
                 );
+                self.meanings
+                    .insert(name.to_string(), DynMeaning::Fun(vec![ctor]));
             }
             _ => {}
+        }
+    }
+}
+
+impl Builder<'_> {
+    /// Opens single-constructor positions and drops function ones at the
+    /// head of `list` (head last), until one can be decided on: what is
+    /// done, and the constructors opened (for the printer).
+    fn settle(&self, list: &mut Vec<Type>) -> (Vec<Settle>, Vec<(String, usize)>) {
+        let (mut steps, mut opened) = (vec![], vec![]);
+        while let Some(head) = list.last() {
+            match head {
+                Type::Fun(..) => {
+                    list.pop();
+                    steps.push(Settle::Drop);
+                }
+                Type::Data(d, targs) if self.prog.datatypes[*d].ctors.len() == 1 => {
+                    let ctor = &self.prog.ctors[self.prog.datatypes[*d].ctors[0]];
+                    let targs = targs.clone();
+                    list.pop();
+                    for (_, ft) in ctor.fields.iter().rev() {
+                        list.push(concrete(self.prog, &super::eval::substitute(ft, &targs)));
+                    }
+                    steps.push(Settle::Open);
+                    opened.push((ctor.name.clone(), ctor.fields.len()));
+                }
+                _ => break,
+            }
+        }
+        (steps, opened)
+    }
+
+    /// The datatype of a function's decisions on `list` (settled, head
+    /// last) with results `r`: `r` itself when nothing is pending.
+    fn decisions_name(&mut self, list: &[Type], r: &Type) -> String {
+        let result = self.name(r);
+        if list.is_empty() {
+            return result;
+        }
+        let parts: Vec<String> = list.iter().map(|t| self.name(t)).collect();
+        let name = format!("fn<{result}|{}>", parts.join(";"));
+        if self.done.insert(name.clone(), ()).is_none() {
+            self.decisions
+                .push((name.clone(), list.to_vec(), r.clone()));
+        }
+        name
+    }
+
+    /// Declares the decisions on `list` (head last): skip the head, or
+    /// decide on it (a case on a datatype or a `Bool`, a split on an
+    /// `Int`), which costs 1.
+    fn declare_decisions(&mut self, name: &str, list: &[Type], r: &Type) {
+        let head = list.last().expect("a pending position").clone();
+        let unsettled: Vec<Type> = list[..list.len() - 1].to_vec();
+        let mut rest = unsettled.clone();
+        let (skip_settle, skip_opens) = self.settle(&mut rest);
+        let skip_field = self.decisions_name(&rest, r);
+        let mut ctors: Vec<(String, Vec<String>, u32, FunShown)> = vec![(
+            format!("skip:{name}"),
+            vec![skip_field.clone()],
+            0,
+            FunShown {
+                ctor: FunCtor::Skip(skip_settle.clone()),
+                params: vec![],
+                opens: vec![skip_opens.clone()],
+                cases: vec![],
+            },
+        )];
+        let room = self.done.len() < MAX_DECISION_TYPES;
+        match &head {
+            Type::Int if room => ctors.push((
+                format!("split:{name}"),
+                vec!["Int".to_string(), name.to_string(), name.to_string()],
+                1,
+                FunShown {
+                    ctor: FunCtor::Split,
+                    params: vec![],
+                    opens: vec![],
+                    cases: vec![],
+                },
+            )),
+            Type::Bool if room => ctors.push((
+                format!("case:{name}"),
+                vec![skip_field.clone(), skip_field],
+                1,
+                FunShown {
+                    ctor: FunCtor::Case(vec![skip_settle.clone(), skip_settle]),
+                    params: vec![],
+                    opens: vec![skip_opens.clone(), skip_opens],
+                    cases: vec![("false".to_string(), 0), ("true".to_string(), 0)],
+                },
+            )),
+            Type::Data(d, targs) if room => {
+                let (mut fields, mut settles, mut opens, mut cases) =
+                    (vec![], vec![], vec![], vec![]);
+                let mut fits = true;
+                for &c in &self.prog.datatypes[*d].ctors.clone() {
+                    let ctor = &self.prog.ctors[c];
+                    let mut branch = unsettled.clone();
+                    for (_, ft) in ctor.fields.iter().rev() {
+                        branch.push(concrete(self.prog, &super::eval::substitute(ft, targs)));
+                    }
+                    cases.push((ctor.name.clone(), ctor.fields.len()));
+                    let (settle, opened) = self.settle(&mut branch);
+                    fits &= branch.len() <= MAX_PENDING;
+                    fields.push(self.decisions_name(&branch, r));
+                    settles.push(settle);
+                    opens.push(opened);
+                }
+                if fits {
+                    ctors.push((
+                        format!("case:{name}"),
+                        fields,
+                        1,
+                        FunShown {
+                            ctor: FunCtor::Case(settles),
+                            params: vec![],
+                            opens,
+                            cases,
+                        },
+                    ));
+                }
+            }
+            _ => {}
+        }
+        let mut b = self.types.data(name);
+        for (c, fields, size, _) in &ctors {
+            let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+            b = b.ctor_of_size(c, &fields, *size);
+        }
+        self.meanings.insert(
+            name.to_string(),
+            DynMeaning::Fun(ctors.iter().map(|c| c.3.ctor.clone()).collect()),
+        );
+        for (c, _, _, shown) in ctors {
+            self.shown.insert(c, Shown::Fun(shown));
         }
     }
 }
@@ -235,6 +389,7 @@ fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
         shown: HashMap::new(),
         done: HashMap::new(),
         pending: vec![],
+        decisions: vec![],
     };
     let mut fields = vec![];
     let mut var_types = vec![];
@@ -243,8 +398,14 @@ fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
         fields.push(b.name(&t));
         var_types.push(tip_type(prog, &t));
     }
-    while let Some((name, t)) = b.pending.pop() {
-        b.declare(&name, &t);
+    loop {
+        if let Some((name, t)) = b.pending.pop() {
+            b.declare(&name, &t);
+        } else if let Some((name, list, r)) = b.decisions.pop() {
+            b.declare_decisions(&name, &list, &r);
+        } else {
+            break;
+        }
     }
     adapter::declare_arguments(&mut b.types, &fields);
     b.types
@@ -258,20 +419,31 @@ fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
     })
 }
 
+/// What is left to print of a value in TIP syntax.
+enum Task<'v> {
+    Value(&'v DynValue),
+    Text(String),
+    /// A function's decisions with the names of the pending positions
+    /// (head last).
+    Decisions(&'v DynValue, Vec<String>),
+}
+
 impl Instance {
-    /// A plain value in TIP syntax (iterative: values may be deep).
+    /// A plain value in TIP syntax (iterative: values may be deep); a
+    /// function as a `lambda` over `match` and `ite`.
     fn show(&self, v: &DynValue) -> String {
-        enum Task<'v> {
-            Value(&'v DynValue),
-            Text(String),
-        }
         let mut out = String::new();
         let mut tasks = vec![Task::Value(v)];
+        let mut fresh = 0usize;
         while let Some(t) = tasks.pop() {
-            match t {
-                Task::Text(s) => out.push_str(&s),
+            let seq = match t {
+                Task::Text(s) => {
+                    out.push_str(&s);
+                    continue;
+                }
                 Task::Value(DynValue::Bool(b)) => {
                     let _ = write!(out, "{b}");
+                    continue;
                 }
                 Task::Value(DynValue::Int(i)) => {
                     if *i < 0 {
@@ -279,49 +451,166 @@ impl Instance {
                     } else {
                         let _ = write!(out, "{i}");
                     }
+                    continue;
                 }
                 Task::Value(DynValue::Nat(n)) => {
                     let _ = write!(out, "{n}");
+                    continue;
                 }
-                Task::Value(DynValue::Data { name, fields, .. }) => match self.shown.get(&**name) {
-                    Some(Shown::Fun { args, ctor }) => {
-                        let params: Vec<String> = args
-                            .iter()
-                            .enumerate()
-                            .map(|(i, a)| format!("(x{i} {a})"))
-                            .collect();
-                        let _ = write!(out, "(lambda ({}) ", params.join(" "));
-                        tasks.push(Task::Text(")".into()));
-                        match ctor {
-                            FunCtor::Const => {
-                                if let Some(f) = fields.first() {
-                                    tasks.push(Task::Value(f));
-                                }
+                Task::Value(f @ DynValue::Data { name, fields, .. }) => {
+                    match self.shown.get(&**name) {
+                        Some(Shown::Fun(_)) => self.decisions_text(f, vec![], &mut fresh),
+                        shown => {
+                            let text = match shown {
+                                Some(Shown::Ctor(c)) => c.clone(),
+                                _ => name.to_string(),
+                            };
+                            if fields.is_empty() {
+                                out.push_str(&text);
+                                continue;
                             }
-                            FunCtor::Proj(i) => tasks.push(Task::Text(format!("x{i}"))),
+                            let mut seq = vec![Task::Text(format!("({text}"))];
+                            for f in fields.iter() {
+                                seq.push(Task::Text(" ".into()));
+                                seq.push(Task::Value(f));
+                            }
+                            seq.push(Task::Text(")".into()));
+                            seq
                         }
                     }
-                    shown => {
-                        let text = match shown {
-                            Some(Shown::Ctor(c)) => c.clone(),
-                            _ => name.to_string(),
-                        };
-                        if fields.is_empty() {
-                            out.push_str(&text);
-                        } else {
-                            let _ = write!(out, "({text}");
-                            tasks.push(Task::Text(")".into()));
-                            for f in fields.iter().rev() {
-                                tasks.push(Task::Value(f));
-                                tasks.push(Task::Text(" ".into()));
-                            }
-                        }
-                    }
-                },
-            }
+                }
+                Task::Decisions(node, pending) => self.decisions_text(node, pending, &mut fresh),
+            };
+            tasks.extend(seq.into_iter().rev());
         }
         out
     }
+
+    /// The text of a function's decision (or root) `node`, as tasks in
+    /// order.
+    fn decisions_text<'v>(
+        &self,
+        node: &'v DynValue,
+        mut pending: Vec<String>,
+        fresh: &mut usize,
+    ) -> Vec<Task<'v>> {
+        let DynValue::Data { name, fields, .. } = node else {
+            return vec![Task::Value(node)];
+        };
+        let Some(Shown::Fun(f)) = self.shown.get(&**name) else {
+            return vec![Task::Value(node)];
+        };
+        let mut seq = vec![];
+        match &f.ctor {
+            FunCtor::Root(steps) => {
+                let params: Vec<String> = f.params.iter().map(|_| fresh_var(fresh)).collect();
+                let binders: Vec<String> = params
+                    .iter()
+                    .zip(&f.params)
+                    .map(|(x, t)| format!("({x} {t})"))
+                    .collect();
+                seq.push(Task::Text(format!("(lambda ({}) ", binders.join(" "))));
+                pending = params.into_iter().rev().collect();
+                self.branch(&mut seq, &fields[0], pending, steps, &f.opens[0], fresh);
+                seq.push(Task::Text(")".into()));
+            }
+            FunCtor::Skip(steps) => {
+                pending.pop();
+                self.branch(&mut seq, &fields[0], pending, steps, &f.opens[0], fresh);
+            }
+            FunCtor::Split => {
+                let head = pending.last().cloned().unwrap_or_default();
+                seq.push(Task::Text(format!("(ite (<= {head} ")));
+                seq.push(Task::Value(&fields[0]));
+                seq.push(Task::Text(") ".into()));
+                seq.push(Task::Decisions(&fields[1], pending.clone()));
+                seq.push(Task::Text(" ".into()));
+                seq.push(Task::Decisions(&fields[2], pending));
+                seq.push(Task::Text(")".into()));
+            }
+            FunCtor::Case(steps) => {
+                let head = pending.pop().unwrap_or_default();
+                if f.cases.len() == 2 && f.cases[0].0 == "false" && f.cases[1].0 == "true" {
+                    seq.push(Task::Text(format!("(ite {head} ")));
+                    self.branch(
+                        &mut seq,
+                        &fields[1],
+                        pending.clone(),
+                        &steps[1],
+                        &f.opens[1],
+                        fresh,
+                    );
+                    seq.push(Task::Text(" ".into()));
+                    self.branch(&mut seq, &fields[0], pending, &steps[0], &f.opens[0], fresh);
+                    seq.push(Task::Text(")".into()));
+                } else {
+                    seq.push(Task::Text(format!("(match {head} (")));
+                    for (i, (ctor, arity)) in f.cases.iter().enumerate() {
+                        let vars: Vec<String> = (0..*arity).map(|_| fresh_var(fresh)).collect();
+                        let pattern = if vars.is_empty() {
+                            ctor.clone()
+                        } else {
+                            format!("({ctor} {})", vars.join(" "))
+                        };
+                        seq.push(Task::Text(format!(
+                            "{}({pattern} ",
+                            if i > 0 { " " } else { "" }
+                        )));
+                        let mut branch = pending.clone();
+                        branch.extend(vars.into_iter().rev());
+                        self.branch(&mut seq, &fields[i], branch, &steps[i], &f.opens[i], fresh);
+                        seq.push(Task::Text(")".into()));
+                    }
+                    seq.push(Task::Text("))".into()));
+                }
+            }
+        }
+        seq
+    }
+
+    /// Appends the tasks of the decisions at `next` once the pending
+    /// positions settled: each opened position is a one-case `match`.
+    fn branch<'v>(
+        &self,
+        seq: &mut Vec<Task<'v>>,
+        next: &'v DynValue,
+        mut pending: Vec<String>,
+        steps: &[Settle],
+        opens: &[(String, usize)],
+        fresh: &mut usize,
+    ) {
+        let mut opened = opens.iter();
+        let mut closers = 0;
+        for step in steps {
+            let head = pending.pop().unwrap_or_default();
+            if *step == Settle::Open {
+                let (ctor, arity) = opened.next().cloned().unwrap_or_default();
+                let vars: Vec<String> = (0..arity).map(|_| fresh_var(fresh)).collect();
+                let pattern = if vars.is_empty() {
+                    ctor
+                } else {
+                    format!("({ctor} {})", vars.join(" "))
+                };
+                seq.push(Task::Text(format!("(match {head} (({pattern} ")));
+                pending.extend(vars.into_iter().rev());
+                closers += 1;
+            }
+        }
+        seq.push(if pending.is_empty() {
+            Task::Value(next)
+        } else {
+            Task::Decisions(next, pending)
+        });
+        for _ in 0..closers {
+            seq.push(Task::Text(")))".into()));
+        }
+    }
+}
+
+/// A variable name not used yet in the value being printed.
+fn fresh_var(fresh: &mut usize) -> String {
+    *fresh += 1;
+    format!("x{}", *fresh - 1)
 }
 
 /// Names of the reasons a run is aborted, in report order.
