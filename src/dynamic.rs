@@ -615,12 +615,15 @@ enum Ty {
     Int,
 }
 
+/// A constructor's name, resolved field types and size.
+type ResolvedCtor = (Arc<str>, Vec<Ty>, u32);
+
 struct Inner {
     base_key: u64,
     types: Vec<Datatype>,
     /// Per datatype, per constructor: its name, resolved field types and
     /// size.
-    resolved: Vec<Vec<(Arc<str>, Vec<Ty>, u32)>>,
+    resolved: Vec<Vec<ResolvedCtor>>,
     by_name: HashMap<String, usize>,
     /// Constructor name -> (datatype, declaration index).
     ctors: HashMap<String, (usize, usize)>,
