@@ -234,6 +234,10 @@ pub struct Grammar {
     /// Whether some alternative has a weight other than 1
     /// (`space::weighted`): the random phase then draws by weighted counts.
     pub(crate) weighted: bool,
+    /// Whether some alternative is a function's root (`types/function.rs`):
+    /// runs then say where they read (`handle::in_run`), for the function
+    /// inputs they make.
+    pub(crate) has_functions: bool,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -576,8 +580,10 @@ pub(crate) fn compile(root: &Rc<Raw>, root_name: &str) -> Grammar {
         typed_outside_own_spaces: false,
         bit_trees: None,
         weighted: false,
+        has_functions: false,
     };
     g.weighted = g.prods.iter().any(|p| p.weight != 1);
+    g.has_functions = g.prods.iter().any(|p| p.function.is_some());
     g.bit_trees = g
         .sorts
         .iter()

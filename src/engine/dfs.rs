@@ -1089,7 +1089,11 @@ impl Engine {
             checked: Some(&checked),
             ..checked
         };
-        crate::handle::in_run(&ctx, || f(&ctx))
+        if self.grammar.has_functions {
+            crate::handle::in_run(&ctx, || f(&ctx))
+        } else {
+            f(&ctx)
+        }
     }
 
     /// A context for materialising the current value (records nothing).

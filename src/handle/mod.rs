@@ -91,7 +91,7 @@ thread_local! {
     /// The last serial given on this thread: serials are unique in the
     /// process (each thread counts within a range of its own), so a value
     /// that reached another thread never finds its run there.
-    static RUN_SERIAL: std::cell::Cell<u64> = std::cell::Cell::new(serial_range());
+    static RUN_SERIAL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// The first serial of a new thread's range (2^32 runs per range; a thread
@@ -117,8 +117,9 @@ impl Drop for RunScope {
 pub(crate) fn in_run<R>(ctx: &Ctx<'_>, f: impl FnOnce() -> R) -> R {
     let serial = RUN_SERIAL.with(|s| {
         let mut next = s.get() + 1;
-        if next & 0xFFFF_FFFF == 0 {
-            next = serial_range();
+        if next & 0xFFFF_FFFF <= 1 {
+            // A new thread (0), or a range used up.
+            next = serial_range() + 1;
         }
         s.set(next);
         next
