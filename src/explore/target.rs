@@ -99,6 +99,11 @@ pub mod forms {
     /// A plain value beside a borrowed one.
     #[derive(Debug)]
     pub struct Owned;
+    /// `&dyn Fn(&A) -> B` (a higher-order function's argument), explored
+    /// as [`Fun<A, B>`](crate::Fun): the functions of case distinctions
+    /// and constants.
+    #[derive(Debug)]
+    pub struct Function;
     /// Marker: a function of one borrowed argument in the form `F`.
     #[derive(Debug)]
     pub struct BorrowedArg<F>(PhantomData<F>);
@@ -108,7 +113,8 @@ pub mod forms {
     pub struct BorrowedArgs<F, G>(PhantomData<(F, G)>);
 }
 
-use forms::{BorrowedArg, BorrowedArgs, Owned, Ref, Slice, Str};
+use crate::Fun;
+use forms::{BorrowedArg, BorrowedArgs, Function, Owned, Ref, Slice, Str};
 
 impl<R, F: Fn(&str) -> R + Send + Sync + 'static> Callable<String, BorrowedArg<Str>> for F {
     fn call_lazy(&self, x: Lazy<'_, String>) {
@@ -130,12 +136,25 @@ impl<A: Enumerable, R, F: Fn(&A) -> R + Send + Sync + 'static> Callable<A, Borro
     }
 }
 
+impl<A, B, R, F> Callable<Fun<A, B>, BorrowedArg<Function>> for F
+where
+    A: Enumerable,
+    B: Enumerable + Clone + Send + Sync,
+    F: Fn(&dyn Fn(&A) -> B) -> R + Send + Sync + 'static,
+{
+    fn call_lazy(&self, x: Lazy<'_, Fun<A, B>>) {
+        drop(self(&*x.force()));
+    }
+}
+
 /// The impls of two arguments with at least one borrowed: the type
-/// parameters, then per argument its form marker, its type in the
+/// parameters (then those of function results, which must be cloneable
+/// and shareable), then per argument its form marker, its type in the
 /// function's signature and its owned type (what the search enumerates).
 macro_rules! borrowed_pairs {
-    ($([$($p:ident),*] ($fa:ident, $sa:ty, $oa:ty) ; ($fb:ident, $sb:ty, $ob:ty)),+ $(,)?) => {$(
-        impl<$($p: Enumerable,)* R, F> Callable<($oa, $ob), BorrowedArgs<$fa, $fb>> for F
+    ($([$($p:ident),*] $([$($q:ident),*])? ($fa:ident, $sa:ty, $oa:ty) ; ($fb:ident, $sb:ty, $ob:ty)),+ $(,)?) => {$(
+        impl<$($p: Enumerable,)* $($($q: Enumerable + Clone + Send + Sync,)*)? R, F>
+            Callable<($oa, $ob), BorrowedArgs<$fa, $fb>> for F
         where
             F: Fn($sa, $sb) -> R + Send + Sync + 'static,
         {
@@ -146,6 +165,7 @@ macro_rules! borrowed_pairs {
         }
     )+};
     (@pass Owned $v:ident) => { $v };
+    (@pass Function $v:ident) => { &*$v };
     (@pass $form:ident $v:ident) => { &$v };
 }
 
@@ -165,6 +185,14 @@ borrowed_pairs!(
     [B] (Str, &str, String) ; (Ref, &B, B),
     [B] (Str, &str, String) ; (Slice, &[B], Vec<B>),
     [] (Str, &str, String) ; (Str, &str, String),
+    [A, C] [B] (Function, &dyn Fn(&A) -> B, Fun<A, B>) ; (Owned, C, C),
+    [A, C] [B] (Owned, C, C) ; (Function, &dyn Fn(&A) -> B, Fun<A, B>),
+    [A, C] [B] (Function, &dyn Fn(&A) -> B, Fun<A, B>) ; (Ref, &C, C),
+    [A, C] [B] (Ref, &C, C) ; (Function, &dyn Fn(&A) -> B, Fun<A, B>),
+    [A, C] [B] (Function, &dyn Fn(&A) -> B, Fun<A, B>) ; (Slice, &[C], Vec<C>),
+    [A, C] [B] (Slice, &[C], Vec<C>) ; (Function, &dyn Fn(&A) -> B, Fun<A, B>),
+    [A] [B] (Function, &dyn Fn(&A) -> B, Fun<A, B>) ; (Str, &str, String),
+    [A] [B] (Str, &str, String) ; (Function, &dyn Fn(&A) -> B, Fun<A, B>),
 );
 
 plain_and_lazy_calls!(A: 0, B: 1);

@@ -518,3 +518,54 @@ fn the_depth_bounded_stage_meets_long_inputs_of_small_parts() {
         .run();
     assert!(without.sites.is_empty(), "{without}");
 }
+
+fn apply_twice(f: &dyn Fn(&u8) -> u8, x: u8) -> u8 {
+    let y = f(&x);
+    100 / (f(&y) - y)
+}
+
+fn first_match(xs: &[u8], p: &dyn Fn(&u8) -> bool) -> u8 {
+    *xs.iter().find(|x| p(x)).unwrap()
+}
+
+fn monotone_at_three(p: &dyn Fn(&u8) -> bool) -> bool {
+    assert!(p(&3) || !p(&4), "not monotone");
+    true
+}
+
+/// A higher-order function is explored by name: its function argument
+/// (`&dyn Fn(&A) -> B`) ranges over `Fun<A, B>`, the smallest functions
+/// first, printed as a `match`.
+#[test]
+fn higher_order_functions_are_explored_with_function_inputs() {
+    let report = neatcheck::explore!(apply_twice, first_match, monotone_at_three)
+        .max_size(8)
+        .run();
+    let smallest: Vec<(PanicKind, String)> = report
+        .sites
+        .iter()
+        .map(|s| (s.kind, s.smallest.input.clone()))
+        .collect();
+    assert_eq!(
+        smallest,
+        [
+            (
+                PanicKind::DivisionByZero,
+                "apply_twice(|_| 0, 0)".to_string()
+            ),
+            (
+                PanicKind::Overflow,
+                "apply_twice(|x| match x { 0 => 1, _ => 0 }, 0)".to_string()
+            ),
+            (
+                PanicKind::UnwrapNone,
+                "first_match([], |_| false)".to_string()
+            ),
+            (
+                PanicKind::Explicit,
+                "monotone_at_three(|x| match x { ..=3 => false, _ => true })".to_string()
+            ),
+        ]
+    );
+    assert!(report.sites.iter().all(|s| s.smallest.minimal));
+}
