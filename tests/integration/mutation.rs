@@ -663,3 +663,34 @@ fn near_mutants_expose_a_weak_check_of_a_string_output() {
         Some(1.0)
     );
 }
+
+/// `filter` with its predicate as an argument: the mutation points are
+/// (predicate, list) pairs, functions among them.
+fn filter(input: &(neatcheck::Fun<u8, bool>, Vec<u8>)) -> Vec<u8> {
+    let (p, xs) = input;
+    xs.iter().copied().filter(|x| p(x)).collect()
+}
+
+#[test]
+fn a_higher_order_function_is_mutated_at_its_function_arguments() {
+    type Input = (neatcheck::Fun<u8, bool>, Vec<u8>);
+    // Against the reference: every mutant killed, as the brute force says.
+    let strong = agrees(5, 3, &filter, &|f, input: Input| {
+        let (p, xs) = &input;
+        f(&input) == xs.iter().copied().filter(|x| p(x)).collect::<Vec<u8>>()
+    });
+    assert!(strong.mutants > 20, "{strong}");
+    assert_eq!(strong.score(), Some(1.0));
+    // "The result is a sublist": mutants that drop elements survive.
+    let weak = agrees(5, 3, &filter, &|f, input: Input| {
+        let ys = f(&input);
+        let mut rest = input.1.iter();
+        ys.iter().all(|y| rest.any(|x| x == y))
+    });
+    assert!(weak.killed < weak.mutants, "{weak}");
+    let shown = weak.to_string();
+    assert!(
+        shown.contains("|_| "),
+        "survivors name their predicate: {shown}"
+    );
+}
