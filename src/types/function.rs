@@ -259,13 +259,20 @@ impl<B: 'static> Builder<B> {
         if let Some((reference, _)) = self.lists.borrow().get(pending) {
             return reference.clone();
         }
-        let builder = self.clone();
+        // Weak: the function's root description owns the builder
+        // (`FunctionMeta`), and the builder owns these references.
+        let builder = Rc::downgrade(self);
         let list = pending.to_vec();
         let reference = Rc::new(Raw::Ref(TypeRef {
             key: RefKey::Dyn(fresh_keys(1)),
             origin: Some(std::any::TypeId::of::<FunctionPart>()),
             name: Cow::Owned(format!("{} ({} pending)", self.shape.name, pending.len())),
-            raw: Rc::new(move || builder.define(&list)),
+            raw: Rc::new(move || match builder.upgrade() {
+                Some(builder) => builder.define(&list),
+                None => crate::internal::raise(
+                    "a function space was compiled after its description was dropped".to_string(),
+                ),
+            }),
         }));
         self.lists
             .borrow_mut()
@@ -393,7 +400,10 @@ fn function_space<B: Enumerable, F: 'static>(
     let pending = builder.root_list();
     let nothing_pending = pending.is_empty();
     let inner = builder.space_of(&pending);
-    let meta: Rc<dyn Any> = shape;
+    let meta: Rc<dyn Any> = Rc::new(FunctionMeta {
+        shape,
+        _builder: builder,
+    });
     let build =
         Rc::new(move |v: Value| -> Value { Box::new(wrap(as_decision(v, nothing_pending))) });
     crate::describe::Space::from_raw(Rc::new(Raw::Function(
@@ -402,9 +412,17 @@ fn function_space<B: Enumerable, F: 'static>(
     )))
 }
 
+/// What a function's root alternative carries: its shape, and the builder
+/// of its space (kept alive by the description that names it).
+struct FunctionMeta {
+    shape: Rc<FunShape>,
+    _builder: Rc<dyn Any>,
+}
+
 /// The function shape of a root alternative, if it is one.
 pub(crate) fn function_shape(prod: &crate::grammar::Prod) -> Option<Rc<FunShape>> {
-    prod.function.clone()?.downcast::<FunShape>().ok()
+    let meta = prod.function.clone()?.downcast::<FunctionMeta>().ok()?;
+    Some(meta.shape.clone())
 }
 
 // ---------------------------------------------------------------------------
