@@ -210,6 +210,23 @@
 //! assert_eq!(neatcheck::values::values_of::<Even>(3), vec![Even(6)]);
 //! ```
 //!
+//! ## Functions as inputs
+//!
+//! A property over [`Fun<A, B>`](Fun) (or [`Fun2`]) quantifies over
+//! functions: predicates, mappers, comparators. They are enumerated by case
+//! distinctions on the argument and constant results, called like closures,
+//! read only as far as the property applies them, and printed as a `match`:
+//!
+//! ```
+//! use neatcheck::{Config, Fun};
+//!
+//! // "Applying a function twice is applying it once" is false:
+//! let c = Config::default()
+//!     .try_check(|f: Fun<u8, u8>, x: u8| f(&f(&x)) == f(&x))
+//!     .unwrap_err();
+//! assert_eq!(format!("{:?}", c.value), "(|x| match x { 0 => 1, _ => 0 }, 0)");
+//! ```
+//!
 //! ## Stateful systems
 //!
 //! A data structure, a cache or a protocol is checked against a model with

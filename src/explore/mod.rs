@@ -13,7 +13,9 @@
 //! A function of one or two arguments that borrows them (`&str`, `&[T]`,
 //! `&T`) is explored as it is, named directly: the search enumerates the
 //! owned forms (`String`, `Vec<T>`, `T`) and each call borrows them, so its
-//! reproducing test calls it by name too.
+//! reproducing test calls it by name too. A higher-order function's
+//! argument `&dyn Fn(&A) -> B` ranges over [`Fun<A, B>`](crate::Fun), the
+//! functions of case distinctions and constants, printed as a `match`.
 //!
 //! Each function's inputs are explored size by size up to the largest size
 //! ([`Explorer::max_size`]), then, as in a check, a depth-bounded search,
