@@ -1198,6 +1198,53 @@ impl<A1, A2, B: PartialEq> PartialEq for Fun2<A1, A2, B> {
     }
 }
 
+impl<A, B: Eq> Eq for Fun<A, B> {}
+impl<A1, A2, B: Eq> Eq for Fun2<A1, A2, B> {}
+
+impl<B: std::hash::Hash> std::hash::Hash for Decisions<B> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Decisions::Live { serial, root } => (0u8, serial, root).hash(state),
+            Decisions::Built(d) => {
+                // Pre-order, iterative: the shape and every key and result.
+                let mut stack = vec![d];
+                while let Some(d) = stack.pop() {
+                    match d {
+                        Decision::Result(b) => (1u8, b).hash(state),
+                        Decision::Skip(next) => {
+                            2u8.hash(state);
+                            stack.push(next);
+                        }
+                        Decision::Case(branches) => {
+                            (3u8, branches.len()).hash(state);
+                            stack.extend(branches.iter().rev());
+                        }
+                        Decision::Split(key, low, high) => {
+                            (4u8, key).hash(state);
+                            stack.push(high);
+                            stack.push(low);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Hashes the decisions (consistent with equality: see [`Fun`]).
+impl<A, B: std::hash::Hash> std::hash::Hash for Fun<A, B> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.core.decisions.hash(state)
+    }
+}
+
+/// Hashes the decisions, as for [`Fun`].
+impl<A1, A2, B: std::hash::Hash> std::hash::Hash for Fun2<A1, A2, B> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.core.decisions.hash(state)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1278,52 +1325,5 @@ mod tests {
             d
         };
         assert!(Decisions::Built(d) == Decisions::Built(twin));
-    }
-}
-
-impl<A, B: Eq> Eq for Fun<A, B> {}
-impl<A1, A2, B: Eq> Eq for Fun2<A1, A2, B> {}
-
-impl<B: std::hash::Hash> std::hash::Hash for Decisions<B> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        match self {
-            Decisions::Live { serial, root } => (0u8, serial, root).hash(state),
-            Decisions::Built(d) => {
-                // Pre-order, iterative: the shape and every key and result.
-                let mut stack = vec![d];
-                while let Some(d) = stack.pop() {
-                    match d {
-                        Decision::Result(b) => (1u8, b).hash(state),
-                        Decision::Skip(next) => {
-                            2u8.hash(state);
-                            stack.push(next);
-                        }
-                        Decision::Case(branches) => {
-                            (3u8, branches.len()).hash(state);
-                            stack.extend(branches.iter().rev());
-                        }
-                        Decision::Split(key, low, high) => {
-                            (4u8, key).hash(state);
-                            stack.push(high);
-                            stack.push(low);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Hashes the decisions (consistent with equality: see [`Fun`]).
-impl<A, B: std::hash::Hash> std::hash::Hash for Fun<A, B> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.core.decisions.hash(state)
-    }
-}
-
-/// Hashes the decisions, as for [`Fun`].
-impl<A1, A2, B: std::hash::Hash> std::hash::Hash for Fun2<A1, A2, B> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.core.decisions.hash(state)
     }
 }
