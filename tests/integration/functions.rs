@@ -289,3 +289,86 @@ fn a_function_counterexample_replays_from_its_key() {
     assert_eq!(again.value, c.value);
     assert_eq!(format!("{:?}", again.value), format!("{:?}", c.value));
 }
+
+/// A function as a field of a derived type.
+#[derive(Enumerable, Clone, Debug, PartialEq)]
+struct Handler {
+    accepts: Fun<u8, bool>,
+    fallback: bool,
+}
+
+#[test]
+fn a_function_is_a_field_of_a_derived_type() {
+    let c = Config::default()
+        .try_check(|h: Handler| h.fallback || !(h.accepts)(&7))
+        .expect_err("a counterexample");
+    assert!(c.value.fallback.eq(&false) && c.value.accepts.call(&7));
+    assert_eq!(
+        format!("{:?}", c.value),
+        "Handler { accepts: |_| true, fallback: false }"
+    );
+}
+
+#[test]
+fn function_spaces_are_counted_indexed_and_sampled() {
+    use neatcheck::index::Indexer;
+    let indexer = Indexer::<Fun<Option<bool>, bool>>::new();
+    for size in 0..=6 {
+        let listed = neatcheck::values::values_of::<Fun<Option<bool>, bool>>(size);
+        assert_eq!(
+            indexer.cardinality(size),
+            listed.len().into(),
+            "size {size}"
+        );
+        for (i, f) in listed.iter().enumerate() {
+            assert_eq!(&indexer.index(size, &i.into()), f, "size {size} index {i}");
+        }
+    }
+    let mut rng = neatcheck::index::seeded_rng(7);
+    // Sizes are odd: a case costs 1 and each of its results 1 more.
+    assert!(indexer.sample(6, &mut rng).is_none());
+    let drawn = indexer.sample(5, &mut rng).expect("functions of size 5");
+    assert!(neatcheck::values::values_of::<Fun<Option<bool>, bool>>(5).contains(&drawn));
+}
+
+#[test]
+fn threads_find_the_same_function() {
+    let prop = |f: Fun2<u8, u8, bool>, x: u8, y: u8| f(&x, &y) == f(&y, &x);
+    let one = Config::default()
+        .try_check(prop)
+        .expect_err("not symmetric");
+    let two = Config::default()
+        .threads(2)
+        .try_check(prop)
+        .expect_err("not symmetric");
+    assert_eq!(one.value, two.value);
+    assert_eq!(one.size, two.size);
+}
+
+#[derive(Enumerable, Clone, Debug, PartialEq)]
+enum Tree {
+    Leaf,
+    Node(Box<Tree>, u8, Box<Tree>),
+}
+
+/// Trees as arguments (two recursive fields): the pending positions are
+/// capped, and the search still finds a function that tells two trees
+/// apart deep on the right.
+#[test]
+fn functions_of_trees_decide_on_deep_positions() {
+    let deep = Tree::Node(
+        Box::new(Tree::Leaf),
+        0,
+        Box::new(Tree::Node(Box::new(Tree::Leaf), 0, Box::new(Tree::Leaf))),
+    );
+    let c = Config::default()
+        .try_check(move |f: Fun<Tree, bool>| f(&deep) == f(&Tree::Leaf) || !f(&Tree::Leaf))
+        .expect_err("a function telling them apart");
+    let f = &c.value;
+    assert!(f(&Tree::Leaf));
+    assert!(!f(&Tree::Node(
+        Box::new(Tree::Leaf),
+        0,
+        Box::new(Tree::Node(Box::new(Tree::Leaf), 0, Box::new(Tree::Leaf)))
+    )));
+}
