@@ -94,7 +94,7 @@ struct Builder<B> {
 
 /// What a function does with its first pending position, by the
 /// position's sort.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Head {
     /// One alternative: opened for free (its fields become pending).
     Open(ProdId),
@@ -104,6 +104,12 @@ enum Head {
     Atom,
     /// Several alternatives: skip, or a case.
     Case,
+}
+
+impl Head {
+    fn is_atom(self) -> bool {
+        self == Head::Atom
+    }
 }
 
 fn head(g: &Grammar, sort: SortId) -> Head {
@@ -138,23 +144,133 @@ fn settle_sorts(g: &Grammar, pending: &mut Vec<SortId>, mut opened: impl FnMut(O
     }
 }
 
-/// The sort of an argument's tree.
-fn tree_sort(g: &Grammar, t: &Tree) -> SortId {
-    match t {
-        Tree::Node(prod, _) => g.prods[prod.index()].sort,
-        Tree::Leaf(sort, _) => *sort,
+/// A pending position of an argument: a plain argument's tree, or a
+/// position of the run's arena (an argument read lazily).
+trait Argument: Sized {
+    /// Its sort in the argument type's grammar.
+    fn sort(&self, g: &Grammar) -> SortId;
+    /// Its alternative and its fields (reading it, in the arena).
+    fn open(self, g: &Grammar) -> (ProdId, Vec<Self>);
+    /// `self <= key` for the split key at node `key` of the run's arena,
+    /// reading only what decides it.
+    fn at_most(&self, g: &Grammar, ctx: &Ctx<'_>, key: u32) -> bool;
+}
+
+impl Argument for Rc<Tree> {
+    fn sort(&self, g: &Grammar) -> SortId {
+        match &**self {
+            Tree::Node(prod, _) => g.prods[prod.index()].sort,
+            Tree::Leaf(sort, _) => *sort,
+        }
+    }
+    fn open(self, _: &Grammar) -> (ProdId, Vec<Self>) {
+        match &*self {
+            Tree::Node(prod, kids) => (*prod, kids.clone()),
+            Tree::Leaf(..) => unreachable!("leaves are passed, not opened"),
+        }
+    }
+    fn at_most(&self, g: &Grammar, ctx: &Ctx<'_>, key: u32) -> bool {
+        at_most_key(ctx, atom_key(g, self), key)
     }
 }
 
-/// [`settle_sorts`] on an argument's trees.
-fn settle_trees(g: &Grammar, pending: &mut Vec<Rc<Tree>>) {
-    while let Some(t) = pending.last() {
-        match head(g, tree_sort(g, t)) {
+/// A position of the run's arena holding an argument's part, with its sort
+/// in the argument type's grammar (the same description compiled twice:
+/// the same alternatives by tag, the same fields).
+#[derive(Clone, Copy)]
+struct ArenaArgument<'c> {
+    ctx: &'c Ctx<'c>,
+    node: u32,
+    sort: SortId,
+}
+
+impl Argument for ArenaArgument<'_> {
+    fn sort(&self, _: &Grammar) -> SortId {
+        self.sort
+    }
+    fn open(self, g: &Grammar) -> (ProdId, Vec<Self>) {
+        let n = self.ctx.touch(self.node);
+        let SortKind::Algebraic { decl, .. } = &g.sorts[self.sort.index()].kind else {
+            unreachable!("leaves are passed, not opened")
+        };
+        let prod = *decl
+            .iter()
+            .find(|p| g.prods[p.index()].tag == n.tag())
+            .expect("the same alternatives in both grammars");
+        let first = n.first_field();
+        let fields = g.prods[prod.index()]
+            .slots
+            .iter()
+            .zip(first..)
+            .map(|(&sort, node)| ArenaArgument { sort, node, ..self })
+            .collect();
+        (prod, fields)
+    }
+    fn at_most(&self, _: &Grammar, ctx: &Ctx<'_>, key: u32) -> bool {
+        // Both lazy: narrow both ranges a bit at a time, the argument's
+        // first, until they are ordered.
+        let (mut x, mut k) = (AtomCursor::new(ctx, self.node), AtomCursor::new(ctx, key));
+        loop {
+            let ((x_low, x_high), (k_low, k_high)) = (x.range(), k.range());
+            if x_high <= k_low {
+                return true;
+            }
+            if x_low > k_high {
+                return false;
+            }
+            if !x.read_bit(ctx) && !k.read_bit(ctx) {
+                unreachable!("two whole atoms are ordered")
+            }
+        }
+    }
+}
+
+/// A lazy atom read from its most significant bit down.
+struct AtomCursor {
+    block: crate::describe::AtomBlock,
+    first: u32,
+    prefix: u64,
+    known: u32,
+}
+
+impl AtomCursor {
+    fn new(ctx: &Ctx<'_>, node: u32) -> AtomCursor {
+        let n = ctx.touch(node);
+        let block = ctx.grammar.prods[n.prod().index()]
+            .atom
+            .expect("an integer or character position");
+        AtomCursor {
+            block,
+            first: n.first_field(),
+            prefix: 0,
+            known: 0,
+        }
+    }
+
+    /// The least and greatest key it may still be.
+    fn range(&self) -> (i128, i128) {
+        self.block.key_range(self.prefix, self.known)
+    }
+
+    /// Reads one more bit; false when all are read.
+    fn read_bit(&mut self, ctx: &Ctx<'_>) -> bool {
+        if self.known == self.block.free {
+            return false;
+        }
+        self.prefix = self.prefix << 1 | u64::from(ctx.touch(self.first + self.known).tag());
+        self.known += 1;
+        true
+    }
+}
+
+/// [`settle_sorts`] on an argument's pending positions.
+fn settle<P: Argument>(g: &Grammar, pending: &mut Vec<P>) {
+    while let Some(top) = pending.last() {
+        match head(g, top.sort(g)) {
             Head::Open(_) => {
-                let t = pending.pop().expect("a head");
-                if let Tree::Node(_, kids) = &*t {
-                    pending.extend(kids.iter().rev().cloned());
-                }
+                let top = pending.pop().expect("a head");
+                let (_, fields) = top.open(g);
+                pending.extend(fields.into_iter().rev());
             }
             Head::Pass => {
                 pending.pop();
@@ -432,57 +548,36 @@ pub(crate) fn function_shape(prod: &crate::grammar::Prod) -> Option<Rc<FunShape>
 /// `x <= key` for the split key at `node`, reading only the bits of the
 /// key that decide it.
 fn at_most_key(ctx: &Ctx<'_>, x: i128, node: u32) -> bool {
-    let key = ctx.touch(node);
-    let block = ctx.grammar.prods[key.prod().index()]
-        .atom
-        .expect("a split key is an atom");
-    let first = key.first_field();
-    let mut prefix = 0u64;
-    for known in 0..=block.free {
-        let (low, high) = block.key_range(prefix, known);
+    let mut key = AtomCursor::new(ctx, node);
+    loop {
+        let (low, high) = key.range();
         if x <= low {
             return true;
         }
-        if x > high || known == block.free {
+        if x > high || !key.read_bit(ctx) {
             return false;
         }
-        prefix = prefix << 1 | u64::from(ctx.touch(first + known).tag());
     }
-    unreachable!("every bit read decides")
-}
-
-/// Replaces the head tree by its fields, and settles.
-fn open_head(g: &Grammar, pending: &mut Vec<Rc<Tree>>) {
-    let top = pending.pop().expect("a head");
-    if let Tree::Node(_, kids) = &*top {
-        pending.extend(kids.iter().rev().cloned());
-    }
-    settle_trees(g, pending);
 }
 
 /// Follows the decisions at `node` in the run's arena for the argument
-/// `tree`, reading each decision node; the node of the result.
-fn result_node(ctx: &Ctx<'_>, g: &Grammar, mut node: u32, tree: Tree) -> u32 {
-    let mut pending = vec![Rc::new(tree)];
-    settle_trees(g, &mut pending);
-    while let Some(top) = pending.last() {
+/// positions `pending` (head last), reading each decision node (and, for an argument in the
+/// arena, the parts the decisions look at); the node of the result.
+fn result_node<P: Argument>(ctx: &Ctx<'_>, g: &Grammar, mut node: u32, mut pending: Vec<P>) -> u32 {
+    settle(g, &mut pending);
+    while let Some(top) = pending.pop() {
         let n = ctx.touch(node);
         let first = n.first_field();
         if n.tag() == 0 {
-            pending.pop();
-            settle_trees(g, &mut pending);
+            settle(g, &mut pending);
             node = first;
-            continue;
-        }
-        let Tree::Node(prod, _) = &**top else {
-            unreachable!("leaves are passed")
-        };
-        let prod = *prod;
-        if g.prods[prod.index()].atom.is_some() {
-            let x = atom_key(g, top);
-            node = first + if at_most_key(ctx, x, first) { 1 } else { 2 };
+        } else if head(g, top.sort(g)).is_atom() {
+            node = first + if top.at_most(g, ctx, first) { 1 } else { 2 };
+            pending.push(top);
         } else {
-            open_head(g, &mut pending);
+            let (prod, fields) = top.open(g);
+            pending.extend(fields.into_iter().rev());
+            settle(g, &mut pending);
             node = first + crate::arena::id32(branch_of(g, prod));
         }
     }
@@ -492,23 +587,21 @@ fn result_node(ctx: &Ctx<'_>, g: &Grammar, mut node: u32, tree: Tree) -> u32 {
 /// Follows built decisions for the argument `tree`: the result.
 fn built_result<'d, B>(g: &Grammar, mut d: &'d Decision<B>, tree: Tree) -> &'d B {
     let mut pending = vec![Rc::new(tree)];
-    settle_trees(g, &mut pending);
+    settle(g, &mut pending);
     loop {
         match d {
             Decision::Result(b) => return b,
             Decision::Skip(next) => {
                 pending.pop();
-                settle_trees(g, &mut pending);
+                settle(g, &mut pending);
                 d = next;
             }
             Decision::Case(branches) => {
-                let top = pending.last().expect("a pending position");
-                let Tree::Node(prod, _) = &**top else {
-                    unreachable!("cases are on alternatives")
-                };
-                let branch = branch_of(g, *prod);
-                open_head(g, &mut pending);
-                d = &branches[branch];
+                let top = pending.pop().expect("a pending position");
+                let (prod, fields) = top.open(g);
+                pending.extend(fields.into_iter().rev());
+                settle(g, &mut pending);
+                d = &branches[branch_of(g, prod)];
             }
             Decision::Split(key, low, high) => {
                 let top = pending.last().expect("a pending position");
@@ -564,7 +657,7 @@ impl<Args: Enumerable, B: Enumerable + Clone> Core<Args, B> {
             Decisions::Live { serial, root } => crate::handle::with_run(*serial, |ctx| {
                 let (shape, start) = live_root(ctx, *root);
                 let tree = make_tree(&shape.arg).unwrap_or_else(|| cannot_take_apart::<Args>());
-                let at = result_node(ctx, &shape.arg, start, tree);
+                let at = result_node(ctx, &shape.arg, start, vec![Rc::new(tree)]);
                 B::force_lazy(Lazy::new(ctx, at))
             })
             .unwrap_or_else(|| {
@@ -596,6 +689,12 @@ fn cannot_take_apart<Args>() -> ! {
          integers, characters and the derived and standard algebraic types",
         std::any::type_name::<Args>()
     ))
+}
+
+/// Whether two handles are positions of one arena (a handle of another
+/// search is read whole).
+fn same_run(a: &Ctx<'_>, b: &Ctx<'_>) -> bool {
+    std::ptr::eq(a.nodes.as_ptr(), b.nodes.as_ptr())
 }
 
 fn not_a_function_position() -> ! {
@@ -792,10 +891,49 @@ impl<'a, A: Enumerable, B: Enumerable + Clone + Send + Sync> Lazy<'a, Fun<A, B>>
         self.apply_tree(|g| x.__unbuild(Unbuild::root(g)))
     }
 
+    /// The position of the function's result for the argument at `x`,
+    /// reading only the parts of `x` the function's decisions look at: a
+    /// search over functions and their arguments together refines an
+    /// argument only where some function decides on it.
+    ///
+    /// ```
+    /// use neatcheck::{search, Fun, Lazy};
+    ///
+    /// // Every element satisfies `p`: a constant `p` never reads the
+    /// // elements, so far fewer classes than the lists times the functions.
+    /// let all = |p: Lazy<Fun<u8, bool>>, xs: Lazy<Vec<u8>>| xs.iter().all(|x| p.apply_lazy(x).get());
+    /// let classes = search::classes(|input: Lazy<(Fun<u8, bool>, Vec<u8>)>| {
+    ///     let (p, xs) = input.view();
+    ///     all(p, xs)
+    /// }, 8);
+    /// assert!(classes.runs < 100, "{} runs", classes.runs);
+    /// ```
+    pub fn apply_lazy(self, x: Lazy<'a, A>) -> Lazy<'a, B> {
+        if !x.is_canonical() || !same_run(self.ctx, x.ctx) {
+            // Another space than `A`'s own: its positions are not `A`'s
+            // grammar's; take the whole value apart.
+            let value = x.force();
+            return self.apply(&value);
+        }
+        let (shape, start) = live_root(self.ctx, self.node);
+        let argument = ArenaArgument {
+            ctx: x.ctx,
+            node: x.node,
+            sort: shape.arg.root,
+        };
+        Lazy::new(
+            self.ctx,
+            result_node(self.ctx, &shape.arg, start, vec![argument]),
+        )
+    }
+
     fn apply_tree(self, make_tree: impl FnOnce(&Grammar) -> Option<Tree>) -> Lazy<'a, B> {
         let (shape, start) = live_root(self.ctx, self.node);
         let tree = make_tree(&shape.arg).unwrap_or_else(|| cannot_take_apart::<A>());
-        Lazy::new(self.ctx, result_node(self.ctx, &shape.arg, start, tree))
+        Lazy::new(
+            self.ctx,
+            result_node(self.ctx, &shape.arg, start, vec![Rc::new(tree)]),
+        )
     }
 }
 
@@ -810,6 +948,30 @@ where
     pub fn apply(self, x: &A1, y: &A2) -> Lazy<'a, B> {
         self.cast::<Fun<(A1, A2), B>>()
             .apply_tree(|g| pair_tree(g, x, y))
+    }
+
+    /// The position of the function's result for the arguments at `x` and
+    /// `y`, reading only what its decisions look at (see
+    /// [`Lazy::apply_lazy`] for one argument).
+    pub fn apply_lazy(self, x: Lazy<'a, A1>, y: Lazy<'a, A2>) -> Lazy<'a, B> {
+        let same = same_run(self.ctx, x.ctx) && same_run(self.ctx, y.ctx);
+        if !x.is_canonical() || !y.is_canonical() || !same {
+            let (x, y) = (x.force(), y.force());
+            return self.apply(&x, &y);
+        }
+        let (shape, start) = live_root(self.ctx, self.node);
+        let g = &shape.arg;
+        let Head::Open(pair) = head(g, g.root) else {
+            unreachable!("a pair has one alternative")
+        };
+        let slots = &g.prods[pair.index()].slots;
+        let at = |l: u32, sort: SortId| ArenaArgument {
+            ctx: self.ctx,
+            node: l,
+            sort,
+        };
+        let pending = vec![at(y.node, slots[1]), at(x.node, slots[0])];
+        Lazy::new(self.ctx, result_node(self.ctx, g, start, pending))
     }
 }
 

@@ -148,6 +148,57 @@ fn the_search_over_functions_equals_the_reference() {
     );
 }
 
+/// Functions applied to lazy arguments (`Lazy::apply_lazy`): the search
+/// reads an argument only where a decision looks at it, and its classes
+/// are still exact.
+#[test]
+fn lazy_arguments_are_read_only_where_decided_on() {
+    let lazy_all = |input: Lazy<'_, (Fun<u8, bool>, Vec<u8>)>| {
+        let (p, xs) = input.view();
+        xs.iter().all(|x| p.apply_lazy(x).get())
+    };
+    let summary = check_against_reference::<(Fun<u8, bool>, Vec<u8>), _, _>(
+        7,
+        lazy_all,
+        |(p, xs)| xs.iter().all(&**p),
+        false,
+    );
+    // Reading the elements whole (`apply`) needs more runs for the same
+    // answers.
+    let whole = search::classes(
+        |input: Lazy<'_, (Fun<u8, bool>, Vec<u8>)>| {
+            let (p, xs) = input.view();
+            xs.iter().all(|x| p.apply(&x.get()).get())
+        },
+        7,
+    );
+    assert!(
+        summary.runs < whole.runs,
+        "{} vs {}",
+        summary.runs,
+        whole.runs
+    );
+
+    check_against_reference::<(Fun<Option<u8>, bool>, Option<u8>, Option<u8>), _, _>(
+        7,
+        |input| {
+            let (f, x, y) = input.view();
+            f.apply_lazy(x).get() || !f.apply_lazy(y).get()
+        },
+        |(f, x, y)| f(x) || !f(y),
+        false,
+    );
+    check_against_reference::<(Fun2<i8, bool, bool>, i8, bool), _, _>(
+        7,
+        |input| {
+            let (op, x, b) = input.view();
+            op.apply_lazy(x, b).get() == b.get()
+        },
+        |(op, x, b)| op(x, b) == *b,
+        false,
+    );
+}
+
 /// A random property of a function: `f` at each probe compared with the
 /// expected result, the comparisons combined by `all`, `any` or parity.
 #[derive(Clone, Debug)]
