@@ -125,8 +125,8 @@ fn head(g: &Grammar, sort: SortId) -> Head {
 }
 
 /// Opens and passes head positions until one can be decided on (or none is
-/// pending). `open(prod)` and `pass()` are told what was done (printers
-/// record it).
+/// pending). `opened` is told each step, `Some(prod)` for an opened
+/// alternative and `None` for a passed position (printers record them).
 fn settle_sorts(g: &Grammar, pending: &mut Vec<SortId>, mut opened: impl FnMut(Option<ProdId>)) {
     while let Some(&sort) = pending.last() {
         match head(g, sort) {
@@ -561,8 +561,9 @@ fn at_most_key(ctx: &Ctx<'_>, x: i128, node: u32) -> bool {
 }
 
 /// Follows the decisions at `node` in the run's arena for the argument
-/// positions `pending` (head last), reading each decision node (and, for an argument in the
-/// arena, the parts the decisions look at); the node of the result.
+/// positions `pending` (head last), reading each decision node (and, for
+/// an argument in the arena, the parts the decisions look at); the node of
+/// the result.
 fn result_node<P: Argument>(ctx: &Ctx<'_>, g: &Grammar, mut node: u32, mut pending: Vec<P>) -> u32 {
     settle(g, &mut pending);
     while let Some(top) = pending.pop() {
