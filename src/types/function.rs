@@ -730,10 +730,28 @@ fn not_a_function_position() -> ! {
 /// assert_eq!(format!("{:?}", c.value), "|x| match x { 0 => true, _ => false }");
 /// ```
 ///
-/// `A` must be a type whose values can be taken apart: integers,
-/// characters, `bool`, tuples, `Option`, `Result`, `Vec`, `String`, `Box`
-/// and derived types (not floats, sets or maps). Through a [`Lazy`] handle,
-/// [`Lazy::apply`] gives the result's position without reading it.
+/// Through a [`Lazy`] handle, `apply` gives the result's position without
+/// reading it, and `apply_lazy` applies the function to a lazy argument,
+/// reading only the parts its decisions look at. Printed during its run
+/// (`{f:?}` in a property), a function shows its decisions as they stand,
+/// without reading them.
+///
+/// # Sizes and limits
+///
+/// - A case or a split costs 1, a skip nothing, and a result its own
+///   size: `|_| false` has size 1 (a `bool`), `|x| match x { 0 => true,
+///   _ => false }` size 3.
+/// - `A` must be a type whose values can be taken apart: integers,
+///   characters, `bool`, tuples, `Option`, `Result`, `Vec`, `String`,
+///   `Box` and derived types. Applied to a value holding a float, a set or
+///   a map, a function reports it as an error; `A` can not be a function.
+/// - A function decides on at most 8 pending positions at once: only
+///   arguments with two recursive fields (trees) reach that, and past it a
+///   function skips before it decides again.
+/// - Two functions are equal (and hash alike) when their decisions are
+///   equal, not merely their results.
+/// - Made during a run, a function reads the run's input: calling it after
+///   the run, or on another thread, is an error that says so.
 pub struct Fun<A, B> {
     core: Arc<Core<A, B>>,
     call: Arc<dyn Fn(&A) -> B + Send + Sync>,
@@ -1273,7 +1291,7 @@ impl<'d, B: 'd> DecisionTree<'d> for Built<'_, B> {
     }
 }
 
-impl<Args: Enumerable, B: fmt::Debug> Core<Args, B> {
+impl<Args: Enumerable, B: fmt::Debug + 'static> Core<Args, B> {
     fn text(&self, arity: usize) -> String {
         match &self.decisions {
             Decisions::Built(d) => {
@@ -1290,21 +1308,84 @@ impl<Args: Enumerable, B: fmt::Debug> Core<Args, B> {
                     d,
                 )
             }
-            Decisions::Live { .. } => format!(
-                "<a function of `{}` applied during a run>",
-                std::any::type_name::<Args>()
-            ),
+            Decisions::Live { serial, root } => {
+                crate::handle::with_run(*serial, |ctx| standing_text::<B>(ctx, *root))
+                    .unwrap_or_else(|| {
+                        format!(
+                            "<a function of `{}` whose run has ended>",
+                            std::any::type_name::<Args>()
+                        )
+                    })
+            }
         }
     }
 }
 
-impl<A: Enumerable, B: fmt::Debug> fmt::Debug for Fun<A, B> {
+/// A function of the run in progress as its decisions stand (unread ones at
+/// their smallest), read without recording: printing a function during a
+/// property changes nothing the search sees.
+fn standing_text<B: fmt::Debug + 'static>(ctx: &Ctx<'_>, root: u32) -> String {
+    let quiet = Ctx {
+        stamp: 0,
+        trusted: false,
+        checked: None,
+        ..*ctx
+    };
+    let (shape, start) = live_root(&quiet, root);
+    let show = |node: u32| format!("{:?}", Lazy::<B>::new(&quiet, node).force_generic());
+    function_text(
+        &shape,
+        &Standing {
+            ctx: &quiet,
+            show: &show,
+        },
+        start,
+    )
+}
+
+/// A run's decisions read without recording (see [`standing_text`]).
+struct Standing<'c> {
+    ctx: &'c Ctx<'c>,
+    show: &'c dyn Fn(u32) -> String,
+}
+
+impl DecisionTree<'_> for Standing<'_> {
+    type Node = u32;
+    fn step(&self, node: u32, atom: bool) -> Step<u32> {
+        let n = &self.ctx.nodes[node as usize];
+        let first = n.first_field();
+        if n.tag() == 0 {
+            return Step::Skip(first);
+        }
+        if atom {
+            let key = &self.ctx.nodes[first as usize];
+            let block = self.ctx.grammar.prods[key.prod().index()]
+                .atom
+                .expect("a split key is an atom");
+            let bits = (0..block.free).fold(0u64, |acc, i| {
+                acc << 1 | u64::from(self.ctx.nodes[(key.first_field() + i) as usize].tag())
+            });
+            return Step::Split {
+                key: block.key(bits),
+                low: first + 1,
+                high: first + 2,
+            };
+        }
+        let arity = self.ctx.grammar.prods[n.prod().index()].slots.len();
+        Step::Branches((first..first + crate::arena::id32(arity)).collect())
+    }
+    fn result(&self, node: u32) -> String {
+        (self.show)(node)
+    }
+}
+
+impl<A: Enumerable, B: fmt::Debug + 'static> fmt::Debug for Fun<A, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.core.text(1))
     }
 }
 
-impl<A1: Enumerable, A2: Enumerable, B: fmt::Debug> fmt::Debug for Fun2<A1, A2, B> {
+impl<A1: Enumerable, A2: Enumerable, B: fmt::Debug + 'static> fmt::Debug for Fun2<A1, A2, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.core.text(2))
     }
@@ -1460,6 +1541,34 @@ mod tests {
         );
         assert!(sent.lock().unwrap().is_some());
         assert_eq!(classes.satisfying, classes.runs, "every run saw the error");
+    }
+
+    /// Printed during its run, a function shows its decisions as they
+    /// stand, and printing reads nothing: the search is the same.
+    #[test]
+    fn a_live_function_prints_as_it_stands_without_reading() {
+        let prop = |f: Lazy<Fun<u8, bool>>| f.force()(&3);
+        let plain = search::classes(prop, 6);
+        let shown: RefCell<Vec<String>> = RefCell::new(vec![]);
+        let printing = search::classes(
+            |f: Lazy<Fun<u8, bool>>| {
+                let f = f.force();
+                shown.borrow_mut().push(format!("{f:?}"));
+                f(&3)
+            },
+            6,
+        );
+        assert_eq!(
+            (plain.runs, plain.satisfying),
+            (printing.runs, printing.satisfying)
+        );
+        let shown = shown.into_inner();
+        assert_eq!(shown[0], "|_| false");
+        assert!(shown.contains(&"|_| true".to_string()), "{shown:?}");
+        assert!(
+            shown.iter().any(|s| s.starts_with("|x| match x {")),
+            "{shown:?}"
+        );
     }
 
     /// An argument that can not be taken apart is a clear error.
