@@ -152,7 +152,7 @@ pub(crate) struct Prod {
     /// free bits, most significant first.
     pub atom: Option<AtomBlock>,
     /// The description of the function space whose root this alternative
-    /// is (`types/function.rs`), for the printers and the application.
+    /// is (`types/function/`), for the printers and the application.
     pub function: Option<Rc<dyn std::any::Any>>,
 }
 
@@ -234,7 +234,7 @@ pub struct Grammar {
     /// Whether some alternative has a weight other than 1
     /// (`space::weighted`): the random phase then draws by weighted counts.
     pub(crate) weighted: bool,
-    /// Whether some alternative is a function's root (`types/function.rs`):
+    /// Whether some alternative is a function's root (`types/function/`):
     /// runs then say where they read (`handle::in_run`), for the function
     /// inputs they make.
     pub(crate) has_functions: bool,

@@ -163,7 +163,7 @@ pub(crate) enum Raw {
     Transparent(Rc<Raw>),
     /// Forces its content to be one position of its own when it is a field.
     Sort(Rc<Raw>),
-    /// The root of a function space (`types/function.rs`): the alternative
+    /// The root of a function space (`types/function/`): the alternative
     /// below carries the function's description, which the printers and
     /// the application read (opaque here: it names grammars, a layer up).
     Function(Rc<dyn Any>, Rc<Raw>),

@@ -83,7 +83,7 @@ impl<'a> Ctx<'a> {
 
 thread_local! {
     /// The run in progress on this thread: its serial number and its read
-    /// context (null between runs). A function input (`types/function.rs`)
+    /// context (null between runs). A function input (`types/function/`)
     /// is a plain value that reads its positions when applied: it finds its
     /// run here, and knows by the serial whether that run is still going.
     static CURRENT_RUN: std::cell::Cell<(u64, *const Ctx<'static>)> =

@@ -4,7 +4,7 @@
 //! run's result (no duplicates, exact classes), iterative deepening finds
 //! size-minimal counterexamples, for fixed and randomly generated
 //! predicates; and the printing, laziness and replay of functions (their
-//! misuse is tested inside the crate, `types/function.rs`).
+//! misuse is tested inside the crate, `types/function/`).
 
 use crate::common::check_against_reference;
 use neatcheck::count::count_of;
