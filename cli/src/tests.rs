@@ -390,34 +390,25 @@ fn function_variables_are_case_distinctions() {
     let text = |i: usize| {
         crate::tip::search::report(&p, &p.goals[i], &SearchOptions::default(), &verdicts[i])
     };
+    // Goal `i` is refuted, smallest, at `size`, with `lambda` in its report.
+    let refuted = |i: usize, size: u64, lambda: &str| {
+        let report = text(i);
+        assert!(report.contains(lambda), "{report}");
+        let head = format!("counterexample of size {size} (smallest)");
+        assert!(report.starts_with(&head), "{report}");
+    };
     // `f = S`-like: f Z = S Z, f (S Z) = Z.
-    assert!(
-        text(0).contains(
-            "(define-fun f () (=> Nat Nat) (lambda ((x0 Nat)) (match x0 ((Z (S Z)) ((S x1) Z)))))"
-        ),
-        "{}",
-        text(0)
+    refuted(
+        0,
+        4,
+        "(define-fun f () (=> Nat Nat) (lambda ((x0 Nat)) (match x0 ((Z (S Z)) ((S x1) Z)))))",
     );
-    assert!(
-        text(0).starts_with("counterexample of size 4 (smallest)"),
-        "{}",
-        text(0)
-    );
-    assert!(
-        text(1).contains("(lambda ((x0 Int)) (ite (<= x0 0) false true))"),
-        "{}",
-        text(1)
-    );
-    assert!(
-        text(1).starts_with("counterexample of size 6 (smallest)"),
-        "{}",
-        text(1)
-    );
+    refuted(1, 6, "(lambda ((x0 Int)) (ite (<= x0 0) false true))");
     // Two arguments: a case on the first, the second skipped.
-    assert!(
-        text(2).contains("(lambda ((x0 Nat) (x1 Bool)) (match x0 ((Z (S Z)) ((S x2) Z))))"),
-        "{}",
-        text(2)
+    refuted(
+        2,
+        4,
+        "(lambda ((x0 Nat) (x1 Bool)) (match x0 ((Z (S Z)) ((S x2) Z))))",
     );
     assert!(matches!(verdicts[3], Verdict::Passed { .. }), "{}", text(3));
 }

@@ -471,9 +471,9 @@ impl<'p> Machine<'p> {
     {
         let mut pending: Vec<Value<'a>> = args.into_iter().rev().collect();
         let mut node = f;
-        let mut first = true;
-        while first || !pending.is_empty() {
-            first = false;
+        // The root's step, then one per decision, until nothing is pending:
+        // the node reached is the result.
+        loop {
             self.tick()?;
             let Some(DynMeaning::Fun(ctors)) = self.meanings.get(&*node.type_name()) else {
                 return Err(Abort::Unsupported(
@@ -520,8 +520,10 @@ impl<'p> Machine<'p> {
                     node = view.field(if at_most { 1 } else { 2 });
                 }
             }
+            if pending.is_empty() {
+                return Ok(Value::Input(node));
+            }
         }
-        Ok(Value::Input(node))
     }
 
     /// Settles the first pending positions as the declarations did to

@@ -546,12 +546,7 @@ impl Instance {
                 } else {
                     seq.push(Task::Text(format!("(match {head} (")));
                     for (i, (ctor, arity)) in f.cases.iter().enumerate() {
-                        let vars: Vec<String> = (0..*arity).map(|_| fresh_var(fresh)).collect();
-                        let pattern = if vars.is_empty() {
-                            ctor.clone()
-                        } else {
-                            format!("({ctor} {})", vars.join(" "))
-                        };
+                        let (pattern, vars) = ctor_pattern(ctor, *arity, fresh);
                         seq.push(Task::Text(format!(
                             "{}({pattern} ",
                             if i > 0 { " " } else { "" }
@@ -585,12 +580,7 @@ impl Instance {
             let head = pending.pop().unwrap_or_default();
             if *step == Settle::Open {
                 let (ctor, arity) = opened.next().cloned().unwrap_or_default();
-                let vars: Vec<String> = (0..arity).map(|_| fresh_var(fresh)).collect();
-                let pattern = if vars.is_empty() {
-                    ctor
-                } else {
-                    format!("({ctor} {})", vars.join(" "))
-                };
+                let (pattern, vars) = ctor_pattern(&ctor, arity, fresh);
                 seq.push(Task::Text(format!("(match {head} (({pattern} ")));
                 pending.extend(vars.into_iter().rev());
                 closers += 1;
@@ -604,6 +594,17 @@ impl Instance {
         for _ in 0..closers {
             seq.push(Task::Text(")))".into()));
         }
+    }
+}
+
+/// A `match` pattern of a constructor with fresh variables for its
+/// fields (`Z`, `(S x3)`), and the variables.
+fn ctor_pattern(ctor: &str, arity: usize, fresh: &mut usize) -> (String, Vec<String>) {
+    let vars: Vec<String> = (0..arity).map(|_| fresh_var(fresh)).collect();
+    if vars.is_empty() {
+        (ctor.to_string(), vars)
+    } else {
+        (format!("({ctor} {})", vars.join(" ")), vars)
     }
 }
 

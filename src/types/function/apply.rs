@@ -12,17 +12,13 @@ use std::rc::Rc;
 
 /// A pending position of an argument: a plain argument's tree, or a
 /// position of the run's arena (an argument read lazily).
-pub(super) trait Argument: Sized {
-    /// Its sort in the argument type's grammar.
-    fn sort(&self, g: &Grammar) -> SortId;
-    /// Its alternative and its fields (reading it, in the arena).
-    fn open(self, g: &Grammar) -> (ProdId, Vec<Self>);
+pub(super) trait Argument: Position {
     /// `self <= key` for the split key at node `key` of the run's arena,
     /// reading only what decides it.
     fn at_most(&self, g: &Grammar, ctx: &Ctx<'_>, key: u32) -> bool;
 }
 
-impl Argument for Rc<Tree> {
+impl Position for Rc<Tree> {
     fn sort(&self, g: &Grammar) -> SortId {
         match &**self {
             Tree::Node(prod, _) => g.prods[prod.index()].sort,
@@ -35,6 +31,9 @@ impl Argument for Rc<Tree> {
             Tree::Leaf(..) => unreachable!("leaves are passed, not opened"),
         }
     }
+}
+
+impl Argument for Rc<Tree> {
     fn at_most(&self, g: &Grammar, ctx: &Ctx<'_>, key: u32) -> bool {
         at_most_key(ctx, atom_key(g, self), key)
     }
@@ -50,7 +49,7 @@ pub(super) struct ArenaArgument<'c> {
     pub(super) sort: SortId,
 }
 
-impl Argument for ArenaArgument<'_> {
+impl Position for ArenaArgument<'_> {
     fn sort(&self, _: &Grammar) -> SortId {
         self.sort
     }
@@ -72,6 +71,9 @@ impl Argument for ArenaArgument<'_> {
             .collect();
         (prod, fields)
     }
+}
+
+impl Argument for ArenaArgument<'_> {
     fn at_most(&self, _: &Grammar, ctx: &Ctx<'_>, key: u32) -> bool {
         // Both lazy: narrow both ranges a bit at a time, the argument's
         // first, until they are ordered.
@@ -129,23 +131,6 @@ impl AtomCursor {
     }
 }
 
-/// [`settle_sorts`] on an argument's pending positions.
-pub(super) fn settle<P: Argument>(g: &Grammar, pending: &mut Vec<P>) {
-    while let Some(top) = pending.last() {
-        match head(g, top.sort(g)) {
-            Head::Open(_) => {
-                let top = pending.pop().expect("a head");
-                let (_, fields) = top.open(g);
-                pending.extend(fields.into_iter().rev());
-            }
-            Head::Pass => {
-                pending.pop();
-            }
-            Head::Atom | Head::Case => return,
-        }
-    }
-}
-
 /// The position of `prod` in its sort's chain: the branch a case takes.
 pub(super) fn branch_of(g: &Grammar, prod: ProdId) -> usize {
     match &g.sorts[g.prods[prod.index()].sort.index()].kind {
@@ -159,15 +144,10 @@ pub(super) fn branch_of(g: &Grammar, prod: ProdId) -> usize {
 
 /// The key of an integer or character tree.
 pub(super) fn atom_key(g: &Grammar, t: &Tree) -> i128 {
-    let Tree::Node(prod, bits) = t else {
-        unreachable!("an atom is a block and its bits")
-    };
-    let block = g.prods[prod.index()].atom.expect("an atom's block");
-    let n = bits.iter().fold(0u64, |acc, b| match &**b {
-        Tree::Node(bit, _) => acc << 1 | u64::from(g.prods[bit.index()].tag),
-        Tree::Leaf(..) => acc << 1,
-    });
-    block.key(n)
+    let (sort, index) = g.atomic_index(t).expect("an integer or character tree");
+    let family = g.atom_family(sort).expect("an atom's family");
+    let (block, bits) = family.locate(u128::from(index));
+    family.blocks[block].key(bits)
 }
 
 // ---------------------------------------------------------------------------
@@ -199,12 +179,12 @@ pub(super) fn result_node<P: Argument>(
     mut node: u32,
     mut pending: Vec<P>,
 ) -> u32 {
-    settle(g, &mut pending);
+    settle(g, &mut pending, |_| {});
     while let Some(top) = pending.pop() {
         let n = ctx.touch(node);
         let first = n.first_field();
         if n.tag() == 0 {
-            settle(g, &mut pending);
+            settle(g, &mut pending, |_| {});
             node = first;
         } else if head(g, top.sort(g)).is_atom() {
             node = first + if top.at_most(g, ctx, first) { 1 } else { 2 };
@@ -212,7 +192,7 @@ pub(super) fn result_node<P: Argument>(
         } else {
             let (prod, fields) = top.open(g);
             pending.extend(fields.into_iter().rev());
-            settle(g, &mut pending);
+            settle(g, &mut pending, |_| {});
             node = first + crate::arena::id32(branch_of(g, prod));
         }
     }
@@ -222,20 +202,20 @@ pub(super) fn result_node<P: Argument>(
 /// Follows built decisions for the argument `tree`: the result.
 pub(super) fn built_result<'d, B>(g: &Grammar, mut d: &'d Decision<B>, tree: Tree) -> &'d B {
     let mut pending = vec![Rc::new(tree)];
-    settle(g, &mut pending);
+    settle(g, &mut pending, |_| {});
     loop {
         match d {
             Decision::Result(b) => return b,
             Decision::Skip(next) => {
                 pending.pop();
-                settle(g, &mut pending);
+                settle(g, &mut pending, |_| {});
                 d = next;
             }
             Decision::Case(branches) => {
                 let top = pending.pop().expect("a pending position");
                 let (prod, fields) = top.open(g);
                 pending.extend(fields.into_iter().rev());
-                settle(g, &mut pending);
+                settle(g, &mut pending, |_| {});
                 d = &branches[branch_of(g, prod)];
             }
             Decision::Split(key, low, high) => {

@@ -175,10 +175,7 @@ impl<A1: Enumerable, A2: Enumerable, B: Enumerable + Clone + Send + Sync> Fun2<A
 
 /// The tree of the pair `(x, y)` in the grammar of `(A1, A2)`.
 fn pair_tree<A1: Enumerable, A2: Enumerable>(g: &Grammar, x: &A1, y: &A2) -> Option<Tree> {
-    let Head::Open(pair) = head(g, g.root) else {
-        unreachable!("a pair has one alternative")
-    };
-    let slots = &g.prods[pair.index()].slots;
+    let (pair, slots) = g.root.open(g);
     Some(Tree::Node(
         pair,
         vec![
@@ -318,10 +315,7 @@ where
         }
         let (shape, start) = live_root(self.ctx, self.node);
         let g = &shape.arg;
-        let Head::Open(pair) = head(g, g.root) else {
-            unreachable!("a pair has one alternative")
-        };
-        let slots = &g.prods[pair.index()].slots;
+        let (_, slots) = g.root.open(g);
         let at = |l: u32, sort: SortId| ArenaArgument {
             ctx: self.ctx,
             node: l,

@@ -58,7 +58,7 @@ pub(super) struct Path {
 impl Path {
     pub(super) fn settle(&mut self, g: &Grammar) {
         let pieces = &mut self.pieces;
-        settle_sorts(g, &mut self.pending, |opened| {
+        settle(g, &mut self.pending, |opened| {
             pieces.push(opened.map_or(Piece::Any, Piece::Alternative))
         });
         self.range = None;

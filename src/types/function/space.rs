@@ -97,19 +97,42 @@ pub(super) fn head(g: &Grammar, sort: SortId) -> Head {
     }
 }
 
+/// A pending position: a sort of the argument's grammar (what the space
+/// and the printer track), an argument's tree, or a position of the run's
+/// arena (what the application reads).
+pub(super) trait Position: Sized {
+    /// Its sort in the argument type's grammar.
+    fn sort(&self, g: &Grammar) -> SortId;
+    /// Its alternative and its fields (reading it, in the arena).
+    fn open(self, g: &Grammar) -> (ProdId, Vec<Self>);
+}
+
+impl Position for SortId {
+    fn sort(&self, _: &Grammar) -> SortId {
+        *self
+    }
+    fn open(self, g: &Grammar) -> (ProdId, Vec<Self>) {
+        match head(g, self) {
+            Head::Open(prod) => (prod, g.prods[prod.index()].slots.clone()),
+            _ => unreachable!("a sort is opened only when it has one alternative"),
+        }
+    }
+}
+
 /// Opens and passes head positions until one can be decided on (or none is
 /// pending). `opened` is told each step, `Some(prod)` for an opened
 /// alternative and `None` for a passed position (printers record them).
-pub(super) fn settle_sorts(
+pub(super) fn settle<P: Position>(
     g: &Grammar,
-    pending: &mut Vec<SortId>,
+    pending: &mut Vec<P>,
     mut opened: impl FnMut(Option<ProdId>),
 ) {
-    while let Some(&sort) = pending.last() {
-        match head(g, sort) {
-            Head::Open(prod) => {
-                pending.pop();
-                pending.extend(g.prods[prod.index()].slots.iter().rev());
+    while let Some(top) = pending.last() {
+        match head(g, top.sort(g)) {
+            Head::Open(_) => {
+                let top = pending.pop().expect("a head");
+                let (prod, fields) = top.open(g);
+                pending.extend(fields.into_iter().rev());
                 opened(Some(prod));
             }
             Head::Pass => {
@@ -179,7 +202,7 @@ impl<B: 'static> Builder<B> {
     pub(super) fn root_list(&self) -> Vec<SortId> {
         let g = &self.shape.arg;
         let mut pending = vec![g.root];
-        settle_sorts(g, &mut pending, |_| {});
+        settle(g, &mut pending, |_| {});
         pending
     }
 
@@ -221,7 +244,7 @@ impl<B: 'static> Builder<B> {
         let g = &self.shape.arg;
         let sort = *pending.last().expect("a pending position");
         let mut rest = pending[..pending.len() - 1].to_vec();
-        settle_sorts(g, &mut rest, |_| {});
+        settle(g, &mut rest, |_| {});
         let rest_empty = rest.is_empty();
         let skip = Rc::new(Raw::Map(
             Rc::new(move |v| -> Value {
@@ -267,7 +290,7 @@ impl<B: 'static> Builder<B> {
         for prod in chain {
             let mut branch = rest.to_vec();
             branch.extend(g.prods[prod.index()].slots.iter().rev());
-            settle_sorts(g, &mut branch, |_| {});
+            settle(g, &mut branch, |_| {});
             if branch.len() > MAX_PENDING {
                 return None;
             }
