@@ -126,7 +126,8 @@ where
     let mut config = Config::default()
         .max_size(driver_bound(options.max_size))
         .runs(options.runs)
-        .samples(0, 0)
+        .samples(options.random.cases, options.random.max_size)
+        .seed(options.random.seed)
         .run_timeout(None)
         .regressions(false);
     if let Some(sizes) = integer_sizes {

@@ -26,11 +26,19 @@ usage:
                                              search a predicate written in any
                                              language (JSON lines on stdin/stdout)
 options:
-  --size N     largest total size of a conjecture's variables (default 10)
+  --size N     largest total size of a conjecture's variables (default 10;
+               with --time, none: the time limit drives the search)
   --time T     wall-clock limit per conjecture (`500ms`, `2s`); the report
                says when it cut the search
-  --runs N     budget of runs per conjecture (default 1000000)
-  --fuel N     evaluation steps per run of a TIP conjecture (default 1000000)
+  --runs N     budget of runs per conjecture (default 1000000; with --time,
+               none)
+  --fuel N     evaluation steps per run of a TIP conjecture (default: adapts,
+               100 times the most steps a run before took, 10000 to 1000000)
+  --random N   N random inputs before the size-ordered search (default 0);
+               a counterexample found there is reported smallest once the
+               sizes below it are searched
+  --random-size M   largest size of a random input (default 40)
+  --seed S     seed of the random inputs (default 0)
 exit codes: 0 no counterexample within the bound, 1 counterexample found,
             2 parse, type, usage or protocol error";
 
@@ -57,6 +65,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     };
     let mut options = SearchOptions::default();
     let mut rest = vec![];
+    let (mut size_given, mut runs_given) = (false, false);
     let mut i = 1;
     while i < args.len() {
         let a = &args[i];
@@ -66,18 +75,34 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         }
         let value = |i: usize| args.get(i + 1).cloned();
         let parsed: Result<(), String> = match a.as_str() {
-            "--size" | "--runs" | "--fuel" => match value(i).map(|v| v.parse::<u64>()) {
-                Some(Ok(n)) => {
-                    match a.as_str() {
-                        "--size" => options.max_size = n as usize,
-                        "--runs" => options.runs = n,
-                        _ => options.limits.fuel = n,
+            "--size" | "--runs" | "--fuel" | "--random" | "--random-size" | "--seed" => {
+                match value(i).map(|v| v.parse::<u64>()) {
+                    Some(Ok(n)) => {
+                        match a.as_str() {
+                            "--size" => {
+                                options.max_size = usize::try_from(n).unwrap_or(usize::MAX);
+                                size_given = true;
+                            }
+                            "--runs" => {
+                                options.runs = n;
+                                runs_given = true;
+                            }
+                            "--fuel" => {
+                                options.limits.fuel = n;
+                                options.adaptive_fuel = false;
+                            }
+                            "--random" => options.random.cases = n,
+                            "--random-size" => {
+                                options.random.max_size = usize::try_from(n).unwrap_or(usize::MAX)
+                            }
+                            _ => options.random.seed = n,
+                        }
+                        i += 1;
+                        Ok(())
                     }
-                    i += 1;
-                    Ok(())
+                    _ => Err(format!("{a} takes a number")),
                 }
-                _ => Err(format!("{a} takes a number")),
-            },
+            }
             "--time" => match value(i).map(|v| parse_duration(&v)) {
                 Some(Ok(t)) => {
                     options.time = Some(t);
@@ -102,6 +127,16 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             return EXIT_ERROR;
         }
         i += 1;
+    }
+    // A time limit drives the search: no size bound or run budget beside
+    // it unless one is given.
+    if options.time.is_some() {
+        if !size_given {
+            options.max_size = usize::MAX;
+        }
+        if !runs_given {
+            options.runs = u64::MAX;
+        }
     }
     match cmd.as_str() {
         "tip" => tip(&rest, &options, out, err),

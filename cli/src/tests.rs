@@ -469,13 +469,30 @@ fn runaway_recursion_is_reported_not_a_crash() {
         (define-fun-rec spin ((x Nat)) Nat (spin x))
         (prove (forall ((x Nat)) (= (up x) (spin x))))
         (prove (forall ((x Nat)) (= (spin x) x)))";
-    let verdicts = search_all(src, 3);
-    for v in verdicts {
-        let Verdict::Passed { aborted, .. } = v else {
-            panic!("{v:?}")
-        };
-        assert_eq!(aborted.len(), 1, "{aborted:?}");
-        assert!(aborted[0].0.contains("nested too deeply"), "{aborted:?}");
+    // With the adaptive step budget the runs run out of steps first; with
+    // a fixed budget of a million, of nesting (at 100 000 calls, or of
+    // the stack it may take).
+    for (adaptive_fuel, reason) in [(true, "step budget"), (false, "nested too deeply")] {
+        let verdicts = with_large_stack(move || {
+            let p = parse_program(src).unwrap();
+            let options = SearchOptions {
+                max_size: 3,
+                adaptive_fuel,
+                ..SearchOptions::default()
+            };
+            p.goals
+                .iter()
+                .map(|g| search_goal(&p, g, &options))
+                .collect::<Vec<_>>()
+        })
+        .unwrap();
+        for v in verdicts {
+            let Verdict::Passed { aborted, .. } = v else {
+                panic!("{v:?}")
+            };
+            assert_eq!(aborted.len(), 1, "{aborted:?}");
+            assert!(aborted[0].0.contains(reason), "{aborted:?}");
+        }
     }
 }
 
@@ -596,4 +613,121 @@ fn mutually_recursive_datatypes_and_testers() {
         "{text}"
     );
     assert!(text.contains("(smallest)"), "{text}");
+}
+
+// -- semantics and budgets of a run ------------------------------------------
+
+#[test]
+fn a_false_that_rests_on_a_skipped_divergence_is_no_refutation() {
+    // By need, `first x (up x)` is `x`; by value `up x` does not
+    // terminate: `up` has no total model, so no input refutes the first
+    // goal. In the second, only `x = 1` takes that path; `x = 2` is a
+    // refutation by value too, and the smallest one.
+    let src = "(declare-datatype Nat ((Z) (S (p Nat))))
+        (define-fun-rec up ((x Nat)) Nat (S (up x)))
+        (define-fun first ((x Nat) (y Nat)) Nat x)
+        (prove (forall ((x Nat)) (= (first x (up x)) (S x))))
+        (prove (forall ((x Nat)) (=> (distinct x Z)
+            (= (first x (ite (= x (S Z)) (up x) Z)) (S x)))))";
+    let verdicts = search_all(src, 6);
+    let Verdict::Passed { aborted, coverage } = &verdicts[0] else {
+        panic!("{:?}", verdicts[0])
+    };
+    // `(= x (S x))` reads x whole: one run per x of size at most 6, each
+    // false only by need.
+    assert_eq!(coverage.runs_last_bound, 6);
+    assert_eq!(aborted.len(), 1, "{aborted:?}");
+    assert!(
+        aborted[0].0.starts_with("false only by need"),
+        "{aborted:?}"
+    );
+    assert_eq!(aborted[0].1, coverage.runs);
+    let Verdict::Failed {
+        assignment,
+        size,
+        minimal,
+        ..
+    } = &verdicts[1]
+    else {
+        panic!("{:?}", verdicts[1])
+    };
+    assert_eq!(assignment[0].2, "(S (S Z))");
+    assert_eq!((*size, *minimal), (3, true));
+}
+
+#[test]
+fn the_step_budget_adapts_to_the_runs_before() {
+    assert_eq!(super::tip::search::adaptive_fuel(0, 1_000_000), 10_000);
+    assert_eq!(super::tip::search::adaptive_fuel(500, 1_000_000), 50_000);
+    assert_eq!(
+        super::tip::search::adaptive_fuel(50_000, 1_000_000),
+        1_000_000
+    );
+    assert_eq!(super::tip::search::adaptive_fuel(7, 500), 500);
+    // `blow 16` takes about 200 000 steps where every other run takes
+    // less than 100: adapted, its run is cut; with a fixed budget of a
+    // million steps it finishes.
+    let src = "(declare-datatype Nat ((Z) (S (p Nat))))
+        (define-fun-rec dbl ((n Nat)) Nat (match n ((Z Z) ((S m) (S (S (dbl m)))))))
+        (define-fun-rec blow ((n Nat)) Bool
+          (match n ((Z true) ((S m) (and (blow m) (blow m))))))
+        (prove (forall ((y Nat))
+          (blow (ite (= y (S Z)) (dbl (dbl (dbl (dbl (S Z))))) Z))))";
+    let search = |adaptive_fuel: bool| {
+        with_large_stack(move || {
+            let p = parse_program(src).unwrap();
+            let options = SearchOptions {
+                max_size: 5,
+                adaptive_fuel,
+                ..SearchOptions::default()
+            };
+            let v = search_goal(&p, &p.goals[0], &options);
+            let text = crate::tip::search::report(&p, &p.goals[0], &options, &v);
+            (v, text)
+        })
+        .unwrap()
+    };
+    let (adapted, text) = search(true);
+    let Verdict::Passed { aborted, .. } = &adapted else {
+        panic!("{adapted:?}")
+    };
+    assert_eq!(aborted, &[("step budget exhausted".to_string(), 1)]);
+    assert!(text.contains("`--fuel N` fixes it"), "{text}");
+    let (fixed, text) = search(false);
+    let Verdict::Passed { aborted, .. } = &fixed else {
+        panic!("{fixed:?}")
+    };
+    assert!(aborted.is_empty(), "{aborted:?}");
+    assert!(!text.contains("--fuel"), "{text}");
+}
+
+#[test]
+fn a_time_limit_drives_the_search_past_the_default_size() {
+    let file = std::env::temp_dir().join(format!("neatcheck-time-{}.smt2", std::process::id()));
+    std::fs::write(&file, "(prove (forall ((x Int)) (< x 30)))").unwrap();
+    let path = file.display().to_string();
+    // The default bound, 10, does not reach 30 ...
+    let (code, out, _) = command(&["tip", &path]);
+    assert_eq!(code, EXIT_PASSED, "{out}");
+    assert!(out.contains("no counterexample up to size 10"), "{out}");
+    // ... a time limit alone has no size bound (it is found in
+    // milliseconds: the limit is far away) ...
+    let (code, out, _) = command(&["tip", &path, "--time", "60s"]);
+    assert_eq!(code, EXIT_FAILED, "{out}");
+    assert!(out.contains("(define-fun x () Int 30)"), "{out}");
+    // ... unless one is given.
+    let (code, out, _) = command(&["tip", &path, "--time", "60s", "--size", "20"]);
+    assert_eq!(code, EXIT_PASSED, "{out}");
+    assert!(out.contains("no counterexample up to size 20"), "{out}");
+    // The random phase finds it too, and it is reported smallest once
+    // the sizes below are searched.
+    let (code, out, _) = command(&[
+        "tip", &path, "--size", "40", "--random", "50", "--seed", "7",
+    ]);
+    assert_eq!(code, EXIT_FAILED, "{out}");
+    assert!(
+        out.contains("(smallest)") && out.contains("() Int 30)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&file);
 }

@@ -380,14 +380,25 @@ fn drive_phases<T: Enumerable + Debug>(
     // whole type but not a coverable one.
     let covered = whole_type
         && type_max.is_some_and(|m| {
-            // At most every value up to each bound, bound after bound.
+            // At most every value up to each bound, bound after bound. A
+            // type whose sizes go past `COVERABLE_SIZE` (a linear `i64`'s
+            // go to 2^63) is never covered: counting it would take the
+            // time the phases are for.
+            if m > COVERABLE_SIZE {
+                return false;
+            }
+            let budget = BigUint::from(config.runs);
+            let mut counts = crate::feat::Counts::of(g);
             let mut up_to = BigUint::ZERO;
             let mut runs = BigUint::ZERO;
             for size in 0..=m {
-                up_to += g.count(size);
+                up_to += counts.count(size);
                 runs += &up_to;
+                if runs > budget {
+                    return false;
+                }
             }
-            runs <= BigUint::from(config.runs)
+            true
         });
 
     let phase = Phase {
@@ -532,6 +543,10 @@ const UNIFORM_SIZE_CAP: usize = 200;
 /// budget (the deep profile's million) does not first search a bound of a
 /// million inputs.
 const SKIPPING_INPUTS: u64 = 2_000;
+
+/// The largest size of a finite type the driver counts to see whether the
+/// exhaustive phase covers it (see `drive`).
+const COVERABLE_SIZE: usize = 10_000;
 
 /// Edge sweep cases per random case of the configuration.
 const EDGE_CASES_PER_SAMPLE: u64 = 5;

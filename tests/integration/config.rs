@@ -134,3 +134,19 @@ fn a_formula_is_a_property_of_every_operation() {
         assert_eq!(sequential, parallel, "{strategy:?}");
     }
 }
+
+#[test]
+fn an_unbounded_size_over_a_finite_type_of_huge_sizes_searches_at_once() {
+    // A linear `i64` is finite, with sizes up to 2^63: a size bound past
+    // them (here none at all) once made the driver count every size to
+    // see whether the exhaustive phase covers the type.
+    let failure = Config::default()
+        .max_size(usize::MAX)
+        .runs(u64::MAX)
+        .samples(0, 0)
+        .regressions(false)
+        .try_check(|x: space::Linear<i64>| x.0 < 30)
+        .expect_err("30 is not below 30");
+    assert_eq!(failure.value.0, 30);
+    assert!(failure.is_minimal());
+}

@@ -80,6 +80,9 @@ pub(crate) enum Abort {
     Unsupported(&'static str),
     /// The wall-clock limit the user asked for passed during the run.
     Time,
+    /// False when evaluated by need, but evaluated by value a computation
+    /// the lazy run skipped does not terminate (see [`Machine::strict`]).
+    LazyOnly,
 }
 
 impl fmt::Display for Abort {
@@ -92,6 +95,7 @@ impl fmt::Display for Abort {
             Abort::Unknown => f.write_str("quantifier undecided"),
             Abort::Unsupported(what) => write!(f, "unsupported: {what}"),
             Abort::Time => f.write_str("cut by the time limit"),
+            Abort::LazyOnly => f.write_str("false only when evaluated by need"),
         }
     }
 }
@@ -179,6 +183,9 @@ pub(crate) struct Limits {
     pub(crate) fuel: u64,
     /// Nested calls.
     pub(crate) depth: usize,
+    /// Bytes of stack nested evaluation may take (the command runs on a
+    /// thread of 1 GiB, `cli::with_large_stack`).
+    pub(crate) stack: usize,
     /// The largest size of the values tried for a nested quantifier.
     pub(crate) quantifier_size: usize,
     /// When to give up a run (only with a time limit the user asked for:
@@ -192,6 +199,7 @@ impl Default for Limits {
         Limits {
             fuel: 1_000_000,
             depth: 100_000,
+            stack: 512 << 20,
             quantifier_size: 5,
             deadline: None,
         }
@@ -206,6 +214,19 @@ pub(crate) struct Machine<'p> {
     limits: Limits,
     fuel: u64,
     depth: usize,
+    /// Call by value instead of call by need (see [`Machine::strict`]).
+    strict: bool,
+    /// The address of a local of the frame that made the machine: how
+    /// deep the evaluation's recursion is, in bytes of stack.
+    stack_base: usize,
+}
+
+/// The address of a local of the caller's frame (the stack grows from
+/// it; no pointer is ever read).
+#[inline(never)]
+fn stack_address() -> usize {
+    let here = 0u8;
+    std::hint::black_box(&here) as *const u8 as usize
 }
 
 fn set<'a>(env: &mut Vec<Value<'a>>, slot: usize, v: Value<'a>) {
@@ -224,7 +245,73 @@ impl<'p> Machine<'p> {
             limits,
             fuel: limits.fuel,
             depth: 0,
+            strict: false,
+            stack_base: stack_address(),
         }
+    }
+
+    /// Enters one more nested evaluation (a call, a `let` forced, an
+    /// argument evaluated by value): `Depth` past the bound on nested
+    /// calls or on the stack they take (frames differ in size between
+    /// builds and between lazy and strict evaluation; the bytes are what
+    /// the thread has).
+    fn enter(&mut self) -> Result<(), Abort> {
+        if self.depth >= self.limits.depth
+            || stack_address().abs_diff(self.stack_base) > self.limits.stack
+        {
+            return Err(Abort::Depth);
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// The same machine evaluating by value: arguments, fields and `let`
+    /// bindings are evaluated where they are written, as TIP's total
+    /// semantics has every computation a value. A run that call by need
+    /// finds false is re-run this way: if a computation it skipped does
+    /// not terminate, the definitions have no total model and the run is
+    /// no refutation. Input positions are still read only where a
+    /// definition matches on them.
+    pub(crate) fn strict(mut self) -> Self {
+        self.strict = true;
+        self
+    }
+
+    /// The steps this machine has taken.
+    pub(crate) fn steps(&self) -> u64 {
+        self.limits.fuel - self.fuel
+    }
+
+    /// An argument, a field or a `let` binding: delayed (call by need) or,
+    /// in a strict machine, evaluated now.
+    fn argument<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort>
+    where
+        'p: 'a,
+    {
+        if self.strict {
+            self.enter()?;
+            let v = self.eval(e, env);
+            self.depth -= 1;
+            self.unthunk(v?)
+        } else {
+            Ok(delay(e, env))
+        }
+    }
+
+    /// [`Machine::argument`] of each expression, in order.
+    fn arguments<'a>(
+        &mut self,
+        es: &'a [Expr],
+        env: &mut Vec<Value<'a>>,
+    ) -> Result<Vec<Value<'a>>, Abort>
+    where
+        'p: 'a,
+    {
+        let mut out = Vec::with_capacity(es.len());
+        for e in es {
+            out.push(self.argument(e, env)?);
+        }
+        Ok(out)
     }
 
     /// Reads an input position to its constructor (a searched function
@@ -283,10 +370,7 @@ impl<'p> Machine<'p> {
             return Ok(x);
         }
         // Forcing nests like a call: counted against the depth bound.
-        if self.depth >= self.limits.depth {
-            return Err(Abort::Depth);
-        }
-        self.depth += 1;
+        self.enter()?;
         let mut env = t.env.clone();
         let x = self.eval(t.expr, &mut env);
         self.depth -= 1;
@@ -409,10 +493,7 @@ impl<'p> Machine<'p> {
     where
         'p: 'a,
     {
-        if self.depth >= self.limits.depth {
-            return Err(Abort::Depth);
-        }
-        self.depth += 1;
+        self.enter()?;
         let mut frame = args;
         let prog = self.prog;
         let r = self.eval(&prog.functions[f].body, &mut frame);
@@ -438,14 +519,11 @@ impl<'p> Machine<'p> {
                     if lambda.params.len() != args.len() {
                         return Err(Abort::Unsupported("a partial application"));
                     }
-                    if self.depth >= self.limits.depth {
-                        return Err(Abort::Depth);
-                    }
+                    self.enter()?;
                     let mut frame = captured.clone();
                     for (&slot, v) in lambda.params.iter().zip(args) {
                         set(&mut frame, slot, v);
                     }
-                    self.depth += 1;
                     let r = self.eval(&lambda.body, &mut frame);
                     self.depth -= 1;
                     r
@@ -561,10 +639,10 @@ impl<'p> Machine<'p> {
                 .ok_or(Abort::Unsupported("an unbound variable"))?,
             Expr::FunRef(f) => Value::Closure(Rc::new(Closure::Fun(*f))),
             Expr::Call(f, args) => {
-                let xs = args.iter().map(|a| delay(a, env)).collect();
+                let xs = self.arguments(args, env)?;
                 return self.call(*f, xs);
             }
-            Expr::Con(c, args) => Value::Con(*c, args.iter().map(|a| delay(a, env)).collect()),
+            Expr::Con(c, args) => Value::Con(*c, self.arguments(args, env)?.into()),
             Expr::Select(c, k, x) => {
                 let v = self.eval(x, env)?;
                 match self.whnf(v)? {
@@ -669,7 +747,10 @@ impl<'p> Machine<'p> {
             }
             Expr::Let(binds, body) => {
                 // Parallel: every binding sees the frame before the `let`.
-                let thunks: Vec<Value<'a>> = binds.iter().map(|(_, x)| delay(x, env)).collect();
+                let mut thunks = Vec::with_capacity(binds.len());
+                for (_, x) in binds {
+                    thunks.push(self.argument(x, env)?);
+                }
                 for ((s, _), v) in binds.iter().zip(thunks) {
                     set(env, *s, v);
                 }
@@ -679,7 +760,7 @@ impl<'p> Machine<'p> {
             Expr::Apply(f, args) => {
                 let fv = self.eval(f, env)?;
                 let fv = self.whnf(fv)?;
-                let xs = args.iter().map(|a| delay(a, env)).collect();
+                let xs = self.arguments(args, env)?;
                 return self.apply(fv, xs);
             }
             Expr::Int(i) => Value::Int(*i),

@@ -31,8 +31,27 @@ pub(crate) struct SearchOptions {
     pub(crate) time: Option<Duration>,
     /// A budget of runs over all sizes.
     pub(crate) runs: u64,
-    /// The interpreter's limits per run.
+    /// The interpreter's limits per run; `limits.fuel` is the ceiling of
+    /// an adaptive step budget, or the fixed budget.
     pub(crate) limits: Limits,
+    /// Whether each run's step budget adapts to the runs before it
+    /// ([`adaptive_fuel`]) or is `limits.fuel` (`--fuel`).
+    pub(crate) adaptive_fuel: bool,
+    /// The random phase before the size-ordered search.
+    pub(crate) random: RandomPhase,
+}
+
+/// The driver's random phase: `cases` inputs of sizes up to `max_size`,
+/// drawn from `seed` (a counterexample it finds is reported once the
+/// sizes below it are searched, or said not to be proven smallest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RandomPhase {
+    /// How many random inputs (0: no random phase).
+    pub(crate) cases: u64,
+    /// Their largest size.
+    pub(crate) max_size: usize,
+    /// The seed: the same seed, the same inputs.
+    pub(crate) seed: u64,
 }
 
 impl Default for SearchOptions {
@@ -42,8 +61,31 @@ impl Default for SearchOptions {
             time: None,
             runs: 1_000_000,
             limits: Limits::default(),
+            adaptive_fuel: true,
+            random: RandomPhase {
+                cases: 0,
+                max_size: 40,
+                seed: 0,
+            },
         }
     }
+}
+
+/// The smallest step budget of a run under an adaptive budget.
+const MIN_FUEL: u64 = 10_000;
+/// How many times the most steps a finished run took a later run may take.
+const FUEL_HEADROOM: u64 = 100;
+
+/// A run's step budget when it adapts: [`FUEL_HEADROOM`] times the most
+/// steps any run before it took to reach a verdict, at least [`MIN_FUEL`]
+/// and at most `ceiling`. Runs that do not terminate then cost about as
+/// much as the terminating ones instead of the whole ceiling each; the
+/// command runs one run at a time, so the budget of every run, and the
+/// verdict, stays a function of the input and the options.
+pub(crate) fn adaptive_fuel(most_steps: u64, ceiling: u64) -> u64 {
+    most_steps
+        .saturating_mul(FUEL_HEADROOM)
+        .clamp(MIN_FUEL.min(ceiling), ceiling)
 }
 
 /// How a printed value is shown in TIP syntax.
@@ -615,7 +657,7 @@ fn fresh_var(fresh: &mut usize) -> String {
 }
 
 /// Names of the reasons a run is aborted, in report order.
-const ABORTS: [&str; 7] = [
+const ABORTS: [&str; 8] = [
     "step budget exhausted",
     "calls nested too deeply",
     "undefined (a partial function)",
@@ -623,6 +665,7 @@ const ABORTS: [&str; 7] = [
     "quantifier undecided",
     "unsupported",
     "cut by the time limit",
+    "false only by need (by value, a computation it skips does not terminate)",
 ];
 
 fn abort_index(a: &Abort) -> usize {
@@ -634,6 +677,7 @@ fn abort_index(a: &Abort) -> usize {
         Abort::Unknown => 4,
         Abort::Unsupported(_) => 5,
         Abort::Time => 6,
+        Abort::LazyOnly => 7,
     }
 }
 
@@ -649,22 +693,53 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
     let unsupported = std::sync::Mutex::new(None::<&'static str>);
     let mut limits = options.limits;
     limits.deadline = options.time.map(|t| std::time::Instant::now() + t);
+    let most_steps = AtomicU64::new(0);
     let meanings = &instance.meanings;
+    let discard = |a: Abort| {
+        if let Abort::Unsupported(what) = a {
+            if let Ok(mut u) = unsupported.lock() {
+                u.get_or_insert(what);
+            }
+        }
+        aborted[abort_index(&a)].fetch_add(1, Ordering::Relaxed);
+        RunResult::Discarded
+    };
     let prop = |x: Lazy<'_, DynValue>| -> RunResult {
         let inputs: Vec<Value<'_>> = x.view().fields().map(Value::Input).collect();
-        let mut machine = Machine::new(prog, meanings, limits);
-        match machine.goal(&goal.body, inputs) {
+        let mut run_limits = limits;
+        if options.adaptive_fuel {
+            run_limits.fuel = adaptive_fuel(most_steps.load(Ordering::Relaxed), limits.fuel);
+        }
+        let mut machine = Machine::new(prog, meanings, run_limits);
+        let verdict = machine.goal(&goal.body, inputs.clone());
+        if verdict.is_ok() {
+            most_steps.fetch_max(machine.steps(), Ordering::Relaxed);
+        }
+        match verdict {
             Ok(true) => RunResult::True,
-            Ok(false) => RunResult::False(None),
-            Err(a) => {
-                if let Abort::Unsupported(what) = a {
-                    if let Ok(mut u) = unsupported.lock() {
-                        u.get_or_insert(what);
+            Ok(false) => {
+                // Confirmed by value, with the whole ceiling: a false that
+                // rests on a skipped computation that does not terminate
+                // is no refutation (see `Machine::strict`).
+                let mut strict = Machine::new(prog, meanings, limits).strict();
+                match strict.goal(&goal.body, inputs) {
+                    Ok(false) => RunResult::False(None),
+                    // A skipped computation that is undefined (TIP's
+                    // unspecified value), beyond 64 bits or a quantifier
+                    // the interpreter can not decide has a value all the
+                    // same, and the lazy run shows the verdict does not
+                    // depend on it.
+                    Err(Abort::Undefined | Abort::Overflow | Abort::Unknown) => {
+                        RunResult::False(None)
                     }
+                    Err(Abort::Fuel | Abort::Depth) => discard(Abort::LazyOnly),
+                    Err(other) => discard(other),
+                    Ok(true) => discard(Abort::Unsupported(
+                        "a run that evaluated by value is true and by need false",
+                    )),
                 }
-                aborted[abort_index(&a)].fetch_add(1, Ordering::Relaxed);
-                RunResult::Discarded
             }
+            Err(a) => discard(a),
         }
     };
     match adapter::check(
@@ -756,6 +831,14 @@ pub(crate) fn report(
             if !aborted.is_empty() {
                 let parts: Vec<String> = aborted.iter().map(|(n, c)| format!("{c} {n}")).collect();
                 let _ = writeln!(s, "  runs without a verdict: {}", parts.join(", "));
+                if options.adaptive_fuel && aborted.iter().any(|(n, _)| n == ABORTS[0]) {
+                    let _ = writeln!(
+                        s,
+                        "  (each run's step budget is {FUEL_HEADROOM} times the most steps a \
+                         run before it took, up to {}; `--fuel N` fixes it at N)",
+                        options.limits.fuel
+                    );
+                }
             }
         }
         Verdict::Failed {
