@@ -126,6 +126,30 @@ impl fmt::Display for Sexp {
 }
 
 /// Reads every S-expression of a file (iteratively: no nesting limit).
+/// `name` as an SMT-LIB symbol: as it is when it is a simple symbol,
+/// otherwise quoted, `|:&:|` (a name read from `|...|`, which the reader
+/// unquotes, gets its bars back). Reserved words and names that read as
+/// numbers (`-2`) are quoted too, as TIP's own printer does.
+pub(crate) fn symbol(name: &str) -> std::borrow::Cow<'_, str> {
+    const RESERVED: [&str; 12] = [
+        "_", "!", "as", "let", "exists", "forall", "match", "par", "lambda", "ite", "NUMERAL",
+        "DECIMAL",
+    ];
+    let simple_char = |c: char| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c);
+    let digits = name.strip_prefix('-').unwrap_or(name);
+    let numeric = !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit());
+    let simple = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(simple_char)
+        && !numeric
+        && !RESERVED.contains(&name);
+    if simple {
+        name.into()
+    } else {
+        format!("|{name}|").into()
+    }
+}
+
 pub(crate) fn parse(src: &str) -> Result<Vec<Sexp>, SyntaxError> {
     let mut top = vec![];
     // Open lists: their start and items so far.

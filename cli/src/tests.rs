@@ -296,11 +296,11 @@ fn planted_function_variable_prints_a_lambda() {
     // one-element list (a constant function costs its result's size: a
     // function's size is its decisions and its results).
     assert!(
-        text.contains("(define-fun f () (=> Elem (list Elem)) (lambda ((x0 Elem)) (cons a0 nil)))"),
+        text.contains("(define-fun f () (=> Elem (list Elem)) (lambda ((x0 Elem)) (cons a0 (as nil (list Elem)))))"),
         "{text}"
     );
     assert!(
-        text.contains("(define-fun xs () (list Elem) (cons a0 nil))"),
+        text.contains("(define-fun xs () (list Elem) (cons a0 (as nil (list Elem))))"),
         "{text}"
     );
     assert!(
@@ -609,7 +609,10 @@ fn mutually_recursive_datatypes_and_testers() {
     let text = crate::tip::search::report(&p, &p.goals[0], &SearchOptions::default(), &verdict);
     // Two trees, each a node of an element and an empty forest.
     assert!(
-        text.contains("(Cons (Node a0 Nil) (Cons (Node a0 Nil) Nil))"),
+        text.contains(
+            "(Cons (Node a0 (as Nil (Forest Elem))) (Cons (Node a0 (as Nil (Forest Elem))) \
+             (as Nil (Forest Elem))))"
+        ),
         "{text}"
     );
     assert!(text.contains("(smallest)"), "{text}");
@@ -730,4 +733,124 @@ fn a_time_limit_drives_the_search_past_the_default_size() {
         "{out}"
     );
     let _ = std::fs::remove_file(&file);
+}
+
+// -- Ord-polymorphism and SMT-LIB output ---------------------------------------
+
+#[test]
+fn ordered_type_variables_are_searched_as_integers() {
+    // `<=` on a type variable (Haskell's `Ord a`): the variables range
+    // over `Int`, so a sort has more than two values to order.
+    let src = fixture("ord_sort.smt2");
+    let (p, verdicts, texts) = with_large_stack(move || {
+        let p = parse_program(&src).unwrap();
+        let options = SearchOptions {
+            max_size: 8,
+            ..SearchOptions::default()
+        };
+        let verdicts: Vec<Verdict> = p
+            .goals
+            .iter()
+            .map(|g| search_goal(&p, g, &options))
+            .collect();
+        let texts: Vec<String> = p
+            .goals
+            .iter()
+            .zip(&verdicts)
+            .map(|(g, v)| crate::tip::search::report(&p, g, &options, v))
+            .collect();
+        (p, verdicts, texts)
+    })
+    .unwrap();
+    assert!(p.ordered);
+    assert!(
+        matches!(verdicts[0], Verdict::Passed { .. }),
+        "{}",
+        texts[0]
+    );
+    assert!(
+        matches!(verdicts[1], Verdict::Passed { .. }),
+        "{}",
+        texts[1]
+    );
+    let Verdict::Failed {
+        assignment, size, ..
+    } = &verdicts[2]
+    else {
+        panic!("{}", texts[2])
+    };
+    // Two equal elements: the smallest are two zeros.
+    assert_eq!(
+        assignment[0],
+        (
+            "xs".to_string(),
+            "(list Int)".to_string(),
+            "(cons 0 (cons 0 (as nil (list Int))))".to_string()
+        )
+    );
+    assert_eq!(*size, 3);
+    assert!(texts[2].contains("type variables at Int"), "{}", texts[2]);
+    // The counterexample is SMT-LIB the front end reads back: defined as
+    // a constant, the conjecture is false of it.
+    let defs = fixture("ord_sort.smt2");
+    let defs = &defs[..defs.find("(prove").unwrap()];
+    let line = texts[2].lines().nth(1).unwrap().trim().to_string();
+    let closed = format!("{defs}{line}\n(prove (= (len (dsort xs)) (len xs)))");
+    let closed = with_large_stack(move || {
+        let p = parse_program(&closed).unwrap();
+        search_goal(&p, &p.goals[0], &SearchOptions::default())
+    })
+    .unwrap();
+    assert!(
+        matches!(closed, Verdict::Failed { size: 0, .. }),
+        "{closed:?}"
+    );
+    // Datatypes compare by constructor, then fields.
+    let verdicts = search_all(
+        "(declare-datatype Nat ((Z) (S (p Nat))))
+         (prove (forall ((x Nat) (y Nat)) (=> (<= x y) (<= y x))))
+         (prove (forall ((x Nat) (y Nat)) (or (< x y) (= x y) (> x y))))",
+        6,
+    );
+    let Verdict::Failed { assignment, .. } = &verdicts[0] else {
+        panic!("{:?}", verdicts[0])
+    };
+    assert_eq!((&*assignment[0].2, &*assignment[1].2), ("Z", "(S Z)"));
+    assert!(matches!(verdicts[1], Verdict::Passed { .. }));
+}
+
+#[test]
+fn symbols_are_printed_as_smt_lib_reads_them() {
+    use crate::sexp::symbol;
+    for plain in ["x", "cons", "a0", "++", "list2", "<=>", "x.y", "-"] {
+        assert_eq!(symbol(plain), plain);
+    }
+    for (name, quoted) in [
+        (":&:", "|:&:|"),
+        ("-2", "|-2|"),
+        ("2x", "|2x|"),
+        ("a b", "|a b|"),
+        ("", "||"),
+        ("match", "|match|"),
+        ("proj1-:&:", "|proj1-:&:|"),
+    ] {
+        assert_eq!(symbol(name), quoted);
+    }
+    // As the report prints them: constructors, types and variables.
+    let verdicts = search_all(
+        "(declare-datatype |P air| ((|:&:| (|proj1-:&:| Bool) (|proj2-:&:| Bool))))
+         (prove (forall ((|the pair| |P air|)) (|proj1-:&:| |the pair|)))",
+        4,
+    );
+    let Verdict::Failed { assignment, .. } = &verdicts[0] else {
+        panic!("{:?}", verdicts[0])
+    };
+    assert_eq!(
+        assignment[0],
+        (
+            "the pair".to_string(),
+            "|P air|".to_string(),
+            "(|:&:| false false)".to_string()
+        )
+    );
 }

@@ -379,28 +379,6 @@ impl<'p> Machine<'p> {
         Ok(x)
     }
 
-    /// An operand of a comparison: a known integer, or an input `Int` not
-    /// read yet, which the comparison reads lazily (bit by bit from the
-    /// most significant, only as far as the order needs).
-    fn int_operand<'a>(
-        &mut self,
-        e: &'a Expr,
-        env: &mut Vec<Value<'a>>,
-    ) -> Result<IntOperand<'a>, Abort>
-    where
-        'p: 'a,
-    {
-        let v = self.eval(e, env)?;
-        let v = self.unthunk(v)?;
-        if let Some(operand) = IntOperand::of(&v) {
-            return Ok(operand);
-        }
-        match self.whnf(v)? {
-            Value::Int(i) => Ok(IntOperand::Known(i)),
-            _ => Err(Abort::Unsupported("a non-integer operand")),
-        }
-    }
-
     fn boolean<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<bool, Abort>
     where
         'p: 'a,
@@ -423,45 +401,52 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Structural equality, reading both sides left to right and stopping
-    /// at the first difference; iterative (values may be deep).
+    /// Structural equality: [`Machine::order`] is `Equal`.
     fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort>
     where
         'p: 'a,
     {
+        Ok(self.order(x, y)?.is_eq())
+    }
+
+    /// The structural order of two values of one type, reading both sides
+    /// left to right and stopping at the first difference: integers by
+    /// value (input ones read lazily), `false < true`, constructors in
+    /// declaration order, then their fields in order. Iterative: values
+    /// may be deep.
+    fn order<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<std::cmp::Ordering, Abort>
+    where
+        'p: 'a,
+    {
+        use std::cmp::Ordering::Equal;
         let mut pairs = vec![(x, y)];
         while let Some((x, y)) = pairs.pop() {
             let (x, y) = (self.unthunk(x)?, self.unthunk(y)?);
-            // Integers, input ones read lazily.
             if let (Some(a), Some(b)) = (IntOperand::of(&x), IntOperand::of(&y)) {
-                if a.compare(b).is_ne() {
-                    return Ok(false);
+                match a.compare(b) {
+                    Equal => continue,
+                    unequal => return Ok(unequal),
                 }
-                continue;
             }
-            match (self.whnf(x)?, self.whnf(y)?) {
-                (Value::Bool(a), Value::Bool(b)) => {
-                    if a != b {
-                        return Ok(false);
-                    }
-                }
-                (Value::Int(a), Value::Int(b)) => {
-                    if a != b {
-                        return Ok(false);
-                    }
-                }
+            let unequal = match (self.whnf(x)?, self.whnf(y)?) {
+                (Value::Bool(a), Value::Bool(b)) => a.cmp(&b),
+                (Value::Int(a), Value::Int(b)) => a.cmp(&b),
                 (Value::Con(c, xs), Value::Con(d, ys)) => {
-                    if c != d {
-                        return Ok(false);
+                    // Constructor ids are given in declaration order.
+                    if c == d {
+                        for (x, y) in xs.iter().zip(ys.iter()).rev() {
+                            pairs.push((x.clone(), y.clone()));
+                        }
                     }
-                    for (x, y) in xs.iter().zip(ys.iter()).rev() {
-                        pairs.push((x.clone(), y.clone()));
-                    }
+                    c.cmp(&d)
                 }
-                _ => return Err(Abort::Unsupported("equality of functions")),
+                _ => return Err(Abort::Unsupported("equality or order of functions")),
+            };
+            if unequal != Equal {
+                return Ok(unequal);
             }
         }
-        Ok(true)
+        Ok(Equal)
     }
 
     fn tick(&mut self) -> Result<(), Abort> {
@@ -783,10 +768,10 @@ impl<'p> Machine<'p> {
                 Value::Int(acc)
             }
             Expr::Cmp(op, xs) => {
-                let mut prev = self.int_operand(&xs[0], env)?;
+                let mut prev = self.eval(&xs[0], env)?;
                 for x in &xs[1..] {
-                    let b = self.int_operand(x, env)?;
-                    let order = prev.compare(b);
+                    let b = self.eval(x, env)?;
+                    let order = self.order(prev, b.clone())?;
                     let ok = match op {
                         Cmp::Lt => order.is_lt(),
                         Cmp::Le => order.is_le(),
@@ -862,7 +847,7 @@ impl<'p> Machine<'p> {
     ) -> Result<Vec<Value<'a>>, Abort> {
         const CAP: usize = 2_000;
         let ty = match ty {
-            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => Type::Data(self.prog.elem, vec![]),
+            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => self.prog.instance_type(),
             t => t.clone(),
         };
         if let Some(v) = memo.get(&(ty.clone(), size)) {

@@ -277,8 +277,26 @@ pub(crate) struct Program {
     pub(crate) goals: Vec<Goal>,
     /// The lemmas (`assert`): checked, not used by the search.
     pub(crate) lemmas: Vec<Goal>,
-    /// The datatype type variables and sorts are instantiated at.
+    /// The datatype type variables and sorts are instantiated at, unless
+    /// [`Program::ordered`].
     pub(crate) elem: usize,
+    /// Whether a comparison orders values of a type other than `Int` (a
+    /// type variable, in files translated from Haskell's `Ord`).
+    pub(crate) ordered: bool,
+}
+
+impl Program {
+    /// The type that type variables and sorts are instantiated at: the two
+    /// values of the element type `elem`, enough to tell elements apart,
+    /// or `Int` when the program orders them (two values are too few to
+    /// sort).
+    pub(crate) fn instance_type(&self) -> Type {
+        if self.ordered {
+            Type::Int
+        } else {
+            Type::Data(self.elem, vec![])
+        }
+    }
 }
 
 /// A type with the parameters of its declaration replaced by `args`.
@@ -1066,6 +1084,7 @@ impl Elaborator {
         let is_local = scope.lookup(f.name).is_some();
         match f.name {
             "_" => self.instantiated_name(&f, scope),
+            "as" if !is_local => self.annotated(&f, scope),
             "match" => self.match_cases(&f, scope),
             "ite" => self.ite(&f, scope),
             "and" | "or" | "xor" => self.connective(&f, scope),
@@ -1371,6 +1390,20 @@ impl Elaborator {
         Ok((e, Type::Int))
     }
 
+    /// `(as e T)`: SMT-LIB's annotation of an expression with its type (a
+    /// constructor of a polymorphic datatype, `(as nil (list Int))`).
+    fn annotated(
+        &mut self,
+        f: &Form<'_, '_>,
+        scope: &mut Scope,
+    ) -> Result<(Expr, Type), SyntaxError> {
+        f.takes(2)?;
+        let (e, t) = self.arg(f, &f.args[0], scope)?;
+        let want = self.ty(&f.args[1], f.tparams, 0)?;
+        self.expect(&f.args[0], &t, &want, f.tparams)?;
+        Ok((e, want))
+    }
+
     /// `<`, `<=`, `>` and `>=`, chained.
     fn comparison(
         &mut self,
@@ -1384,10 +1417,22 @@ impl Elaborator {
             ">" => Cmp::Gt,
             _ => Cmp::Ge,
         };
-        Ok((
-            Expr::Cmp(op, self.args_of_type(f, &Type::Int, scope)?),
-            Type::Bool,
-        ))
+        // Integers, or any other type but functions: TIP files translated
+        // from Haskell compare values of a type variable (`Ord a`), which
+        // the search then instantiates at `Int` (`Program::instance_type`);
+        // values of datatypes compare by constructor, then fields.
+        let (first, t) = self.arg(f, &f.args[0], scope)?;
+        let t = self.zonk(&t);
+        match &t {
+            Type::Int => {}
+            Type::Fun(..) => return err(&f.args[0], "functions can not be compared"),
+            _ => self.prog.ordered = true,
+        }
+        let mut args = vec![first];
+        for x in &f.args[1..] {
+            args.push(self.arg_of_type(f, x, &t, scope)?);
+        }
+        Ok((Expr::Cmp(op, args), Type::Bool))
     }
 
     /// A declared name applied: a constructor, a function call, a selector

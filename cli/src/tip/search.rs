@@ -14,6 +14,7 @@
 use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Settle, Value};
 use super::program::{Goal, Program, Type};
 use crate::adapter::{self, Coverage, Failure, Outcome, RunResult, Stopped};
+use crate::sexp::symbol;
 use neatcheck::dynamic::{DataTypes, DynValue};
 use neatcheck::space::IntegerSizes;
 use neatcheck::Lazy;
@@ -173,13 +174,11 @@ impl Builder<'_> {
         match t {
             Type::Bool => "Bool".into(),
             Type::Int => "Int".into(),
-            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => {
-                self.name(&Type::Data(self.prog.elem, vec![]))
-            }
+            Type::Param(_) | Type::Sort(_) | Type::Meta(_) => self.name(&self.prog.instance_type()),
             Type::Data(d, args) => {
-                let base = &self.prog.datatypes[*d].name;
+                let base = &universe_name(&self.prog.datatypes[*d].name);
                 let name = if args.is_empty() {
-                    base.clone()
+                    base.to_string()
                 } else {
                     let args: Vec<String> = args.iter().map(|a| self.name(a)).collect();
                     format!("{base}<{}>", args.join(";"))
@@ -207,7 +206,10 @@ impl Builder<'_> {
         match t {
             Type::Data(d, args) => {
                 let d = &self.prog.datatypes[*d];
-                let suffix = name.strip_prefix(&*d.name).unwrap_or("").to_string();
+                let suffix = name
+                    .strip_prefix(&*universe_name(&d.name))
+                    .unwrap_or("")
+                    .to_string();
                 let mut ctors = vec![];
                 for &c in &d.ctors {
                     let ctor = &self.prog.ctors[c];
@@ -216,9 +218,15 @@ impl Builder<'_> {
                         .iter()
                         .map(|(_, ft)| self.name(&super::eval::substitute(ft, args)))
                         .collect();
-                    let cname = format!("{}{suffix}", ctor.name);
-                    self.shown
-                        .insert(cname.clone(), Shown::Ctor(ctor.name.clone()));
+                    let cname = format!("{}{suffix}", universe_name(&ctor.name));
+                    // A constant of a polymorphic datatype says its type,
+                    // as SMT-LIB needs: `(as nil (list Nat))`.
+                    let text = if ctor.fields.is_empty() && !args.is_empty() {
+                        format!("(as {} {})", symbol(&ctor.name), tip_type(self.prog, t))
+                    } else {
+                        symbol(&ctor.name).into_owned()
+                    };
+                    self.shown.insert(cname.clone(), Shown::Ctor(text));
                     ctors.push((cname, fields));
                 }
                 let mut b = self.types.data(name);
@@ -390,10 +398,35 @@ impl Builder<'_> {
     }
 }
 
+/// A TIP name as a name of the run-time universe, which takes no white
+/// space, parentheses or commas (TIP's quoted symbols may have them):
+/// those and `%` are written `%XX`, so different names stay different.
+fn universe_name(name: &str) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | '%');
+    if !name.is_empty() && !name.contains(escaped) {
+        return name.into();
+    }
+    let mut out = String::new();
+    for c in name.chars() {
+        if escaped(c) {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                let _ = write!(out, "%{b:02X}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    if out.is_empty() {
+        out.push_str("%");
+    }
+    out.into()
+}
+
 /// A type with type variables and sorts at the element type.
 fn concrete(prog: &Program, t: &Type) -> Type {
     match t {
-        Type::Param(_) | Type::Sort(_) | Type::Meta(_) => Type::Data(prog.elem, vec![]),
+        Type::Param(_) | Type::Sort(_) | Type::Meta(_) => prog.instance_type(),
         Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| concrete(prog, x)).collect()),
         Type::Fun(xs, r) => Type::Fun(
             xs.iter().map(|x| concrete(prog, x)).collect(),
@@ -408,11 +441,11 @@ fn tip_type(prog: &Program, t: &Type) -> String {
     match t {
         Type::Bool => "Bool".into(),
         Type::Int => "Int".into(),
-        Type::Param(_) | Type::Sort(_) | Type::Meta(_) => prog.datatypes[prog.elem].name.clone(),
-        Type::Data(d, xs) if xs.is_empty() => prog.datatypes[*d].name.clone(),
+        Type::Param(_) | Type::Sort(_) | Type::Meta(_) => tip_type(prog, &prog.instance_type()),
+        Type::Data(d, xs) if xs.is_empty() => symbol(&prog.datatypes[*d].name).into_owned(),
         Type::Data(d, xs) => {
             let xs: Vec<String> = xs.iter().map(|x| tip_type(prog, x)).collect();
-            format!("({} {})", prog.datatypes[*d].name, xs.join(" "))
+            format!("({} {})", symbol(&prog.datatypes[*d].name), xs.join(" "))
         }
         Type::Fun(xs, r) => {
             let mut xs: Vec<String> = xs.iter().map(|x| tip_type(prog, x)).collect();
@@ -643,8 +676,9 @@ impl Instance {
 /// fields (`Z`, `(S x3)`), and the variables.
 fn ctor_pattern(ctor: &str, arity: usize, fresh: &mut usize) -> (String, Vec<String>) {
     let vars: Vec<String> = (0..arity).map(|_| fresh_var(fresh)).collect();
+    let ctor = symbol(ctor);
     if vars.is_empty() {
-        (ctor.to_string(), vars)
+        (ctor.into_owned(), vars)
     } else {
         (format!("({ctor} {})", vars.join(" ")), vars)
     }
@@ -854,9 +888,11 @@ pub(crate) fn report(
                 if *minimal { " (smallest)" } else { "" }
             );
             for (name, ty, value) in assignment {
-                let _ = writeln!(s, "  (define-fun {name} () {ty} {value})");
+                let _ = writeln!(s, "  (define-fun {} () {ty} {value})", symbol(name));
             }
-            if !goal.tparams.is_empty() {
+            if !goal.tparams.is_empty() && prog.ordered {
+                let _ = writeln!(s, "  ; type variables at Int (the definitions order them)");
+            } else if !goal.tparams.is_empty() {
                 let _ = writeln!(
                     s,
                     "  ; type variables at (declare-datatype {} (({}) ({})))",
