@@ -418,7 +418,7 @@ fn universe_name(name: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     if out.is_empty() {
-        out.push_str("%");
+        out.push('%');
     }
     out.into()
 }
