@@ -854,3 +854,75 @@ fn symbols_are_printed_as_smt_lib_reads_them() {
         )
     );
 }
+
+#[test]
+fn declared_symbols_range_over_every_value() {
+    // `declare-fun` and a `declare-const` of one type are symbols every
+    // conjecture is about for all their values: searched like variables,
+    // only those the conjecture reaches, printed as SMT-LIB definitions.
+    let defs = "(declare-datatype Nat ((Z) (S (p Nat))))
+        (declare-fun f (Nat) Nat)
+        (declare-const c Nat)
+        (define-fun-rec twice ((x Nat)) Nat (f (f x)))\n";
+    let src: &'static str = Box::leak(
+        format!(
+            "{defs}(prove (forall ((x Nat)) (= (twice x) (f x))))
+             (prove (= (f c) c))
+             (prove (forall ((x Nat)) (= x x)))"
+        )
+        .into_boxed_str(),
+    );
+    let verdicts = search_all(src, 6);
+    let Verdict::Failed {
+        assignment,
+        free,
+        size,
+        minimal,
+        ..
+    } = &verdicts[0]
+    else {
+        panic!("{:?}", verdicts[0])
+    };
+    // `f (f Z) /= f Z`: f maps Z to something else, which f maps
+    // elsewhere; `c` is not reached, so not searched.
+    assert_eq!(assignment[0].2, "Z");
+    assert_eq!(
+        free,
+        &["(define-fun f ((x0 Nat)) Nat (match x0 ((Z (S Z)) ((S x1) Z))))"]
+    );
+    assert_eq!((*size, *minimal), (5, true));
+    let Verdict::Failed { free, .. } = &verdicts[1] else {
+        panic!("{:?}", verdicts[1])
+    };
+    assert_eq!(
+        free,
+        &[
+            "(define-fun f ((x0 Nat)) Nat Z)",
+            "(define-fun c () Nat (S Z))"
+        ]
+    );
+    assert!(matches!(verdicts[2], Verdict::Passed { .. }));
+    // The definitions printed are SMT-LIB the front end reads: with them
+    // in place of the declarations, the conjecture is false.
+    let Verdict::Failed { free, .. } = &verdicts[0] else {
+        unreachable!()
+    };
+    let closed = format!(
+        "(declare-datatype Nat ((Z) (S (p Nat))))\n{}\n\
+         (define-fun-rec twice ((x Nat)) Nat (f (f x)))\n\
+         (prove (= (twice Z) (f Z)))",
+        free.join("\n")
+    );
+    let closed = with_large_stack(move || {
+        let p = parse_program(&closed).unwrap();
+        search_goal(&p, &p.goals[0], &SearchOptions::default())
+    })
+    .unwrap();
+    assert!(
+        matches!(closed, Verdict::Failed { size: 0, .. }),
+        "{closed:?}"
+    );
+    // Used as a constant, a function is an error at its place.
+    let e = parse_program("(declare-fun g (Int) Int) (prove (= (g) 0))").unwrap_err();
+    assert!(e.to_string().contains("takes 1"), "{e}");
+}

@@ -216,6 +216,9 @@ pub(crate) struct Machine<'p> {
     depth: usize,
     /// Call by value instead of call by need (see [`Machine::strict`]).
     strict: bool,
+    /// The values of the program's symbols without a definition
+    /// (`Program::free`), in this run.
+    free: Vec<Option<Value<'p>>>,
     /// The address of a local of the frame that made the machine: how
     /// deep the evaluation's recursion is, in bytes of stack.
     stack_base: usize,
@@ -246,6 +249,7 @@ impl<'p> Machine<'p> {
             fuel: limits.fuel,
             depth: 0,
             strict: false,
+            free: vec![],
             stack_base: stack_address(),
         }
     }
@@ -277,6 +281,14 @@ impl<'p> Machine<'p> {
         self
     }
 
+    /// The same machine with values for the program's symbols without a
+    /// definition, in the order of `Program::free` (`None` for those the
+    /// conjecture does not reach).
+    pub(crate) fn with_free(mut self, free: Vec<Option<Value<'p>>>) -> Self {
+        self.free = free;
+        self
+    }
+
     /// The steps this machine has taken.
     pub(crate) fn steps(&self) -> u64 {
         self.limits.fuel - self.fuel
@@ -284,10 +296,7 @@ impl<'p> Machine<'p> {
 
     /// An argument, a field or a `let` binding: delayed (call by need) or,
     /// in a strict machine, evaluated now.
-    fn argument<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
+    fn argument(&mut self, e: &'p Expr, env: &mut Vec<Value<'p>>) -> Result<Value<'p>, Abort> {
         if self.strict {
             self.enter()?;
             let v = self.eval(e, env);
@@ -299,14 +308,11 @@ impl<'p> Machine<'p> {
     }
 
     /// [`Machine::argument`] of each expression, in order.
-    fn arguments<'a>(
+    fn arguments(
         &mut self,
-        es: &'a [Expr],
-        env: &mut Vec<Value<'a>>,
-    ) -> Result<Vec<Value<'a>>, Abort>
-    where
-        'p: 'a,
-    {
+        es: &'p [Expr],
+        env: &mut Vec<Value<'p>>,
+    ) -> Result<Vec<Value<'p>>, Abort> {
         let mut out = Vec::with_capacity(es.len());
         for e in es {
             out.push(self.argument(e, env)?);
@@ -316,7 +322,7 @@ impl<'p> Machine<'p> {
 
     /// Reads an input position to its constructor (a searched function
     /// stays a handle: it is read when applied).
-    fn read<'a>(&self, l: Lazy<'a, DynValue>) -> Result<Value<'a>, Abort> {
+    fn read(&self, l: Lazy<'p, DynValue>) -> Result<Value<'p>, Abort> {
         let name = l.type_name();
         match &*name {
             "Bool" => Ok(Value::Bool(l.get_bool())),
@@ -337,10 +343,7 @@ impl<'p> Machine<'p> {
 
     /// The value with its outermost constructor known (a searched
     /// function stays a handle).
-    pub(crate) fn whnf<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
+    pub(crate) fn whnf(&mut self, mut v: Value<'p>) -> Result<Value<'p>, Abort> {
         loop {
             v = match v {
                 Value::Input(l) => return self.read(l),
@@ -351,10 +354,7 @@ impl<'p> Machine<'p> {
     }
 
     /// The value with its `let` bindings forced (an input stays a handle).
-    fn unthunk<'a>(&mut self, mut v: Value<'a>) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
+    fn unthunk(&mut self, mut v: Value<'p>) -> Result<Value<'p>, Abort> {
         while let Value::Thunk(t) = v {
             v = self.force(&t)?;
         }
@@ -362,10 +362,7 @@ impl<'p> Machine<'p> {
     }
 
     /// A `let` binding's value, evaluated once.
-    fn force<'a>(&mut self, t: &Thunk<'a>) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
+    fn force(&mut self, t: &Thunk<'p>) -> Result<Value<'p>, Abort> {
         if let Some(x) = t.value.borrow().clone() {
             return Ok(x);
         }
@@ -379,10 +376,7 @@ impl<'p> Machine<'p> {
         Ok(x)
     }
 
-    fn boolean<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<bool, Abort>
-    where
-        'p: 'a,
-    {
+    fn boolean(&mut self, e: &'p Expr, env: &mut Vec<Value<'p>>) -> Result<bool, Abort> {
         let v = self.eval(e, env)?;
         match self.whnf(v)? {
             Value::Bool(b) => Ok(b),
@@ -390,10 +384,7 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn int<'a>(&mut self, e: &'a Expr, env: &mut Vec<Value<'a>>) -> Result<i64, Abort>
-    where
-        'p: 'a,
-    {
+    fn int(&mut self, e: &'p Expr, env: &mut Vec<Value<'p>>) -> Result<i64, Abort> {
         let v = self.eval(e, env)?;
         match self.whnf(v)? {
             Value::Int(i) => Ok(i),
@@ -402,10 +393,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Structural equality: [`Machine::order`] is `Equal`.
-    fn equal<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<bool, Abort>
-    where
-        'p: 'a,
-    {
+    fn equal(&mut self, x: Value<'p>, y: Value<'p>) -> Result<bool, Abort> {
         Ok(self.order(x, y)?.is_eq())
     }
 
@@ -414,10 +402,7 @@ impl<'p> Machine<'p> {
     /// value (input ones read lazily), `false < true`, constructors in
     /// declaration order, then their fields in order. Iterative: values
     /// may be deep.
-    fn order<'a>(&mut self, x: Value<'a>, y: Value<'a>) -> Result<std::cmp::Ordering, Abort>
-    where
-        'p: 'a,
-    {
+    fn order(&mut self, x: Value<'p>, y: Value<'p>) -> Result<std::cmp::Ordering, Abort> {
         use std::cmp::Ordering::Equal;
         let mut pairs = vec![(x, y)];
         while let Some((x, y)) = pairs.pop() {
@@ -465,19 +450,13 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates a goal's body with its variables bound to the inputs.
-    pub(crate) fn goal<'a>(&mut self, body: &'a Expr, inputs: Vec<Value<'a>>) -> Result<bool, Abort>
-    where
-        'p: 'a,
-    {
+    pub(crate) fn goal(&mut self, body: &'p Expr, inputs: Vec<Value<'p>>) -> Result<bool, Abort> {
         let mut env = inputs;
         self.boolean(body, &mut env)
     }
 
     /// Calls a function on values.
-    pub(crate) fn call<'a>(&mut self, f: usize, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
+    pub(crate) fn call(&mut self, f: usize, args: Vec<Value<'p>>) -> Result<Value<'p>, Abort> {
         self.enter()?;
         let mut frame = args;
         let prog = self.prog;
@@ -486,10 +465,7 @@ impl<'p> Machine<'p> {
         r
     }
 
-    fn apply<'a>(&mut self, f: Value<'a>, args: Vec<Value<'a>>) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
+    fn apply(&mut self, f: Value<'p>, args: Vec<Value<'p>>) -> Result<Value<'p>, Abort> {
         match f {
             Value::Closure(c) => match &*c {
                 Closure::Fun(f) => {
@@ -524,15 +500,12 @@ impl<'p> Machine<'p> {
     /// Applies a searched function: follows its decisions on the
     /// arguments (pending positions, head last), reading each decision and
     /// only the arguments they decide on; the result's position.
-    fn apply_input<'a>(
+    fn apply_input(
         &mut self,
-        f: Lazy<'a, DynValue>,
-        args: Vec<Value<'a>>,
-    ) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
-        let mut pending: Vec<Value<'a>> = args.into_iter().rev().collect();
+        f: Lazy<'p, DynValue>,
+        args: Vec<Value<'p>>,
+    ) -> Result<Value<'p>, Abort> {
+        let mut pending: Vec<Value<'p>> = args.into_iter().rev().collect();
         let mut node = f;
         // The root's step, then one per decision, until nothing is pending:
         // the node reached is the result.
@@ -591,10 +564,7 @@ impl<'p> Machine<'p> {
 
     /// Settles the first pending positions as the declarations did to
     /// their types (`search.rs`).
-    fn settle<'a>(&mut self, pending: &mut Vec<Value<'a>>, settle: &[Settle]) -> Result<(), Abort>
-    where
-        'p: 'a,
-    {
+    fn settle(&mut self, pending: &mut Vec<Value<'p>>, settle: &[Settle]) -> Result<(), Abort> {
         for step in settle {
             let head = pending.pop().expect("a pending position to settle");
             if *step == Settle::Open {
@@ -608,14 +578,11 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates an expression in a frame.
-    pub(crate) fn eval<'a>(
+    pub(crate) fn eval(
         &mut self,
-        e: &'a Expr,
-        env: &mut Vec<Value<'a>>,
-    ) -> Result<Value<'a>, Abort>
-    where
-        'p: 'a,
-    {
+        e: &'p Expr,
+        env: &mut Vec<Value<'p>>,
+    ) -> Result<Value<'p>, Abort> {
         self.tick()?;
         Ok(match e {
             Expr::Local(s) => env
@@ -623,6 +590,12 @@ impl<'p> Machine<'p> {
                 .cloned()
                 .ok_or(Abort::Unsupported("an unbound variable"))?,
             Expr::FunRef(f) => Value::Closure(Rc::new(Closure::Fun(*f))),
+            Expr::Free(k) => self
+                .free
+                .get(*k)
+                .cloned()
+                .flatten()
+                .ok_or(Abort::Unsupported("a declared symbol without a value"))?,
             Expr::Call(f, args) => {
                 let xs = self.arguments(args, env)?;
                 return self.call(*f, xs);
@@ -829,7 +802,7 @@ impl<'p> Machine<'p> {
 
     /// The values of a type up to the quantifier size (type variables and
     /// sorts at the element type), smallest first.
-    fn values_of<'a>(&self, ty: &Type) -> Result<Vec<Value<'a>>, Abort> {
+    fn values_of(&self, ty: &Type) -> Result<Vec<Value<'p>>, Abort> {
         let max = self.limits.quantifier_size;
         let mut memo = HashMap::new();
         let mut out = vec![];
@@ -839,12 +812,12 @@ impl<'p> Machine<'p> {
         Ok(out)
     }
 
-    fn values_sized<'a>(
+    fn values_sized(
         &self,
         ty: &Type,
         size: usize,
-        memo: &mut HashMap<(Type, usize), Vec<Value<'a>>>,
-    ) -> Result<Vec<Value<'a>>, Abort> {
+        memo: &mut HashMap<(Type, usize), Vec<Value<'p>>>,
+    ) -> Result<Vec<Value<'p>>, Abort> {
         const CAP: usize = 2_000;
         let ty = match ty {
             Type::Param(_) | Type::Sort(_) | Type::Meta(_) => self.prog.instance_type(),
@@ -853,7 +826,7 @@ impl<'p> Machine<'p> {
         if let Some(v) = memo.get(&(ty.clone(), size)) {
             return Ok(v.clone());
         }
-        let out: Vec<Value<'a>> = match &ty {
+        let out: Vec<Value<'p>> = match &ty {
             Type::Bool => match size {
                 1 => vec![Value::Bool(false), Value::Bool(true)],
                 _ => vec![],
@@ -874,7 +847,7 @@ impl<'p> Machine<'p> {
                         .map(|(_, t)| substitute(t, args))
                         .collect();
                     // Split size - 1 among the fields.
-                    let mut partial: Vec<(usize, Vec<Value<'a>>)> = vec![(0, vec![])];
+                    let mut partial: Vec<(usize, Vec<Value<'p>>)> = vec![(0, vec![])];
                     for f in &fields {
                         let mut next = vec![];
                         for (used, vs) in &partial {

@@ -140,6 +140,9 @@ pub(crate) enum Expr {
     Local(usize),
     /// A named function used as a value.
     FunRef(usize),
+    /// A declared symbol without a definition (`declare-fun`, or a
+    /// `declare-const` of one type), by its index in [`Program::free`].
+    Free(usize),
     /// A call of a defined function.
     Call(usize, Vec<Expr>),
     /// A constructor application.
@@ -205,7 +208,7 @@ fn frame_need(e: &Expr, lambdas: &[Lambda]) -> usize {
     while let Some(e) = stack.pop() {
         match e {
             Expr::Local(s) => need = need.max(s + 1),
-            Expr::FunRef(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined => {}
+            Expr::FunRef(_) | Expr::Free(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined => {}
             Expr::Call(_, xs)
             | Expr::Con(_, xs)
             | Expr::And(xs)
@@ -246,11 +249,75 @@ fn frame_need(e: &Expr, lambdas: &[Lambda]) -> usize {
     need
 }
 
+/// The symbols without a definition (indices into [`Program::free`]) that
+/// evaluating `body` may reach, through the functions and lambdas it
+/// calls, in increasing order.
+pub(crate) fn free_symbols_used(prog: &Program, body: &Expr) -> Vec<usize> {
+    let mut used = vec![false; prog.free.len()];
+    let mut seen_functions = vec![false; prog.functions.len()];
+    let mut stack = vec![body];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Free(k) => used[*k] = true,
+            Expr::Call(f, _) | Expr::FunRef(f) if !seen_functions[*f] => {
+                seen_functions[*f] = true;
+                stack.push(&prog.functions[*f].body);
+            }
+            _ => {}
+        }
+        match e {
+            Expr::Call(_, xs)
+            | Expr::Con(_, xs)
+            | Expr::And(xs)
+            | Expr::Or(xs)
+            | Expr::Implies(xs)
+            | Expr::Xor(xs)
+            | Expr::Eq(xs)
+            | Expr::Distinct(xs)
+            | Expr::Arith(_, xs)
+            | Expr::Cmp(_, xs) => stack.extend(xs.iter()),
+            Expr::Select(_, _, x)
+            | Expr::Is(_, x)
+            | Expr::Not(x)
+            | Expr::Neg(x)
+            | Expr::Exists(_, x)
+            | Expr::Forall(_, x)
+            | Expr::Delay(x, _) => stack.push(x),
+            Expr::Match(x, cases) => {
+                stack.push(x);
+                stack.extend(cases.iter().map(|(_, b)| b));
+            }
+            Expr::Ite(parts) => stack.extend(parts.iter()),
+            Expr::Let(binds, body) => {
+                stack.extend(binds.iter().map(|(_, b)| b));
+                stack.push(body);
+            }
+            Expr::Lambda(id) => stack.push(&prog.lambdas[*id].body),
+            Expr::Apply(f, xs) => {
+                stack.push(f);
+                stack.extend(xs.iter());
+            }
+            Expr::Local(_)
+            | Expr::FunRef(_)
+            | Expr::Free(_)
+            | Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Undefined => {}
+        }
+    }
+    (0..used.len()).filter(|&k| used[k]).collect()
+}
+
 /// Wraps an expression evaluated by need: variables and constants need no
 /// delay.
 fn delayed(e: Expr, lambdas: &[Lambda]) -> Expr {
     match &e {
-        Expr::Local(_) | Expr::Int(_) | Expr::Bool(_) | Expr::FunRef(_) | Expr::Lambda(_) => e,
+        Expr::Local(_)
+        | Expr::Int(_)
+        | Expr::Bool(_)
+        | Expr::FunRef(_)
+        | Expr::Free(_)
+        | Expr::Lambda(_) => e,
         Expr::Con(_, xs) if xs.is_empty() => e,
         _ => {
             let need = frame_need(&e, lambdas);
@@ -280,6 +347,10 @@ pub(crate) struct Program {
     /// The datatype type variables and sorts are instantiated at, unless
     /// [`Program::ordered`].
     pub(crate) elem: usize,
+    /// The symbols declared without a definition (`declare-fun`, or a
+    /// `declare-const` of one type) and their types: every conjecture is
+    /// about all their values, so the search takes them as variables too.
+    pub(crate) free: Vec<(String, Type)>,
     /// Whether a comparison orders values of a type other than `Int` (a
     /// type variable, in files translated from Haskell's `Ord`).
     pub(crate) ordered: bool,
@@ -415,6 +486,9 @@ struct Elaborator {
     fun_names: HashMap<String, usize>,
     /// The declared constants (`declare-const`).
     const_names: HashSet<String>,
+    /// Symbols declared without a definition, by name: their index in
+    /// `Program::free`.
+    free_names: HashMap<String, usize>,
     /// Per function, its parameters' names.
     param_names: Vec<Vec<String>>,
     /// The type checker's unification variables.
@@ -431,6 +505,7 @@ pub(crate) fn parse_program(src: &str) -> Result<Program, SyntaxError> {
         selectors: HashMap::new(),
         fun_names: HashMap::new(),
         const_names: HashSet::new(),
+        free_names: HashMap::new(),
         param_names: vec![],
         metas: vec![],
     };
@@ -502,7 +577,39 @@ pub(crate) fn parse_program(src: &str) -> Result<Program, SyntaxError> {
                     None => return err(form, "`declare-const` takes a name and a type"),
                 };
                 e.check_fresh(&items[1], name)?;
-                e.const_names.insert(name.to_string());
+                match items.get(2) {
+                    // `(declare-const undefined (par (a) a))`: TIP's
+                    // undefined value, of every type.
+                    Some(Sexp::List(par, _)) if par.first().and_then(Sexp::atom) == Some("par") => {
+                        e.const_names.insert(name.to_string());
+                    }
+                    Some(t) => {
+                        let t = e.ty(t, &[], 0)?;
+                        e.declare_free(name, t);
+                    }
+                    None => return err(form, "`declare-const` takes a name and a type"),
+                }
+            }
+            "declare-fun" => {
+                if items.len() != 4 {
+                    return err(
+                        form,
+                        "`declare-fun` takes a name, parameter types and a result type",
+                    );
+                }
+                let name = atom(&items[1], "a function name")?;
+                e.check_fresh(&items[1], name)?;
+                let params = list(&items[2], "a list of parameter types")?
+                    .iter()
+                    .map(|t| e.ty(t, &[], 0))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let result = e.ty(&items[3], &[], 0)?;
+                let t = if params.is_empty() {
+                    result
+                } else {
+                    Type::Fun(params, Box::new(result))
+                };
+                e.declare_free(name, t);
             }
             "define-fun" | "define-fun-rec" => {
                 if items.len() != 5 && items.len() != 4 {
@@ -696,10 +803,17 @@ impl<'s, 't> Form<'s, 't> {
 }
 
 impl Elaborator {
+    fn declare_free(&mut self, name: &str, t: Type) {
+        self.free_names
+            .insert(name.to_string(), self.prog.free.len());
+        self.prog.free.push((name.to_string(), t));
+    }
+
     fn check_fresh(&self, at: &Sexp, name: &str) -> Result<(), SyntaxError> {
         if self.fun_names.contains_key(name)
             || self.ctor_names.contains_key(name)
             || self.const_names.contains(name)
+            || self.free_names.contains_key(name)
             || self.selectors.contains_key(name)
         {
             return err(at, format!("`{name}` is declared twice"));
@@ -1461,6 +1575,17 @@ impl Elaborator {
         if let Some(&(c, k)) = self.selectors.get(f.name) {
             return self.select(f, c, k, scope);
         }
+        if let Some(&k) = self.free_names.get(f.name) {
+            let Type::Fun(params, result) = self.prog.free[k].1.clone() else {
+                return err(
+                    f.head,
+                    format!("`{}` is a constant, not a function", f.name),
+                );
+            };
+            f.takes(params.len())?;
+            let xs = self.args_by_need(f, &params, scope)?;
+            return Ok((Expr::Apply(Box::new(Expr::Free(k)), xs), *result));
+        }
         let tested = f.name.strip_prefix("is-");
         if let Some(&c) = tested.and_then(|c| self.ctor_names.get(c)) {
             return self.test(f, c, scope);
@@ -1564,6 +1689,9 @@ impl Elaborator {
                 return Ok((Expr::Call(f, vec![]), result));
             }
             return Ok((Expr::FunRef(f), Type::Fun(params, Box::new(result))));
+        }
+        if let Some(&k) = self.free_names.get(a) {
+            return Ok((Expr::Free(k), self.prog.free[k].1.clone()));
         }
         if self.const_names.contains(a) {
             // TIP's `undefined` has every type.

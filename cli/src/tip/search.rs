@@ -12,7 +12,7 @@
 //! the function, printed back as a `lambda`.
 
 use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Settle, Value};
-use super::program::{Goal, Program, Type};
+use super::program::{free_symbols_used, Goal, Program, Type};
 use crate::adapter::{self, Coverage, Failure, Outcome, RunResult, Stopped};
 use crate::sexp::symbol;
 use neatcheck::dynamic::{DataTypes, DynValue};
@@ -120,6 +120,9 @@ const MAX_DECISION_TYPES: usize = 2048;
 /// A goal's variables as run-time datatypes.
 #[derive(Debug)]
 struct Instance {
+    /// The symbols without a definition the goal reaches
+    /// ([`free_symbols_used`]), searched after its variables.
+    free: Vec<usize>,
     types: DataTypes,
     meanings: Meanings,
     shown: HashMap<String, Shown>,
@@ -141,6 +144,9 @@ pub(crate) enum Verdict {
     Failed {
         /// The variables' values, `(name type) value` lines in TIP syntax.
         assignment: Vec<(String, String, String)>,
+        /// The symbols declared without a definition, as SMT-LIB
+        /// definitions (`(define-fun f ((x0 Nat)) Nat ...)`).
+        free: Vec<String>,
         /// Its total size.
         size: u64,
         /// Whether every smaller input was searched (minimal).
@@ -468,7 +474,10 @@ fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
     };
     let mut fields = vec![];
     let mut var_types = vec![];
-    for (_, t) in &goal.vars {
+    // The goal's variables, then the symbols without a definition it
+    // reaches.
+    let free = free_symbols_used(prog, &goal.body);
+    for (_, t) in goal.vars.iter().chain(free.iter().map(|&k| &prog.free[k])) {
         let t = concrete(prog, t);
         fields.push(b.name(&t));
         var_types.push(tip_type(prog, &t));
@@ -487,6 +496,7 @@ fn instantiate(prog: &Program, goal: &Goal) -> Result<Instance, String> {
         .build()
         .map_err(|e| format!("the variables' types can not be searched: {e}"))?;
     Ok(Instance {
+        free,
         types: b.types,
         meanings: b.meanings,
         shown: b.shown,
@@ -739,12 +749,16 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
         RunResult::Discarded
     };
     let prop = |x: Lazy<'_, DynValue>| -> RunResult {
-        let inputs: Vec<Value<'_>> = x.view().fields().map(Value::Input).collect();
+        let mut inputs: Vec<Value<'_>> = x.view().fields().map(Value::Input).collect();
+        let mut free = vec![None; prog.free.len()];
+        for (&k, v) in instance.free.iter().zip(inputs.split_off(goal.vars.len())) {
+            free[k] = Some(v);
+        }
         let mut run_limits = limits;
         if options.adaptive_fuel {
             run_limits.fuel = adaptive_fuel(most_steps.load(Ordering::Relaxed), limits.fuel);
         }
-        let mut machine = Machine::new(prog, meanings, run_limits);
+        let mut machine = Machine::new(prog, meanings, run_limits).with_free(free.clone());
         let verdict = machine.goal(&goal.body, inputs.clone());
         if verdict.is_ok() {
             most_steps.fetch_max(machine.steps(), Ordering::Relaxed);
@@ -755,7 +769,9 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
                 // Confirmed by value, with the whole ceiling: a false that
                 // rests on a skipped computation that does not terminate
                 // is no refutation (see `Machine::strict`).
-                let mut strict = Machine::new(prog, meanings, limits).strict();
+                let mut strict = Machine::new(prog, meanings, limits)
+                    .with_free(free)
+                    .strict();
                 match strict.goal(&goal.body, inputs) {
                     Ok(false) => RunResult::False(None),
                     // A skipped computation that is undefined (TIP's
@@ -799,11 +815,32 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
             }
             Verdict::Passed { coverage, aborted }
         }
-        Outcome::Failed(failure) => failed(&instance, goal, failure),
+        Outcome::Failed(failure) => failed(prog, &instance, goal, failure),
     }
 }
 
-fn failed(instance: &Instance, goal: &Goal, failure: Failure) -> Verdict {
+/// `(lambda BINDERS BODY)` as its binders and body (`None` for any other
+/// text). Quoted symbols may hold parentheses: they are skipped whole.
+fn lambda_parts(text: &str) -> Option<(&str, &str)> {
+    let inner = text.strip_prefix("(lambda ")?.strip_suffix(')')?;
+    let (mut depth, mut quoted) = (0usize, false);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '|' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some((&inner[..=i], inner[i + 1..].trim_start()));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn failed(prog: &Program, instance: &Instance, goal: &Goal, failure: Failure) -> Verdict {
     let assignment = goal
         .vars
         .iter()
@@ -811,8 +848,32 @@ fn failed(instance: &Instance, goal: &Goal, failure: Failure) -> Verdict {
         .zip(&failure.arguments)
         .map(|(((name, _), ty), v)| (name.clone(), ty.clone(), instance.show(v)))
         .collect();
+    let free = instance
+        .free
+        .iter()
+        .map(|&k| &prog.free[k])
+        .zip(&failure.arguments[goal.vars.len()..])
+        .map(|((name, t), v)| {
+            let value = instance.show(v);
+            let name = symbol(name);
+            match t {
+                Type::Fun(_, result) => match lambda_parts(&value) {
+                    Some((binders, body)) => format!(
+                        "(define-fun {name} {binders} {} {body})",
+                        tip_type(prog, &concrete(prog, result))
+                    ),
+                    None => format!("(define-fun {name} () {} {value})", tip_type(prog, t)),
+                },
+                _ => format!(
+                    "(define-fun {name} () {} {value})",
+                    tip_type(prog, &concrete(prog, t))
+                ),
+            }
+        })
+        .collect();
     Verdict::Failed {
         assignment,
+        free,
         size: failure.size,
         minimal: failure.minimal,
         runs: failure.runs,
@@ -877,6 +938,7 @@ pub(crate) fn report(
         }
         Verdict::Failed {
             assignment,
+            free,
             size,
             minimal,
             runs,
@@ -889,6 +951,9 @@ pub(crate) fn report(
             );
             for (name, ty, value) in assignment {
                 let _ = writeln!(s, "  (define-fun {} () {ty} {value})", symbol(name));
+            }
+            for definition in free {
+                let _ = writeln!(s, "  {definition}");
             }
             if !goal.tparams.is_empty() && prog.ordered {
                 let _ = writeln!(s, "  ; type variables at Int (the definitions order them)");
