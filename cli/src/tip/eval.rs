@@ -115,6 +115,22 @@ pub(crate) enum Value<'a> {
     Closure(Rc<Closure<'a>>),
     /// A `let` binding not evaluated yet (evaluated once, when needed).
     Thunk(Rc<Thunk<'a>>),
+    /// A value computed once for every run (`hoist`), opened one
+    /// constructor at a time.
+    Frozen(Rc<Frozen>),
+}
+
+/// A whole value, without inputs, thunks or closures: what a subterm that
+/// does not depend on the conjecture's variables evaluates to, kept from
+/// run to run.
+#[derive(Debug)]
+pub(crate) enum Frozen {
+    /// A constructor and its fields.
+    Con(usize, Vec<Rc<Frozen>>),
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
 }
 
 /// An integer operand of a comparison (see `Machine::int_operand`).
@@ -129,6 +145,10 @@ impl<'a> IntOperand<'a> {
     fn of(v: &Value<'a>) -> Option<IntOperand<'a>> {
         match v {
             Value::Int(i) => Some(IntOperand::Known(*i)),
+            Value::Frozen(x) => match **x {
+                Frozen::Int(i) => Some(IntOperand::Known(i)),
+                _ => None,
+            },
             Value::Input(l) if l.type_name() == "Int" => Some(IntOperand::Lazy(*l)),
             _ => None,
         }
@@ -163,6 +183,7 @@ impl fmt::Debug for Value<'_> {
             Value::Int(i) => write!(f, "{i}"),
             Value::Closure(_) => f.write_str("<function>"),
             Value::Thunk(_) => f.write_str("<let>"),
+            Value::Frozen(x) => write!(f, "{x:?}"),
         }
     }
 }
@@ -219,6 +240,8 @@ pub(crate) struct Machine<'p> {
     /// The values of the program's symbols without a definition
     /// (`Program::free`), in this run.
     free: Vec<Option<Value<'p>>>,
+    /// The goal's constants (`hoist`), by `Expr::Constant` index.
+    constants: &'p [Rc<Frozen>],
     /// The address of a local of the frame that made the machine: how
     /// deep the evaluation's recursion is, in bytes of stack.
     stack_base: usize,
@@ -250,6 +273,7 @@ impl<'p> Machine<'p> {
             depth: 0,
             strict: false,
             free: vec![],
+            constants: &[],
             stack_base: stack_address(),
         }
     }
@@ -287,6 +311,44 @@ impl<'p> Machine<'p> {
     pub(crate) fn with_free(mut self, free: Vec<Option<Value<'p>>>) -> Self {
         self.free = free;
         self
+    }
+
+    /// The same machine with the goal's constants (`hoist`).
+    pub(crate) fn with_constants(mut self, constants: &'p [Rc<Frozen>]) -> Self {
+        self.constants = constants;
+        self
+    }
+
+    /// Evaluates a closed expression whole (every constructor's fields
+    /// too), iteratively: `Err` if it fails, does not finish within the
+    /// fuel, or holds a function.
+    pub(crate) fn freeze(&mut self, e: &'p Expr) -> Result<Rc<Frozen>, Abort> {
+        enum Task<'p> {
+            Eval(Value<'p>),
+            Build(usize, usize),
+        }
+        let mut env = vec![];
+        let root = self.eval(e, &mut env)?;
+        let mut tasks = vec![Task::Eval(root)];
+        let mut done: Vec<Rc<Frozen>> = vec![];
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Eval(v) => match self.whnf(v)? {
+                    Value::Con(c, fields) => {
+                        tasks.push(Task::Build(c, fields.len()));
+                        tasks.extend(fields.iter().rev().cloned().map(Task::Eval));
+                    }
+                    Value::Bool(b) => done.push(Rc::new(Frozen::Bool(b))),
+                    Value::Int(i) => done.push(Rc::new(Frozen::Int(i))),
+                    _ => return Err(Abort::Unsupported("a constant holding a function")),
+                },
+                Task::Build(c, arity) => {
+                    let fields = done.split_off(done.len() - arity);
+                    done.push(Rc::new(Frozen::Con(c, fields)));
+                }
+            }
+        }
+        done.pop().ok_or(Abort::Undefined)
     }
 
     /// The steps this machine has taken.
@@ -348,6 +410,15 @@ impl<'p> Machine<'p> {
             v = match v {
                 Value::Input(l) => return self.read(l),
                 Value::Thunk(t) => self.force(&t)?,
+                Value::Frozen(x) => {
+                    return Ok(match &*x {
+                        Frozen::Con(c, fields) => {
+                            Value::Con(*c, fields.iter().cloned().map(Value::Frozen).collect())
+                        }
+                        Frozen::Bool(b) => Value::Bool(*b),
+                        Frozen::Int(i) => Value::Int(*i),
+                    })
+                }
                 v => return Ok(v),
             }
         }
@@ -590,6 +661,7 @@ impl<'p> Machine<'p> {
                 .cloned()
                 .ok_or(Abort::Unsupported("an unbound variable"))?,
             Expr::FunRef(f) => Value::Closure(Rc::new(Closure::Fun(*f))),
+            Expr::Constant(k) => Value::Frozen(self.constants[*k].clone()),
             Expr::Free(k) => self
                 .free
                 .get(*k)

@@ -6,6 +6,7 @@
 //! (`search`).
 
 pub(crate) mod eval;
+pub(crate) mod hoist;
 pub(crate) mod program;
 pub(crate) mod search;
 

@@ -143,6 +143,10 @@ pub(crate) enum Expr {
     /// A declared symbol without a definition (`declare-fun`, or a
     /// `declare-const` of one type), by its index in [`Program::free`].
     Free(usize),
+    /// A subterm of a conjecture that does not depend on its variables,
+    /// evaluated once per goal: its index among the goal's constants
+    /// (`hoist`).
+    Constant(usize),
     /// A call of a defined function.
     Call(usize, Vec<Expr>),
     /// A constructor application.
@@ -208,7 +212,12 @@ fn frame_need(e: &Expr, lambdas: &[Lambda]) -> usize {
     while let Some(e) = stack.pop() {
         match e {
             Expr::Local(s) => need = need.max(s + 1),
-            Expr::FunRef(_) | Expr::Free(_) | Expr::Int(_) | Expr::Bool(_) | Expr::Undefined => {}
+            Expr::FunRef(_)
+            | Expr::Free(_)
+            | Expr::Constant(_)
+            | Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Undefined => {}
             Expr::Call(_, xs)
             | Expr::Con(_, xs)
             | Expr::And(xs)
@@ -300,6 +309,7 @@ pub(crate) fn free_symbols_used(prog: &Program, body: &Expr) -> Vec<usize> {
             Expr::Local(_)
             | Expr::FunRef(_)
             | Expr::Free(_)
+            | Expr::Constant(_)
             | Expr::Int(_)
             | Expr::Bool(_)
             | Expr::Undefined => {}
@@ -317,6 +327,7 @@ fn delayed(e: Expr, lambdas: &[Lambda]) -> Expr {
         | Expr::Bool(_)
         | Expr::FunRef(_)
         | Expr::Free(_)
+        | Expr::Constant(_)
         | Expr::Lambda(_) => e,
         Expr::Con(_, xs) if xs.is_empty() => e,
         _ => {

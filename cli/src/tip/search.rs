@@ -12,6 +12,7 @@
 //! the function, printed back as a `lambda`.
 
 use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Settle, Value};
+use super::hoist::hoist;
 use super::program::{free_symbols_used, Goal, Program, Type};
 use crate::adapter::{self, Coverage, Failure, Outcome, RunResult, Stopped};
 use crate::sexp::symbol;
@@ -739,6 +740,9 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
     limits.deadline = options.time.map(|t| std::time::Instant::now() + t);
     let most_steps = AtomicU64::new(0);
     let meanings = &instance.meanings;
+    // What does not depend on the variables is computed once, not per run.
+    let (body, constants) = hoist(prog, meanings, limits, &goal.body);
+    let (body, constants) = (&body, &constants[..]);
     let discard = |a: Abort| {
         if let Abort::Unsupported(what) = a {
             if let Ok(mut u) = unsupported.lock() {
@@ -758,8 +762,10 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
         if options.adaptive_fuel {
             run_limits.fuel = adaptive_fuel(most_steps.load(Ordering::Relaxed), limits.fuel);
         }
-        let mut machine = Machine::new(prog, meanings, run_limits).with_free(free.clone());
-        let verdict = machine.goal(&goal.body, inputs.clone());
+        let mut machine = Machine::new(prog, meanings, run_limits)
+            .with_free(free.clone())
+            .with_constants(constants);
+        let verdict = machine.goal(body, inputs.clone());
         if verdict.is_ok() {
             most_steps.fetch_max(machine.steps(), Ordering::Relaxed);
         }
@@ -771,8 +777,9 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
                 // is no refutation (see `Machine::strict`).
                 let mut strict = Machine::new(prog, meanings, limits)
                     .with_free(free)
+                    .with_constants(constants)
                     .strict();
-                match strict.goal(&goal.body, inputs) {
+                match strict.goal(body, inputs) {
                     Ok(false) => RunResult::False(None),
                     // A skipped computation that is undefined (TIP's
                     // unspecified value), beyond 64 bits or a quantifier
