@@ -16,6 +16,9 @@ struct Shape {
     calls: bool,
 }
 
+/// Makes an expression of the same form from its rewritten parts.
+type Rebuild<'e> = Box<dyn Fn(Vec<Expr>) -> Expr + 'e>;
+
 /// `body` with its largest closed subterms that call a function replaced
 /// by `Expr::Constant(k)`, and the values of those `k`. A subterm whose
 /// evaluation fails, or does not finish within `limits`, is left in place
@@ -53,7 +56,7 @@ fn rewrite(e: &Expr, constant: &mut dyn FnMut(&Expr) -> Option<Expr>) -> (Expr, 
         closed,
         calls: false,
     };
-    let (parts, rebuild): (Vec<&Expr>, Box<dyn Fn(Vec<Expr>) -> Expr + '_>) = match e {
+    let (parts, rebuild): (Vec<&Expr>, Rebuild<'_>) = match e {
         Expr::Local(_) | Expr::Free(_) | Expr::Lambda(_) => return (e.clone(), leaf(false)),
         Expr::Int(_) | Expr::Bool(_) | Expr::Undefined | Expr::Constant(_) => {
             return (e.clone(), leaf(true))
