@@ -31,6 +31,9 @@ options:
                says when it cut the search
   --runs N     budget of runs per conjecture (default 1000000)
   --fuel N     evaluation steps per run of a TIP conjecture (default 1000000)
+  --message-timeout T
+               external: the longest wait for one message of the program
+               (default 10s); a program silent that long is stopped (exit 2)
 exit codes: 0 no counterexample within the bound, 1 counterexample found,
             2 parse, type, usage or protocol error";
 
@@ -56,6 +59,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         return EXIT_ERROR;
     };
     let mut options = SearchOptions::default();
+    let mut message_timeout = external::DEFAULT_MESSAGE_TIMEOUT;
     let mut rest = vec![];
     let mut i = 1;
     while i < args.len() {
@@ -87,6 +91,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 Some(Err(e)) => Err(format!("--time: {e}")),
                 None => Err("--time takes a duration".into()),
             },
+            "--message-timeout" => match value(i).map(|v| parse_duration(&v)) {
+                Some(Ok(t)) => {
+                    message_timeout = t;
+                    i += 1;
+                    Ok(())
+                }
+                Some(Err(e)) => Err(format!("--message-timeout: {e}")),
+                None => Err("--message-timeout takes a duration".into()),
+            },
             "-h" | "--help" => {
                 let _ = writeln!(out, "{USAGE}");
                 return EXIT_PASSED;
@@ -114,7 +127,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 let _ = writeln!(err, "neatcheck: external needs `-- PROGRAM ARGS...`");
                 return EXIT_ERROR;
             }
-            external::run_command(&program, &options, out, err)
+            external::run_command(&program, &options, message_timeout, out, err)
         }
         "-h" | "--help" | "help" => {
             let _ = writeln!(out, "{USAGE}");

@@ -29,9 +29,14 @@ use crate::json::{quote, Json};
 use crate::tip::SearchOptions;
 use neatcheck::dynamic::{DataTypes, DynValue};
 use neatcheck::Lazy;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use session::{NoMessage, Process, Waits};
+use std::io::Write;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+mod session;
+
+pub(crate) use session::DEFAULT_MESSAGE_TIMEOUT;
 
 /// The declaration a program sends first.
 #[derive(Debug)]
@@ -185,109 +190,131 @@ fn ask(at: Lazy<'_, DynValue>) -> String {
     }
 }
 
-/// A running external program.
+/// The dialogue with a running external program.
 #[derive(Debug)]
 struct Session {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    /// The program; `None` once it was stopped.
+    process: Option<Process>,
     /// The first protocol error: the search is void once one happened.
     error: Option<String>,
+    /// The run the time limit cut while the program was answering it.
+    cut_run: Option<u64>,
+    /// Runs sent to the program.
+    sent_runs: u64,
+    /// Runs the program discarded (its precondition did not hold).
+    discarded_runs: u64,
+}
+
+/// How a run ended without a verdict.
+#[derive(Debug)]
+enum RunStop {
+    /// A protocol error.
+    Error(String),
+    /// The time limit passed while the program was answering.
+    TimeLimit,
+}
+
+impl From<String> for RunStop {
+    fn from(e: String) -> RunStop {
+        RunStop::Error(e)
+    }
+}
+
+impl From<NoMessage> for RunStop {
+    fn from(e: NoMessage) -> RunStop {
+        match e {
+            NoMessage::Error(e) => RunStop::Error(e),
+            NoMessage::TimeLimit => RunStop::TimeLimit,
+        }
+    }
+}
+
+/// Receives one message.
+fn receive(process: &mut Process, waiting_for: &str) -> Result<Json, NoMessage> {
+    let line = process.receive_line(waiting_for)?;
+    Json::parse(&line).map_err(|e| NoMessage::Error(format!("the program sent `{line}`: {e}")))
+}
+
+/// One run of the predicate on the input at `root`.
+fn run_once(
+    process: &mut Process,
+    n: u64,
+    root: Lazy<'_, DynValue>,
+    eager: bool,
+) -> Result<RunResult, RunStop> {
+    if eager {
+        let args = root.force_dyn();
+        let items: Vec<String> = args.fields().iter().map(value_json).collect();
+        process.send(&format!("{{\"run\":{n},\"args\":[{}]}}", items.join(",")))?;
+    } else {
+        process.send(&format!("{{\"run\":{n}}}"))?;
+    }
+    let waiting_for = format!("a message of run {n} (an `ask`, `force`, `result` or `error`)");
+    loop {
+        let msg = receive(process, &waiting_for)?;
+        if let Some(path) = msg.get("ask") {
+            let at = at_path(root, path)?;
+            process.send(&ask(at))?;
+        } else if let Some(path) = msg.get("force") {
+            let at = at_path(root, path)?;
+            process.send(&format!("{{\"value\":{}}}", value_json(&at.force_dyn())))?;
+        } else if let Some(r) = msg.get("result") {
+            return match r {
+                Json::Bool(true) => Ok(RunResult::True),
+                Json::Bool(false) => Ok(RunResult::False(None)),
+                Json::Str(s) if s == "discard" => Ok(RunResult::Discarded),
+                other => Err(RunStop::Error(format!(
+                    "a result is true, false or \"discard\", not {other}"
+                ))),
+            };
+        } else if let Some(e) = msg.get("error") {
+            let text = e.as_str().map_or_else(|| e.to_string(), str::to_string);
+            return Ok(RunResult::False(Some(text)));
+        } else {
+            return Err(RunStop::Error(format!(
+                "expected `ask`, `force`, `result` or `error`, got {msg}"
+            )));
+        }
+    }
 }
 
 impl Session {
-    /// Starts the program.
-    fn start(program: &[String]) -> Result<Session, String> {
-        let (cmd, args) = program.split_first().ok_or("no program to run")?;
-        let mut child = Command::new(cmd)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("can not run `{cmd}`: {e}"))?;
-        let input = child.stdin.take().ok_or("no pipe to the program")?;
-        let output = BufReader::new(child.stdout.take().ok_or("no pipe from the program")?);
-        Ok(Session {
-            child,
-            input,
-            output,
-            error: None,
-        })
-    }
-
-    /// Sends one line.
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.input, "{line}")
-            .and_then(|_| self.input.flush())
-            .map_err(|e| format!("the program stopped reading its input: {e}"))
-    }
-
-    /// Receives one message.
-    fn receive(&mut self) -> Result<Json, String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = self
-                .output
-                .read_line(&mut line)
-                .map_err(|e| format!("can not read the program's output: {e}"))?;
-            if n == 0 {
-                return Err(
-                    "the program ended its output (exited?) in the middle of the \
-                            protocol"
-                        .into(),
-                );
+    /// One run, unless the search is already void or cut: then the run is
+    /// not sent and counts as discarded (the driver stops right after).
+    fn run(&mut self, root: Lazy<'_, DynValue>, eager: bool) -> RunResult {
+        // After an error or a cut the driver's remaining runs are not
+        // sent: the search is void, or its time is up.
+        let Some(process) = self.process.as_mut() else {
+            return RunResult::Discarded;
+        };
+        let n = self.sent_runs;
+        self.sent_runs += 1;
+        match run_once(process, n, root, eager) {
+            Ok(RunResult::Discarded) => {
+                self.discarded_runs += 1;
+                RunResult::Discarded
             }
-            if !line.trim().is_empty() {
-                break;
-            }
-        }
-        Json::parse(line.trim()).map_err(|e| format!("the program sent `{}`: {e}", line.trim()))
-    }
-
-    /// One run of the predicate on the input at `root`.
-    fn run(&mut self, n: u64, root: Lazy<'_, DynValue>, eager: bool) -> Result<RunResult, String> {
-        if eager {
-            let args = root.force_dyn();
-            let items: Vec<String> = args.fields().iter().map(value_json).collect();
-            self.send(&format!("{{\"run\":{n},\"args\":[{}]}}", items.join(",")))?;
-        } else {
-            self.send(&format!("{{\"run\":{n}}}"))?;
-        }
-        loop {
-            let msg = self.receive()?;
-            if let Some(path) = msg.get("ask") {
-                let at = at_path(root, path)?;
-                self.send(&ask(at))?;
-            } else if let Some(path) = msg.get("force") {
-                let at = at_path(root, path)?;
-                self.send(&format!("{{\"value\":{}}}", value_json(&at.force_dyn())))?;
-            } else if let Some(r) = msg.get("result") {
-                return match r {
-                    Json::Bool(true) => Ok(RunResult::True),
-                    Json::Bool(false) => Ok(RunResult::False(None)),
-                    Json::Str(s) if s == "discard" => Ok(RunResult::Discarded),
-                    other => Err(format!(
-                        "a result is true, false or \"discard\", not {other}"
-                    )),
-                };
-            } else if let Some(e) = msg.get("error") {
-                let text = e.as_str().map_or_else(|| e.to_string(), str::to_string);
-                return Ok(RunResult::False(Some(text)));
-            } else {
-                return Err(format!(
-                    "expected `ask`, `force`, `result` or `error`, got {msg}"
-                ));
+            Ok(r) => r,
+            Err(stop) => {
+                match stop {
+                    RunStop::Error(e) => self.error = Some(e),
+                    RunStop::TimeLimit => self.cut_run = Some(n),
+                }
+                // The program is in the middle of a run: stop it rather than
+                // wait for it to finish.
+                if let Some(p) = self.process.take() {
+                    p.kill();
+                }
+                RunResult::Discarded
             }
         }
     }
 
-    /// Says goodbye and waits for the program.
-    fn finish(mut self) {
-        let _ = self.send("{\"done\":true}");
-        drop(self.input);
-        let _ = self.child.wait();
+    /// Ends the dialogue: a program still running is told so and waited for.
+    fn finish(&mut self) {
+        if let Some(p) = self.process.take() {
+            p.finish();
+        }
     }
 }
 
@@ -322,64 +349,110 @@ struct ExternalOutcome {
 }
 
 /// Runs the whole protocol with a program; returns what it found, or a
-/// protocol error.
-fn search_external(program: &[String], options: &SearchOptions) -> Result<ExternalOutcome, String> {
-    let mut session = Session::start(program)?;
-    let decl = match session.receive().and_then(|m| parse_declaration(&m)) {
+/// protocol error. A wait for the program's message ends after
+/// `message_timeout` (an error: the program hangs) or at the deadline of
+/// `options.time` (the time limit cut the search).
+fn search_external(
+    program: &[String],
+    options: &SearchOptions,
+    message_timeout: Duration,
+) -> Result<ExternalOutcome, String> {
+    let waits = Waits {
+        message: message_timeout,
+        deadline: options.time.map(|t| Instant::now() + t),
+    };
+    let mut process = Process::start(program, waits)?;
+    let declared = match receive(
+        &mut process,
+        "the declaration (the program's first message)",
+    ) {
+        Ok(m) => parse_declaration(&m),
+        Err(NoMessage::Error(e)) => Err(e),
+        Err(NoMessage::TimeLimit) => Err(format!(
+            "the time limit (--time {}) ran out before the program declared its types",
+            session::show_duration(options.time.unwrap_or_default())
+        )),
+    };
+    let decl = match declared {
         Ok(d) => d,
         Err(e) => {
-            session.finish();
+            process.kill();
             return Err(format!("in the declaration: {e}"));
         }
     };
     let eager = decl.eager;
-    let session = Mutex::new(session);
-    let counter = std::sync::atomic::AtomicU64::new(0);
-    let prop = |x: Lazy<'_, DynValue>| -> RunResult {
-        let Ok(mut s) = session.lock() else {
-            return RunResult::Discarded;
-        };
-        if s.error.is_some() {
-            return RunResult::Discarded;
+    let session = Mutex::new(Session {
+        process: Some(process),
+        error: None,
+        cut_run: None,
+        sent_runs: 0,
+        discarded_runs: 0,
+    });
+    // The driver's own clock starts after this one: the time limit of the
+    // runs is never later than the driver's.
+    let run_waits = Waits {
+        message: message_timeout,
+        deadline: options.time.map(|t| Instant::now() + t),
+    };
+    if let Ok(mut s) = session.lock() {
+        if let Some(p) = s.process.as_mut() {
+            p.set_waits(run_waits);
         }
-        let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        match s.run(n, x, eager) {
-            Ok(r) => r,
-            Err(e) => {
-                s.error = Some(e);
-                RunResult::Discarded
-            }
+    }
+    let prop = |x: Lazy<'_, DynValue>| -> RunResult {
+        match session.lock() {
+            Ok(mut s) => s.run(x, eager),
+            Err(_) => RunResult::Discarded,
         }
     };
     let outcome = adapter::check(decl.types, options, None, prop);
-    let runs = counter.load(std::sync::atomic::Ordering::Relaxed);
-    let session = session
+    let mut session = session
         .into_inner()
         .map_err(|_| "the session was poisoned")?;
-    if let Some(e) = session.error.clone() {
-        session.finish();
+    session.finish();
+    if let Some(e) = session.error.take() {
         return Err(e);
     }
-    session.finish();
+    let runs = session.sent_runs;
     match outcome {
         Outcome::Broken(e) => Err(e),
         Outcome::Passed(coverage) => {
-            let mut note = format!("{} runs", coverage.runs);
-            if coverage.discarded > 0 {
-                note.push_str(&format!(", {} discarded", coverage.discarded));
+            if runs == 0 {
+                return Err(no_runs_message(options, coverage.stopped));
             }
-            match coverage.stopped {
-                Stopped::TimeLimit(at) => note.push_str(&format!(
-                    "; the time limit stopped the search inside size {at}"
-                )),
-                Stopped::RunBudget(at) => note.push_str(&format!(
-                    "; the run budget stopped the search inside size {at}"
-                )),
-                Stopped::AllInputs => note.push_str("; every input searched"),
-                Stopped::AtSizeBound => {}
+            if session.discarded_runs == runs {
+                return Err(format!(
+                    "the program discarded every run ({runs} of {runs}): its precondition \
+                     never held, so the property was not tested"
+                ));
+            }
+            let mut note = format!("{runs} runs");
+            if session.discarded_runs > 0 {
+                note.push_str(&format!(", {} discarded", session.discarded_runs));
+            }
+            let mut bound = coverage.bound;
+            if let Some(n) = session.cut_run {
+                // The cut run has no verdict, and the runs after it were not
+                // sent: no size is known to be searched completely.
+                bound = None;
+                note.push_str(&format!(
+                    "; the time limit cut run {n} before the program answered it (the \
+                     program was stopped)"
+                ));
+            } else {
+                match coverage.stopped {
+                    Stopped::TimeLimit(at) => note.push_str(&format!(
+                        "; the time limit stopped the search inside size {at}"
+                    )),
+                    Stopped::RunBudget(at) => note.push_str(&format!(
+                        "; the run budget stopped the search inside size {at}"
+                    )),
+                    Stopped::AllInputs => note.push_str("; every input searched"),
+                    Stopped::AtSizeBound => {}
+                }
             }
             Ok(ExternalOutcome {
-                verdict: ExternalVerdict::Passed(coverage.bound),
+                verdict: ExternalVerdict::Passed(bound),
                 runs,
                 note,
             })
@@ -397,15 +470,37 @@ fn search_external(program: &[String], options: &SearchOptions) -> Result<Extern
     }
 }
 
+/// The error of a search that ran the predicate not once.
+fn no_runs_message(options: &SearchOptions, stopped: Stopped) -> String {
+    match stopped {
+        Stopped::TimeLimit(_) => format!(
+            "the time limit (--time {}) ran out before the first run: the property was \
+             not tested",
+            session::show_duration(options.time.unwrap_or_default())
+        ),
+        Stopped::RunBudget(_) => {
+            "the run budget (--runs 0) allows no run: the property was not tested".into()
+        }
+        Stopped::AllInputs | Stopped::AtSizeBound => format!(
+            "the search made 0 runs: no input of the declared argument types has a total \
+             size of at most {} (a datatype whose every constructor has a field of its own \
+             type, directly or through others, has no finite value at all); the property \
+             was not tested",
+            options.max_size
+        ),
+    }
+}
+
 /// `neatcheck external -- PROGRAM ARGS...`: prints the verdict, returns
 /// the exit code.
 pub(crate) fn run_command(
     program: &[String],
     options: &SearchOptions,
+    message_timeout: Duration,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    match search_external(program, options) {
+    match search_external(program, options, message_timeout) {
         Ok(ExternalOutcome {
             verdict: ExternalVerdict::Passed(bound),
             note,
@@ -455,6 +550,7 @@ pub(crate) fn run_command(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
     use std::sync::atomic::{AtomicU64, Ordering};
 
     fn python_present() -> bool {
@@ -469,6 +565,14 @@ mod tests {
         let mut v = vec!["python3".to_string(), script.to_string()];
         v.extend(args.iter().map(|s| s.to_string()));
         v
+    }
+
+    /// A search with the default message timeout.
+    fn search_with_defaults(
+        program: &[String],
+        options: &SearchOptions,
+    ) -> Result<ExternalOutcome, String> {
+        search_external(program, options, DEFAULT_MESSAGE_TIMEOUT)
     }
 
     fn options(max_size: usize) -> SearchOptions {
@@ -518,7 +622,7 @@ mod tests {
         // Lazy: the Python predicate reads the head only; the search makes
         // exactly the runs of the same lazy predicate in Rust and finds the
         // same smallest counterexample.
-        let lazy = search_external(&example(&["head-nonneg"]), &options(6)).unwrap();
+        let lazy = search_with_defaults(&example(&["head-nonneg"]), &options(6)).unwrap();
         let (reference, reference_runs) = in_process(6, LIST, |x| {
             let xs = x.view().field(0).view();
             xs.name == "Nil" || xs.field(0).get_int() >= 0
@@ -531,11 +635,12 @@ mod tests {
         assert_eq!(*size, 3);
         assert_eq!(lazy.runs, reference_runs);
         // Eager: the same counterexample.
-        let eager = search_external(&example(&["head-nonneg", "--eager"]), &options(6)).unwrap();
+        let eager =
+            search_with_defaults(&example(&["head-nonneg", "--eager"]), &options(6)).unwrap();
         assert_eq!(eager.verdict, lazy.verdict);
 
         // A property that reads everything: same as forcing in Rust.
-        let rev = search_external(&example(&["reverse"]), &options(6)).unwrap();
+        let rev = search_with_defaults(&example(&["reverse"]), &options(6)).unwrap();
         let (reference, _) = in_process(6, LIST, |x| {
             let mut xs = vec![];
             let mut at = x.view().field(0);
@@ -552,14 +657,15 @@ mod tests {
 
         // A true property with a precondition: laziness crosses the process
         // boundary (fewer runs than with whole values).
-        let lazy = search_external(&example(&["sorted-insert"]), &options(6)).unwrap();
-        let eager = search_external(&example(&["sorted-insert", "--eager"]), &options(6)).unwrap();
+        let lazy = search_with_defaults(&example(&["sorted-insert"]), &options(6)).unwrap();
+        let eager =
+            search_with_defaults(&example(&["sorted-insert", "--eager"]), &options(6)).unwrap();
         assert_eq!(lazy.verdict, ExternalVerdict::Passed(Some(6)));
         assert_eq!(eager.verdict, ExternalVerdict::Passed(Some(6)));
         assert!(lazy.runs < eager.runs, "{} vs {}", lazy.runs, eager.runs);
 
         // An exception in the predicate is the run's failure, with its text.
-        let div = search_external(&example(&["div"]), &options(6)).unwrap();
+        let div = search_with_defaults(&example(&["div"]), &options(6)).unwrap();
         let ExternalVerdict::Failed { json, reason, .. } = &div.verdict else {
             panic!("{div:?}")
         };
@@ -575,7 +681,7 @@ mod tests {
 
     #[test]
     fn protocol_errors_are_reported() {
-        let missing = search_external(&["/no/such/program".into()], &options(3)).unwrap_err();
+        let missing = search_with_defaults(&["/no/such/program".into()], &options(3)).unwrap_err();
         assert!(missing.contains("can not run"), "{missing}");
         if !python_present() {
             eprintln!("SKIPPED part of protocol_errors_are_reported: no `python3`");
@@ -605,8 +711,159 @@ mod tests {
                 "a result is true, false",
             ),
         ] {
-            let e = search_external(&script(body), &options(3)).unwrap_err();
+            let e = search_with_defaults(&script(body), &options(3)).unwrap_err();
             assert!(e.contains(want), "{body}: {e}");
         }
+    }
+
+    /// A client written in `sh`: it declares `decl`, then runs `each_run`
+    /// (shell code) for every message until `done`; `$n` counts the runs.
+    fn sh_client(decl: &str, each_run: &str) -> Vec<String> {
+        let body = format!(
+            "printf '%s\\n' '{decl}'\nn=0\nwhile read line; do\n  case \"$line\" in \
+             *done*) exit 0;; esac\n  {each_run}\n  n=$((n+1))\ndone"
+        );
+        vec!["sh".into(), "-c".into(), body]
+    }
+
+    const ONE_INT: &str = r#"{"types":[],"args":["Int"]}"#;
+
+    #[test]
+    fn a_silent_program_is_stopped_and_reported() {
+        let quick = Duration::from_millis(200);
+        let start = Instant::now();
+        // Silent before declaring.
+        let e = search_external(
+            &["sh".into(), "-c".into(), "exec sleep 30".into()],
+            &options(3),
+            quick,
+        )
+        .unwrap_err();
+        assert!(e.contains("sent nothing for 200ms"), "{e}");
+        assert!(e.contains("waited for the declaration"), "{e}");
+        // Silent in the middle of run 2 (after two answered runs).
+        let hangs = sh_client(
+            ONE_INT,
+            "if [ $n = 2 ]; then exec sleep 30; fi; echo '{\"ask\":[0]}'; read a; \
+             echo '{\"result\":true}'",
+        );
+        let e = search_external(&hangs, &options(3), quick).unwrap_err();
+        assert!(e.contains("sent nothing for 200ms"), "{e}");
+        assert!(e.contains("waited for a message of run 2"), "{e}");
+        // The same program through the command: exit 2, the message on
+        // standard error.
+        let mut args: Vec<String> = [
+            "external",
+            "--message-timeout",
+            "200ms",
+            "--size",
+            "3",
+            "--",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(hangs);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(
+            crate::cli::run(&args, &mut out, &mut err),
+            crate::cli::EXIT_ERROR
+        );
+        let err = String::from_utf8(err).unwrap();
+        assert!(err.contains("waited for a message of run 2"), "{err}");
+        // Three waits of 200ms, and no wait for the killed programs.
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn the_time_limit_bounds_every_wait() {
+        let patient = Duration::from_secs(60);
+        let limited = SearchOptions {
+            time: Some(Duration::from_millis(300)),
+            ..options(10)
+        };
+        let start = Instant::now();
+        // Before the declaration: no search, an error.
+        let e = search_external(
+            &["sh".into(), "-c".into(), "exec sleep 30".into()],
+            &limited,
+            patient,
+        )
+        .unwrap_err();
+        assert!(e.contains("ran out before the program declared"), "{e}");
+        // In the middle of run 3: the time limit cut the search, which is
+        // no error, but no size is claimed as searched.
+        let hangs = sh_client(
+            ONE_INT,
+            "if [ $n = 3 ]; then exec sleep 30; fi; echo '{\"ask\":[0]}'; read a; \
+             echo '{\"result\":true}'",
+        );
+        let cut = search_external(&hangs, &limited, patient).unwrap();
+        assert_eq!(cut.verdict, ExternalVerdict::Passed(None));
+        assert_eq!(cut.runs, 4);
+        assert!(
+            cut.note.contains("the time limit cut run 3"),
+            "{}",
+            cut.note
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn no_run_and_every_run_discarded_are_errors() {
+        let answers_true = "echo '{\"result\":true}'";
+        // A type without a finite value: nothing to run.
+        let endless =
+            r#"{"types":[{"name":"T","ctors":[{"name":"C","fields":["T"]}]}],"args":["T"]}"#;
+        let e = search_with_defaults(&sh_client(endless, answers_true), &options(5)).unwrap_err();
+        assert!(e.contains("made 0 runs"), "{e}");
+        assert!(e.contains("at most 5"), "{e}");
+        // A bound below the smallest input (the empty list has size 1).
+        let one_line_list = LIST.replace('\n', "");
+        let e = search_with_defaults(&sh_client(&one_line_list, answers_true), &options(0))
+            .unwrap_err();
+        assert!(e.contains("made 0 runs"), "{e}");
+        // A precondition that never holds.
+        let discards = sh_client(
+            ONE_INT,
+            "echo '{\"ask\":[0]}'; read a; echo '{\"result\":\"discard\"}'",
+        );
+        let e = search_with_defaults(&discards, &options(3)).unwrap_err();
+        // Int by bit length: 1 + 2 + 4 + 8 values up to size 3.
+        assert!(e.contains("discarded every run (15 of 15)"), "{e}");
+        // Through the command: exit 2.
+        let mut args: Vec<String> = ["external", "--size", "3", "--"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(discards);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(
+            crate::cli::run(&args, &mut out, &mut err),
+            crate::cli::EXIT_ERROR
+        );
+        // Some discarded runs are fine: reported, not an error.
+        let some = sh_client(
+            ONE_INT,
+            "echo '{\"ask\":[0]}'; read a; case \"$a\" in *-*) echo '{\"result\":\"discard\"}';; \
+             *) echo '{\"result\":true}';; esac",
+        );
+        let passed = search_with_defaults(&some, &options(3)).unwrap();
+        assert_eq!(passed.verdict, ExternalVerdict::Passed(Some(3)));
+        assert_eq!(passed.runs, 15);
+        // The negatives: one of size 1, two of size 2, four of size 3.
+        assert!(
+            passed.note.contains("15 runs, 7 discarded"),
+            "{}",
+            passed.note
+        );
     }
 }
