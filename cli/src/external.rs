@@ -125,6 +125,8 @@ fn value_json(v: &DynValue) -> String {
             Task::Value(DynValue::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
             Task::Value(DynValue::Int(i)) => out.push_str(&i.to_string()),
             Task::Value(DynValue::Nat(n)) => out.push_str(&n.to_string()),
+            Task::Value(DynValue::Char(c)) => quote(c.encode_utf8(&mut [0; 4]), &mut out),
+            Task::Value(DynValue::Str(s)) => quote(s, &mut out),
             Task::Value(DynValue::Data { name, fields, .. }) => {
                 out.push_str("{\"ctor\":");
                 quote(name, &mut out);
@@ -156,7 +158,7 @@ fn at_path<'a>(root: Lazy<'a, DynValue>, path: &Json) -> Result<Lazy<'a, DynValu
             return Err(format!("a path step is an integer, not {s}"));
         };
         let name = at.type_name();
-        if matches!(&*name, "Int" | "Nat") || name.contains("..") {
+        if matches!(&*name, "Int" | "Nat" | "Char") || name.contains("..") {
             return Err(format!("the path {path} goes below an atom ({name})"));
         }
         let view = at.view();
@@ -179,6 +181,12 @@ fn ask(at: Lazy<'_, DynValue>) -> String {
         "Int" => format!("{{\"value\":{}}}", at.get_int()),
         "Nat" => format!("{{\"value\":{}}}", at.get_nat()),
         "Bool" => format!("{{\"value\":{}}}", at.get_bool()),
+        "Char" => {
+            let mut s = String::from("{\"value\":");
+            quote(at.get_char().encode_utf8(&mut [0; 4]), &mut s);
+            s.push('}');
+            s
+        }
         n if n.contains("..") => format!("{{\"value\":{}}}", at.get_int()),
         _ => {
             let v = at.view();
