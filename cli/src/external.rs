@@ -261,8 +261,18 @@ fn run_once(
     loop {
         let msg = receive(process, &waiting_for)?;
         if let Some(path) = msg.get("ask") {
-            let at = at_path(root, path)?;
-            process.send(&ask(at))?;
+            let reply = match path.as_array() {
+                // A batch: several paths, answered in order in one message.
+                Some(paths @ [Json::Arr(_), ..]) => {
+                    let mut answers = Vec::with_capacity(paths.len());
+                    for p in paths {
+                        answers.push(ask(at_path(root, p)?));
+                    }
+                    format!("{{\"answers\":[{}]}}", answers.join(","))
+                }
+                _ => ask(at_path(root, path)?),
+            };
+            process.send(&reply)?;
         } else if let Some(path) = msg.get("force") {
             let at = at_path(root, path)?;
             process.send(&format!("{{\"value\":{}}}", value_json(&at.force_dyn())))?;
@@ -342,6 +352,11 @@ enum ExternalVerdict {
         size: u64,
         /// The program's error message, if it answered with one.
         reason: Option<String>,
+        /// Whether every smaller input was searched and passed.
+        minimal: bool,
+        /// The arguments as the predicate read them, `_` where it read
+        /// nothing (`None` when it read them whole).
+        read: Option<String>,
     },
 }
 
@@ -465,17 +480,33 @@ fn search_external(
                 note,
             })
         }
-        Outcome::Failed(failure) => Ok(ExternalOutcome {
-            verdict: ExternalVerdict::Failed {
-                json: failure.arguments.iter().map(value_json).collect(),
-                shown: failure.arguments.iter().map(|v| format!("{v:?}")).collect(),
-                size: failure.size,
-                reason: failure.reason,
-            },
-            runs,
-            note: format!("{runs} runs"),
-        }),
+        Outcome::Failed(failure) => {
+            let shown: Vec<String> = failure.arguments.iter().map(|v| format!("{v:?}")).collect();
+            let read = arguments_pattern(&failure.pattern).filter(|p| *p != shown.join(", "));
+            Ok(ExternalOutcome {
+                verdict: ExternalVerdict::Failed {
+                    json: failure.arguments.iter().map(value_json).collect(),
+                    shown,
+                    size: failure.size,
+                    reason: failure.reason,
+                    minimal: failure.minimal,
+                    read,
+                },
+                runs,
+                note: format!("{runs} runs"),
+            })
+        }
     }
+}
+
+/// The arguments of the driver's pattern of the input (`<args>(A, B)`):
+/// `A, B`.
+fn arguments_pattern(pattern: &str) -> Option<String> {
+    let inner = pattern.strip_prefix(ARGS)?;
+    if inner.is_empty() {
+        return Some(String::new());
+    }
+    Some(inner.strip_prefix('(')?.strip_suffix(')')?.to_string())
 }
 
 /// The error of a search that ran the predicate not once.
@@ -534,13 +565,22 @@ pub(crate) fn run_command(
                     shown,
                     size,
                     reason,
+                    minimal,
+                    read,
                 },
             note,
             ..
         }) => {
-            let _ = writeln!(out, "counterexample of size {size} ({note}):");
+            let smallest = if minimal { "smallest, " } else { "" };
+            let _ = writeln!(out, "counterexample of size {size} ({smallest}{note}):");
             for (i, s) in shown.iter().enumerate() {
                 let _ = writeln!(out, "  argument {i}: {s}");
+            }
+            if let Some(read) = read {
+                let _ = writeln!(
+                    out,
+                    "  as read: {read}   (`_`, `..`: not read; any value there fails)"
+                );
             }
             if let Some(r) = reason {
                 let _ = writeln!(out, "  error: {r}");
@@ -636,16 +676,39 @@ mod tests {
             xs.name == "Nil" || xs.field(0).get_int() >= 0
         });
         let want = reference.unwrap_err();
-        let ExternalVerdict::Failed { json, size, .. } = &lazy.verdict else {
+        let ExternalVerdict::Failed {
+            json,
+            size,
+            minimal,
+            read,
+            ..
+        } = &lazy.verdict
+        else {
             panic!("{lazy:?}")
         };
         assert_eq!(json, &[value_json(&want[0])]);
+        assert_eq!(
+            json,
+            &[r#"{"ctor":"Cons","fields":[-1,{"ctor":"Nil","fields":[]}]}"#]
+        );
         assert_eq!(*size, 3);
+        assert!(minimal);
+        // The tail was not read.
+        assert_eq!(read.as_deref(), Some("Cons(-1, _)"));
         assert_eq!(lazy.runs, reference_runs);
-        // Eager: the same counterexample.
+        // Eager: the same counterexample, read whole.
         let eager =
             search_with_defaults(&example(&["head-nonneg", "--eager"]), &options(6)).unwrap();
-        assert_eq!(eager.verdict, lazy.verdict);
+        let ExternalVerdict::Failed {
+            json: eager_json,
+            read,
+            ..
+        } = &eager.verdict
+        else {
+            panic!("{eager:?}")
+        };
+        assert_eq!(eager_json, json);
+        assert_eq!(read, &None);
 
         // A property that reads everything: same as forcing in Rust.
         let rev = search_with_defaults(&example(&["reverse"]), &options(6)).unwrap();
@@ -685,6 +748,99 @@ mod tests {
                 .contains("ZeroDivisionError"),
             "{reason:?}"
         );
+    }
+
+    #[test]
+    fn characters_and_strings_cross_the_protocol() {
+        if !python_present() {
+            eprintln!("SKIPPED characters_and_strings_cross_the_protocol: no `python3`");
+            return;
+        }
+        // The smallest string with a 'b' is "b" ('b' is 98: 7 bits, the
+        // string 1 + 7 + 1); read cell by cell, with the runs of the same
+        // predicate in process.
+        let lazy = search_with_defaults(&example(&["no-b"]), &options(10)).unwrap();
+        let (reference, reference_runs) =
+            in_process(10, r#"{"types":[],"args":["String"]}"#, |x| {
+                let mut cell = x.view().field(0);
+                while cell.view().name == "Cons" {
+                    if cell.view().field(0).get_char() == 'b' {
+                        return false;
+                    }
+                    cell = cell.view().field(1);
+                }
+                true
+            });
+        assert_eq!(reference.unwrap_err(), [DynValue::Str("b".into())]);
+        assert_eq!(lazy.runs, reference_runs);
+        let ExternalVerdict::Failed {
+            json,
+            shown,
+            size,
+            minimal,
+            read,
+            ..
+        } = &lazy.verdict
+        else {
+            panic!("{lazy:?}")
+        };
+        assert_eq!(json, &[r#""b""#]);
+        assert_eq!(shown, &[r#""b""#]);
+        assert_eq!((*size, *minimal), (9, true));
+        assert_eq!(read.as_deref(), Some("['b', ..]"));
+        let eager = search_with_defaults(&example(&["no-b", "--eager"]), &options(10)).unwrap();
+        assert!(matches!(&eager.verdict, ExternalVerdict::Failed { json: j, .. } if j == json));
+        // The first upper-case letter by bit length: size 7 holds the
+        // codes 64..=127 in order, '@' then 'A'.
+        for args in [&["not-upper"][..], &["not-upper", "--eager"]] {
+            let found = search_with_defaults(&example(args), &options(10)).unwrap();
+            let ExternalVerdict::Failed { json, size, .. } = &found.verdict else {
+                panic!("{found:?}")
+            };
+            assert_eq!((json.as_slice(), *size), (&[r#""A""#.to_string()][..], 7));
+        }
+    }
+
+    #[test]
+    fn a_batch_of_asks_is_answered_in_one_message() {
+        if !python_present() {
+            eprintln!("SKIPPED a_batch_of_asks_is_answered_in_one_message: no `python3`");
+            return;
+        }
+        // A client that asks two positions at once and fails with the
+        // answer as its message.
+        let echo = "import json, sys\n\
+                    print(json.dumps({'types': [], 'args': ['Int', 'Bool']}), flush=True)\n\
+                    for line in sys.stdin:\n\
+                    \x20   if 'done' in line: break\n\
+                    \x20   print(json.dumps({'ask': [[0], [1]]}), flush=True)\n\
+                    \x20   print(json.dumps({'error': sys.stdin.readline().strip()}), flush=True)";
+        let found =
+            search_with_defaults(&["python3".into(), "-c".into(), echo.into()], &options(4))
+                .unwrap();
+        let ExternalVerdict::Failed { json, reason, .. } = &found.verdict else {
+            panic!("{found:?}")
+        };
+        assert_eq!(
+            reason.as_deref(),
+            Some(r#"{"answers":[{"value":0},{"value":false}]}"#)
+        );
+        assert_eq!(json, &["0", "false"]);
+        // The client's `values` asks both in one message: the same runs as
+        // one at a time and as in process, where both are read.
+        let batched = search_with_defaults(&example(&["max"]), &options(8)).unwrap();
+        let one_by_one =
+            search_with_defaults(&example(&["max", "--one-by-one"]), &options(8)).unwrap();
+        let (reference, reference_runs) =
+            in_process(8, r#"{"types":[],"args":["Int","Int"]}"#, |x| {
+                let args = x.view();
+                let (a, b) = (args.field(0).get_int(), args.field(1).get_int());
+                a.max(b) >= a && a.max(b) >= b
+            });
+        assert_eq!(reference, Ok(()));
+        assert_eq!(batched.verdict, ExternalVerdict::Passed(Some(8)));
+        assert_eq!(batched, one_by_one);
+        assert_eq!(batched.runs, reference_runs);
     }
 
     #[test]

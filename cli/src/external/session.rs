@@ -8,6 +8,12 @@
 //! ends, or when its time is up, whatever the program does. A wait is
 //! bounded by the message timeout (`--message-timeout`: a program silent
 //! that long is taken to hang) and by the deadline of `--time`, if any.
+//!
+//! The hand-over between the threads costs a few microseconds per message
+//! (measured: about a quarter of the throughput of a chatty lazy dialogue
+//! with a Python client). Reading in the search's own thread with socket
+//! pairs and their read timeouts was tried and is no faster: a socket's
+//! system calls cost more than a pipe's.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
