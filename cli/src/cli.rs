@@ -1,6 +1,7 @@
 //! The command line of `neatcheck`: argument parsing, the `tip` command
-//! (one file, or a table over many files and directories) and the
-//! `external` command, with their exit codes.
+//! (one file, or a table over many files and directories), the
+//! `external` command and the dispatch to `generate`, with their exit
+//! codes.
 
 use crate::adapter::Stopped;
 use crate::external;
@@ -25,6 +26,8 @@ usage:
   neatcheck external [OPTIONS] -- PROGRAM ARGS...
                                              search a predicate written in any
                                              language (JSON lines on stdin/stdout)
+  neatcheck generate [OPTIONS] [DECL.json]   write test cases as JSON lines
+                                             (`neatcheck generate --help`)
 options:
   --size N     largest total size of a conjecture's variables (default 10)
   --time T     wall-clock limit per conjecture (`500ms`, `2s`); the report
@@ -58,6 +61,10 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         let _ = writeln!(err, "{USAGE}");
         return EXIT_ERROR;
     };
+    if cmd == "generate" {
+        // Options of its own (`--seed`, the modes): parsed there.
+        return crate::generate::run_command(&args[1..], out, err);
+    }
     let mut options = SearchOptions::default();
     let mut message_timeout = external::DEFAULT_MESSAGE_TIMEOUT;
     let mut rest = vec![];

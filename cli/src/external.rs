@@ -49,6 +49,21 @@ struct Declaration {
 
 /// Reads the declaration message.
 fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
+    let (mut types, args) = parse_types(msg)?;
+    adapter::declare_arguments(&mut types, &args);
+    types.build().map_err(|e| e.to_string())?;
+    let eager = match msg.get("mode") {
+        None => false,
+        Some(Json::Str(m)) if m == "lazy" => false,
+        Some(Json::Str(m)) if m == "eager" => true,
+        Some(other) => return Err(format!("unknown mode {other} (\"lazy\" or \"eager\")")),
+    };
+    Ok(Declaration { types, eager })
+}
+
+/// The datatypes of a declaration (`types`, not built yet) and its
+/// arguments' types (`args`), as `neatcheck generate` reads them too.
+pub(crate) fn parse_types(msg: &Json) -> Result<(DataTypes, Vec<String>), String> {
     let mut types = DataTypes::new();
     let decls = msg
         .get("types")
@@ -100,19 +115,11 @@ fn parse_declaration(msg: &Json) -> Result<Declaration, String> {
         .map(|t| t.as_str().map(str::to_string))
         .collect::<Option<_>>()
         .ok_or("an argument type is not a string")?;
-    adapter::declare_arguments(&mut types, &args);
-    types.build().map_err(|e| e.to_string())?;
-    let eager = match msg.get("mode") {
-        None => false,
-        Some(Json::Str(m)) if m == "lazy" => false,
-        Some(Json::Str(m)) if m == "eager" => true,
-        Some(other) => return Err(format!("unknown mode {other} (\"lazy\" or \"eager\")")),
-    };
-    Ok(Declaration { types, eager })
+    Ok((types, args))
 }
 
 /// A plain value as protocol JSON (iterative: values may be deep).
-fn value_json(v: &DynValue) -> String {
+pub(crate) fn value_json(v: &DynValue) -> String {
     enum Task<'v> {
         Value(&'v DynValue),
         Text(&'static str),
