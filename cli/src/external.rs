@@ -8,13 +8,15 @@
 //! 1. The program declares its types and its arguments' types:
 //!    `{"types":[{"name":"List","ctors":[{"name":"Nil","fields":[]},
 //!    {"name":"Cons","fields":["Int","List"]}]}],"args":["List"]}`
-//!    (field and argument types: declared names, `Bool`, `Int`, `Nat` or
-//!    a range `lo..=hi`). With `"mode":"eager"` every run carries the
+//!    (field and argument types: declared names, `Bool`, `Int`, `Nat`,
+//!    `Char`, `String` or a range `lo..=hi`). With `"mode":"eager"` every run carries the
 //!    whole input.
 //! 2. For each run the engine sends `{"run":N}` (eager: `{"run":N,
 //!    "args":[...]}`). The program then asks for positions, a path of
 //!    field indices from an argument's index: `{"ask":[0,1]}` is answered
-//!    `{"ctor":"Cons","arity":2}` or, for an atom, `{"value":5}`;
+//!    `{"ctor":"Cons","arity":2}` or, for an atom, `{"value":5}`
+//!    (several at once: `{"ask":[[0],[0,1]]}`, answered
+//!    `{"answers":[...]}`);
 //!    `{"force":[0]}` is answered `{"value":V}` with the whole value
 //!    (`{"ctor":"Cons","fields":[5,{"ctor":"Nil","fields":[]}]}`). Only the
 //!    positions asked for are read: the search stays lazy across the
@@ -23,6 +25,10 @@
 //!    `{"result":"discard"}` (a precondition that does not hold) or
 //!    `{"error":"message"}` (the predicate failed with this message).
 //! 4. At the end the engine sends `{"done":true}` and closes the pipe.
+//!
+//! No wait for the program is unbounded (`session`): a program that hangs
+//! is stopped and reported (exit 2). A search that tested nothing (0 runs,
+//! or every run discarded) is an error, not a pass.
 
 use crate::adapter::{self, Outcome, RunResult, Stopped, ARGS};
 use crate::json::{quote, Json};
