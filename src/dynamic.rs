@@ -85,6 +85,10 @@ pub enum DynValue {
     /// A value of a builtin integer range (`lo..=hi`) or of the builtin
     /// `Int`.
     Int(i64),
+    /// A value of the builtin `Char` (any Unicode scalar value).
+    Char(char),
+    /// A value of the builtin `String` (a list of `Char`s).
+    Str(String),
 }
 
 impl DynValue {
@@ -131,10 +135,26 @@ impl DynValue {
         }
     }
 
-    /// The integer, if this is a value of a range.
+    /// The integer, if this is a value of a range or an `Int`.
     pub fn as_int(&self) -> Option<i64> {
         match self {
             DynValue::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The character, if this is a `Char`.
+    pub fn as_char(&self) -> Option<char> {
+        match self {
+            DynValue::Char(c) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// The text, if this is a `String`.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            DynValue::Str(s) => Some(s),
             _ => None,
         }
     }
@@ -153,8 +173,22 @@ impl DynValue {
             Ok(n) => return DynValue::Nat(*n),
             Err(v) => v,
         };
-        match v.downcast::<i64>() {
-            Ok(i) => DynValue::Int(*i),
+        let v = match v.downcast::<i64>() {
+            Ok(i) => return DynValue::Int(*i),
+            Err(v) => v,
+        };
+        let v = match v.downcast::<char>() {
+            Ok(c) => return DynValue::Char(*c),
+            Err(v) => v,
+        };
+        // A `String` position is a list of `char`s: the value built at
+        // one is its cells' `Vec<char>`.
+        let v = match v.downcast::<Vec<char>>() {
+            Ok(cs) => return DynValue::Str(cs.into_iter().collect()),
+            Err(v) => v,
+        };
+        match v.downcast::<String>() {
+            Ok(s) => DynValue::Str(*s),
             Err(_) => panic!("neatcheck: a dynamic position holds a value of a foreign space"),
         }
     }
@@ -174,6 +208,8 @@ impl fmt::Debug for DynValue {
                 Task::Value(DynValue::Bool(b)) => write!(f, "{b}")?,
                 Task::Value(DynValue::Nat(n)) => write!(f, "{n}")?,
                 Task::Value(DynValue::Int(i)) => write!(f, "{i}")?,
+                Task::Value(DynValue::Char(c)) => write!(f, "{c:?}")?,
+                Task::Value(DynValue::Str(s)) => write!(f, "{s:?}")?,
                 Task::Value(DynValue::Data { name, fields, .. }) => {
                     f.write_str(name)?;
                     if !fields.is_empty() {
@@ -220,6 +256,16 @@ pub enum FieldType {
     /// length by default, `|n|` linearly). Read with [`Lazy::get_int`];
     /// its values are [`DynValue::Int`].
     Int,
+    /// The Unicode scalar values, sized like Rust's `char` (by bit length
+    /// of the code point: NUL has size 0, `'a'` size 7), read whole as an
+    /// atom with [`Lazy::get_char`]; its values are [`DynValue::Char`].
+    Char,
+    /// Lists of `Char`s, sized like Rust's `String` (1 for the empty list,
+    /// each character its own size plus 1). Read cell by cell with
+    /// [`Lazy::view`] (constructors `Nil` and `Cons`, fields a `Char` and
+    /// the rest, a `String`) or whole with [`Lazy::force_dyn`]; its values
+    /// are [`DynValue::Str`].
+    String,
 }
 
 impl fmt::Display for FieldType {
@@ -230,6 +276,8 @@ impl fmt::Display for FieldType {
             FieldType::Nat => f.write_str("Nat"),
             FieldType::Range(lo, hi) => write!(f, "{lo}..={hi}"),
             FieldType::Int => f.write_str("Int"),
+            FieldType::Char => f.write_str("Char"),
+            FieldType::String => f.write_str("String"),
         }
     }
 }
@@ -374,7 +422,7 @@ impl fmt::Display for DynError {
                 f,
                 "unknown type `{name}` in field {field} of constructor `{constructor}` of \
                  datatype `{datatype}` (a field type is a declared datatype, `Bool`, `Nat`, \
-                 `Int` or a range `lo..=hi`)"
+                 `Int`, `Char`, `String` or a range `lo..=hi`)"
             ),
             DynError::EmptyRange {
                 text,
@@ -411,8 +459,9 @@ struct PendingData {
 ///
 /// Field types are written as text: the name of a datatype declared in the
 /// same builder, or a builtin: `Bool`, `Nat` (naturals by bit length),
-/// `Int` (all the integers, sized like `i64`) or an integer range `lo..=hi`
-/// (also `lo..hi`). A declared datatype shadows
+/// `Int` (all the integers, sized like `i64`), `Char` (sized like `char`),
+/// `String` (a list of `Char`s, sized like Rust's `String`) or an integer
+/// range `lo..=hi` (also `lo..hi`). A declared datatype shadows
 /// a builtin of the same name (so `data Nat = Z | S Nat` is the Peano
 /// naturals). A recursive datatype without a base case is simply empty.
 ///
@@ -559,6 +608,10 @@ impl DataTypes {
                         (FieldType::Nat, Ty::Nat)
                     } else if text == "Int" {
                         (FieldType::Int, Ty::Int)
+                    } else if text == "Char" {
+                        (FieldType::Char, Ty::Char)
+                    } else if text == "String" {
+                        (FieldType::String, Ty::Str)
                     } else if let Some((lo, hi)) = parse_range(text) {
                         if hi < lo {
                             return Err(DynError::EmptyRange {
@@ -613,6 +666,8 @@ enum Ty {
     Nat,
     Range(i64, i64),
     Int,
+    Char,
+    Str,
 }
 
 /// A constructor's name, resolved field types and size.
@@ -713,7 +768,9 @@ impl Universe {
                 }
                 (Ty::Bool, DynValue::Bool(_)) | (Ty::Nat, DynValue::Nat(_)) => true,
                 (Ty::Range(lo, hi), DynValue::Int(x)) => lo <= x && x <= hi,
-                (Ty::Int, DynValue::Int(_)) => true,
+                (Ty::Int, DynValue::Int(_))
+                | (Ty::Char, DynValue::Char(_))
+                | (Ty::Str, DynValue::Str(_)) => true,
                 _ => false,
             };
             if !ok {
@@ -773,13 +830,16 @@ fn define(inner: &Rc<Inner>, i: usize) -> Space<DynValue> {
 }
 
 /// The space of one field: exactly one position, as in a derived type
-/// (`Bool` and `Nat` are the very positions of Rust's `bool` and `u64`).
+/// (`Bool`, `Nat`, `Int`, `Char` and `String` are the very positions of
+/// Rust's `bool`, `u64`, `i64`, `char` and `String`).
 fn field_space(inner: &Rc<Inner>, ty: Ty) -> RawSpace {
     match ty {
         Ty::Data(j) => space_of(inner, j).erase(),
         Ty::Bool => map(of::<bool>(), DynValue::Bool).erase(),
         Ty::Nat => map(of::<u64>(), DynValue::Nat).erase(),
         Ty::Int => map(of::<i64>(), DynValue::Int).erase(),
+        Ty::Char => map(of::<char>(), DynValue::Char).erase(),
+        Ty::Str => map(of::<String>(), DynValue::Str).erase(),
         Ty::Range(lo, hi) => {
             let leaf = inner
                 .ranges
@@ -797,8 +857,9 @@ fn field_space(inner: &Rc<Inner>, ty: Ty) -> RawSpace {
 // ---------------------------------------------------------------------------
 
 /// The constructor read at a lazy position of a run-time datatype (or of
-/// the builtin `Bool`: `false`/`true`, indices 0 and 1), with handles to
-/// its fields. Obtained with [`Lazy::view`] on a `Lazy<DynValue>`.
+/// the builtin `Bool`: `false`/`true`, indices 0 and 1; or a cell of the
+/// builtin `String`: `Nil`/`Cons`, indices 0 and 1), with handles to its
+/// fields. Obtained with [`Lazy::view`] on a `Lazy<DynValue>`.
 #[derive(Clone, Copy)]
 pub struct DynView<'a> {
     /// The constructor's declaration index.
@@ -856,7 +917,7 @@ impl fmt::Debug for DynView<'_> {
 fn not_a_constructor(sort: &str) -> ! {
     panic!(
         "neatcheck: this dynamic position holds a `{sort}` (an atomic value), not a \
-         constructor: read it with `get_nat`, `get_int` or `force_dyn`"
+         constructor: read it with `get_nat`, `get_int`, `get_char` or `force_dyn`"
     )
 }
 
@@ -873,7 +934,8 @@ impl<'a> Lazy<'a, DynValue> {
     }
 
     /// The type at this position, written as in declarations: a declared
-    /// datatype's name, `Bool`, `Nat`, `Int` or a range `lo..=hi`. Reads
+    /// datatype's name, `Bool`, `Nat`, `Int`, `Char`, `String` or a range
+    /// `lo..=hi`. Reads
     /// nothing.
     pub fn type_name(self) -> Cow<'a, str> {
         let g = self.ctx.grammar;
@@ -885,6 +947,12 @@ impl<'a> Lazy<'a, DynValue> {
             Cow::Borrowed("Nat")
         } else if sort.origin == Some(TypeId::of::<i64>()) {
             Cow::Borrowed("Int")
+        } else if sort.origin == Some(TypeId::of::<char>()) {
+            Cow::Borrowed("Char")
+        } else if sort.origin == Some(TypeId::of::<Vec<char>>())
+            || sort.origin == Some(TypeId::of::<String>())
+        {
+            Cow::Borrowed("String")
         } else if prod.leaf {
             Cow::Owned(g.leaf_family(prod.sort).name())
         } else {
@@ -896,8 +964,9 @@ impl<'a> Lazy<'a, DynValue> {
     /// view of a derived type) and returns it with handles to its fields.
     ///
     /// # Panics
-    /// If the position holds a `Nat`, an `Int` or a range (read those with
-    /// [`Lazy::get_nat`], [`Lazy::get_int`] or [`Lazy::force_dyn`]).
+    /// If the position holds a `Nat`, an `Int`, a `Char` or a range (read
+    /// those with [`Lazy::get_nat`], [`Lazy::get_int`], [`Lazy::get_char`]
+    /// or [`Lazy::force_dyn`]).
     #[inline]
     pub fn view(self) -> DynView<'a> {
         let node = self.read_node();
@@ -908,6 +977,9 @@ impl<'a> Lazy<'a, DynValue> {
         }
         let name = match prod.shape.as_deref() {
             Some(Shape::Ctor { name, .. }) => &**name,
+            // The cells of a `String`.
+            Some(Shape::Nil) => "Nil",
+            Some(Shape::Cons) => "Cons",
             _ => "",
         };
         DynView {
@@ -946,6 +1018,17 @@ impl<'a> Lazy<'a, DynValue> {
             wrong_atom(&self.type_name(), "Bool");
         }
         node.tag() == 1
+    }
+
+    /// Reads a builtin `Char` at this position (whole: all its bits).
+    ///
+    /// # Panics
+    /// If the position holds another type.
+    pub fn get_char(self) -> char {
+        match self.read_atom() {
+            DynValue::Char(c) => c,
+            _ => wrong_atom(&self.type_name(), "Char"),
+        }
     }
 
     /// Reads a builtin `Nat` at this position.
@@ -1076,5 +1159,114 @@ impl crate::Enumerable for DynValue {
 
     fn force_lazy(lazy: Lazy<'_, Self>) -> Self {
         lazy.force_dyn()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Searcher;
+
+    /// `Pair(String, Char)`: one constructor (size 1) around Rust's
+    /// `(String, char)` (free).
+    fn pair_space() -> Space<DynValue> {
+        let mut types = DataTypes::new();
+        types.data("Pair").ctor("Pair", &["String", "Char"]);
+        types.build().unwrap().space("Pair").unwrap()
+    }
+
+    #[test]
+    fn char_and_string_are_sized_like_rusts() {
+        let dynamic = compile_space(&pair_space());
+        for size in 0..=12 {
+            assert_eq!(
+                dynamic.count(size + 1),
+                crate::count::count_of::<(String, char)>(size),
+                "size {size}"
+            );
+        }
+    }
+
+    #[test]
+    fn strings_are_read_cell_by_cell_with_the_runs_of_rusts() {
+        // Whether the string holds a 'b', read cell by cell; the character
+        // compared whole.
+        fn dynamic_has_b(at: Lazy<'_, DynValue>) -> bool {
+            let mut cell = at.view().field(0);
+            assert_eq!(cell.type_name(), "String");
+            loop {
+                let v = cell.view();
+                if v.name == "Nil" {
+                    return false;
+                }
+                assert_eq!((v.index, v.name, v.arity()), (1, "Cons", 2));
+                assert_eq!(v.field(0).type_name(), "Char");
+                if v.field(0).get_char() == 'b' {
+                    return true;
+                }
+                cell = v.field(1);
+            }
+        }
+        fn rust_has_b(s: Lazy<'_, (String, char)>) -> bool {
+            s.view().0.chars().any(|c| c == 'b')
+        }
+        let bound = 10;
+        let mut dynamic = Searcher::with_space(&pair_space(), bound + 1);
+        let mut rust = Searcher::<(String, char)>::new(bound);
+        while dynamic.step(dynamic_has_b).is_some() {}
+        while rust.step(rust_has_b).is_some() {}
+        assert_eq!(dynamic.stats().runs, rust.stats().runs);
+        // The smallest string with a 'b': "b" itself ('b' is 98, 7 bits),
+        // the unread character at its smallest, NUL.
+        let found = crate::Config::default()
+            .max_size(bound + 1)
+            .samples(0, 0)
+            .regressions(false)
+            .spaces(pair_space)
+            .try_check(|at: Lazy<'_, DynValue>| !dynamic_has_b(at))
+            .unwrap_err();
+        assert!(found.is_minimal());
+        assert_eq!(found.size, 1 + 9);
+        let found = found.value;
+        assert_eq!(found.to_string(), "Pair(\"b\", '\\0')");
+        assert_eq!(found.fields()[0].as_str(), Some("b"));
+        assert_eq!(found.fields()[1].as_char(), Some('\0'));
+    }
+
+    #[test]
+    fn a_string_position_forces_to_its_text_and_checks_as_a_field() {
+        let mut search = Searcher::with_space(&pair_space(), 20);
+        let mut texts = vec![];
+        while search
+            .step(|at: Lazy<'_, DynValue>| {
+                let s = at.view().field(0);
+                // The rest of a two-character string is a `String` too.
+                if let Some(rest) = (s.view().name == "Cons")
+                    .then(|| s.view().field(1))
+                    .filter(|r| r.view().name == "Cons")
+                {
+                    texts.push((s.force_dyn(), rest.force_dyn()));
+                }
+                true
+            })
+            .is_some()
+            && texts.is_empty()
+        {}
+        let (whole, rest) = &texts[0];
+        assert_eq!(whole.as_str().map(|s| s.chars().count()), Some(2));
+        assert_eq!(rest.as_str().map(|s| s.chars().count()), Some(1));
+        let mut types = DataTypes::new();
+        types.data("Pair").ctor("Pair", &["String", "Char"]);
+        let u = types.build().unwrap();
+        let ok = u.value(
+            "Pair",
+            vec![DynValue::Str("ab".into()), DynValue::Char('x')],
+        );
+        assert_eq!(ok.unwrap().to_string(), "Pair(\"ab\", 'x')");
+        let bad = u.value("Pair", vec![DynValue::Char('a'), DynValue::Char('x')]);
+        assert_eq!(
+            bad.unwrap_err().to_string(),
+            "bad fields for constructor `Pair`: field 0 should be a `String`, not `'a'`"
+        );
     }
 }

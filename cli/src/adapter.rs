@@ -96,6 +96,9 @@ pub(crate) struct Failure {
     pub(crate) runs: u64,
     /// The predicate's message, if it failed with one.
     pub(crate) reason: Option<String>,
+    /// The input as the predicate read it (`<args>(...)`, `_` where it
+    /// read nothing).
+    pub(crate) pattern: String,
 }
 
 /// What a search found.
@@ -180,5 +183,6 @@ fn failure(c: &Counterexample<DynValue>) -> Failure {
         minimal: c.is_minimal(),
         runs: c.summary.runs,
         reason: c.reason.clone(),
+        pattern: c.pattern.clone(),
     }
 }

@@ -1,6 +1,7 @@
 //! The command line of `neatcheck`: argument parsing, the `tip` command
-//! (one file, or a table over many files and directories) and the
-//! `external` command, with their exit codes.
+//! (one file, or a table over many files and directories), the
+//! `external` command and the dispatch to `generate`, with their exit
+//! codes.
 
 use crate::adapter::Stopped;
 use crate::external;
@@ -25,6 +26,8 @@ usage:
   neatcheck external [OPTIONS] -- PROGRAM ARGS...
                                              search a predicate written in any
                                              language (JSON lines on stdin/stdout)
+  neatcheck generate [OPTIONS] [DECL.json]   write test cases as JSON lines
+                                             (`neatcheck generate --help`)
 options:
   --size N     largest total size of a conjecture's variables (default 10;
                with --time, none: the time limit drives the search)
@@ -39,6 +42,9 @@ options:
                sizes below it are searched
   --random-size M   largest size of a random input (default 40)
   --seed S     seed of the random inputs (default 0)
+  --message-timeout T
+               external: the longest wait for one message of the program
+               (default 10s); a program silent that long is stopped (exit 2)
 exit codes: 0 no counterexample within the bound, 1 counterexample found,
             2 parse, type, usage or protocol error";
 
@@ -63,7 +69,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         let _ = writeln!(err, "{USAGE}");
         return EXIT_ERROR;
     };
+    if cmd == "generate" {
+        // Options of its own (`--seed`, the modes): parsed there.
+        return crate::generate::run_command(&args[1..], out, err);
+    }
     let mut options = SearchOptions::default();
+    let mut message_timeout = external::DEFAULT_MESSAGE_TIMEOUT;
     let mut rest = vec![];
     let (mut size_given, mut runs_given) = (false, false);
     let mut i = 1;
@@ -112,6 +123,15 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 Some(Err(e)) => Err(format!("--time: {e}")),
                 None => Err("--time takes a duration".into()),
             },
+            "--message-timeout" => match value(i).map(|v| parse_duration(&v)) {
+                Some(Ok(t)) => {
+                    message_timeout = t;
+                    i += 1;
+                    Ok(())
+                }
+                Some(Err(e)) => Err(format!("--message-timeout: {e}")),
+                None => Err("--message-timeout takes a duration".into()),
+            },
             "-h" | "--help" => {
                 let _ = writeln!(out, "{USAGE}");
                 return EXIT_PASSED;
@@ -149,7 +169,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 let _ = writeln!(err, "neatcheck: external needs `-- PROGRAM ARGS...`");
                 return EXIT_ERROR;
             }
-            external::run_command(&program, &options, out, err)
+            external::run_command(&program, &options, message_timeout, out, err)
         }
         "-h" | "--help" | "help" => {
             let _ = writeln!(out, "{USAGE}");

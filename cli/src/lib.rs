@@ -1,6 +1,7 @@
 //! The library behind the `neatcheck` command: the TIP front end (`tip`),
 //! the JSON-lines protocol of external predicates (`external`, `json`)
-//! and the S-expression reader they share (`sexp`). Both front ends search
+//! and the S-expression reader they share (`sexp`); `generate` writes the
+//! test cases of a declaration for other harnesses. Both front ends search
 //! through `adapter`, the one caller of the library's check driver.
 //!
 //! The command (`src/main.rs`) only hands its arguments to [`run`], on the
@@ -12,6 +13,7 @@
 mod adapter;
 mod cli;
 mod external;
+mod generate;
 mod json;
 mod sexp;
 #[cfg(test)]

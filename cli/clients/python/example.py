@@ -4,12 +4,16 @@
   reverse         reversing a list gives the same list (false: [0, 1])
   head-nonneg     no list starts with a negative number (false)
   div             100 // (x - 3) never fails (false: the error is reported)
+  no-b            no string contains 'b' (false: "b")
+  not-upper       no character is an upper-case letter (false: 'A')
+  max             max(x, y) is at least x and y (true; both read in one
+                  message with `values`, or one at a time with `--one-by-one`)
 Add `--eager` to receive whole values instead of lazy handles.
 """
 
 import sys
 
-from neatcheck_client import serve
+from neatcheck_client import serve, values
 
 LIST = [{"name": "List", "ctors": [{"name": "Nil", "fields": []},
                                    {"name": "Cons", "fields": ["Int", "List"]}]}]
@@ -81,6 +85,20 @@ def main():
         serve(LIST, ["List"], prop, eager)
     elif name == "div":
         serve([], ["Int"], lambda x: 100 // ((x if eager else x.value()) - 3) != 1000, eager)
+    elif name == "no-b":
+        serve([], ["String"], lambda s: "b" not in (s if eager else s.chars()), eager)
+    elif name == "not-upper":
+        serve([], ["Char"], lambda c: not (c if eager else c.value()).isupper(), eager)
+    elif name == "max":
+        def prop(x, y):
+            if eager:
+                a, b = x, y
+            elif "--one-by-one" in sys.argv:
+                a, b = x.value(), y.value()
+            else:
+                a, b = values(x, y)
+            return max(a, b) >= a and max(a, b) >= b
+        serve([], ["Int", "Int"], prop, eager)
     else:
         sys.exit("unknown example " + name)
 

@@ -543,6 +543,11 @@ impl Instance {
                     let _ = write!(out, "{n}");
                     continue;
                 }
+                // TIP declares no characters or strings.
+                Task::Value(other @ (DynValue::Char(_) | DynValue::Str(_))) => {
+                    let _ = write!(out, "{other:?}");
+                    continue;
+                }
                 Task::Value(f @ DynValue::Data { name, fields, .. }) => {
                     match self.shown.get(&**name) {
                         Some(Shown::Fun(_)) => self.decisions_text(f, vec![], &mut fresh),
