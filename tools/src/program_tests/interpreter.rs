@@ -418,7 +418,7 @@ fn declaration_errors() {
             t.data("Nat").ctor("Z", &[]).ctor("S", &["Nta"]);
         }),
         "unknown type `Nta` in field 0 of constructor `S` of datatype `Nat` (a field \
-         type is a declared datatype, `Bool`, `Nat`, `Int` or a range `lo..=hi`)"
+         type is a declared datatype, `Bool`, `Nat`, `Int`, `Char`, `String` or a range `lo..=hi`)"
     );
     assert_eq!(
         build_err(|t| {
@@ -466,7 +466,7 @@ fn declaration_errors() {
     assert_eq!(
         err("data T = A | B Nope"),
         "unknown type `Nope` in field 0 of constructor `B` of datatype `T` (a field type \
-         is a declared datatype, `Bool`, `Nat`, `Int` or a range `lo..=hi`)"
+         is a declared datatype, `Bool`, `Nat`, `Int`, `Char`, `String` or a range `lo..=hi`)"
     );
     assert_eq!(
         err("data T = A | A"),
@@ -775,7 +775,7 @@ fn builtin_fields() {
             "C []",
             "neatcheck: this dynamic position holds a `Nat`, not a `Bool`",
             "neatcheck: this dynamic position holds a `0..=3` (an atomic value), not a \
-             constructor: read it with `get_nat`, `get_int` or `force_dyn`",
+             constructor: read it with `get_nat`, `get_int`, `get_char` or `force_dyn`",
         ]
     );
 }
