@@ -247,12 +247,17 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
         let verdict = search_goal(&prog, goal, options);
         let text = crate::tip::search::report(&prog, goal, options, &verdict);
         let _ = write!(out, "{shown}:{}: {text}", goal.pos);
-        if let Verdict::Passed { coverage, aborted } = &verdict {
+        if let Verdict::Passed {
+            coverage, aborted, ..
+        } = &verdict
+        {
             result.runs += coverage.runs;
             result.aborted += aborted.iter().map(|(_, n)| n).sum::<u64>();
         }
         let (code, summary, bound) = match &verdict {
-            Verdict::Passed { coverage, aborted } => (
+            Verdict::Passed {
+                coverage, aborted, ..
+            } => (
                 EXIT_PASSED,
                 format!(
                     "passed{}",

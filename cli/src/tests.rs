@@ -633,7 +633,10 @@ fn a_false_that_rests_on_a_skipped_divergence_is_no_refutation() {
         (prove (forall ((x Nat)) (=> (distinct x Z)
             (= (first x (ite (= x (S Z)) (up x) Z)) (S x)))))";
     let verdicts = search_all(src, 6);
-    let Verdict::Passed { aborted, coverage } = &verdicts[0] else {
+    let Verdict::Passed {
+        aborted, coverage, ..
+    } = &verdicts[0]
+    else {
         panic!("{:?}", verdicts[0])
     };
     // `(= x (S x))` reads x whole: one run per x of size at most 6, each
@@ -974,4 +977,35 @@ fn what_does_not_depend_on_the_variables_is_computed_once() {
     for v in &verdicts {
         assert!(matches!(v, Verdict::Passed { .. }), "{v:?}");
     }
+}
+
+#[test]
+fn a_false_hypothesis_is_counted_apart() {
+    // `(=> h c)` with `h` false says nothing about the input: such runs
+    // are counted (and avoided by the random phase), neither passed nor
+    // failed; the search and its counterexample are those of the plain
+    // implication.
+    let src = "(declare-datatype Nat ((Z) (S (p Nat))))
+        (define-fun-rec le ((x Nat) (y Nat)) Bool
+          (match x ((Z true) ((S n) (match y ((Z false) ((S m) (le n m))))))))
+        (prove (forall ((x Nat) (y Nat)) (=> (le x y) (le y x) (= x y))))
+        (prove (forall ((x Nat) (y Nat)) (=> (le x y) (le (S x) y))))";
+    let verdicts = search_all(src, 6);
+    let Verdict::Passed {
+        vacuous, coverage, ..
+    } = &verdicts[0]
+    else {
+        panic!("{:?}", verdicts[0])
+    };
+    assert!(*vacuous > 0 && *vacuous < coverage.runs, "{vacuous}");
+    let p = parse_program(src).unwrap();
+    let text = crate::tip::search::report(&p, &p.goals[0], &SearchOptions::default(), &verdicts[0]);
+    assert!(
+        text.contains(&format!("{vacuous} with the hypothesis false")),
+        "{text}"
+    );
+    let Verdict::Failed { assignment, .. } = &verdicts[1] else {
+        panic!("{:?}", verdicts[1])
+    };
+    assert_eq!((&*assignment[0].2, &*assignment[1].2), ("Z", "Z"));
 }

@@ -197,6 +197,17 @@ pub(crate) enum Closure<'a> {
     Fun(usize),
 }
 
+/// How a conjecture came out on one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Judgement {
+    /// True.
+    Holds,
+    /// False: a counterexample (by need; see [`Machine::strict`]).
+    Fails,
+    /// An implication whose hypothesis is false here.
+    Vacuous,
+}
+
 /// The limits of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Limits {
@@ -524,6 +535,34 @@ impl<'p> Machine<'p> {
     pub(crate) fn goal(&mut self, body: &'p Expr, inputs: Vec<Value<'p>>) -> Result<bool, Abort> {
         let mut env = inputs;
         self.boolean(body, &mut env)
+    }
+
+    /// Judges a goal's body with its variables bound to the inputs: an
+    /// implication (`(=> h1 .. hn c)`, nested ones too) whose hypothesis is
+    /// false on them says nothing about them ([`Judgement::Vacuous`]), which
+    /// the search counts apart and its random phase learns to avoid.
+    pub(crate) fn judge(
+        &mut self,
+        body: &'p Expr,
+        inputs: Vec<Value<'p>>,
+    ) -> Result<Judgement, Abort> {
+        let mut env = inputs;
+        let mut conclusion = body;
+        while let Expr::Implies(parts) = conclusion {
+            let Some((last, hypotheses)) = parts.split_last() else {
+                break;
+            };
+            for h in hypotheses {
+                if !self.boolean(h, &mut env)? {
+                    return Ok(Judgement::Vacuous);
+                }
+            }
+            conclusion = last;
+        }
+        Ok(match self.boolean(conclusion, &mut env)? {
+            true => Judgement::Holds,
+            false => Judgement::Fails,
+        })
     }
 
     /// Calls a function on values.

@@ -11,7 +11,9 @@
 //! `Int`) and constant results, read only as far as the conjecture applies
 //! the function, printed back as a `lambda`.
 
-use super::eval::{Abort, DynMeaning, FunCtor, Limits, Machine, Meanings, Settle, Value};
+use super::eval::{
+    Abort, DynMeaning, FunCtor, Judgement, Limits, Machine, Meanings, Settle, Value,
+};
 use super::hoist::hoist;
 use super::program::{free_symbols_used, Goal, Program, Type};
 use crate::adapter::{self, Coverage, Failure, Outcome, RunResult, Stopped};
@@ -140,6 +142,8 @@ pub(crate) enum Verdict {
         coverage: Coverage,
         /// Runs without a verdict, by reason.
         aborted: Vec<(String, u64)>,
+        /// Runs on which the conjecture's hypothesis was false.
+        vacuous: u64,
     },
     /// A counterexample.
     Failed {
@@ -744,6 +748,7 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
     let mut limits = options.limits;
     limits.deadline = options.time.map(|t| std::time::Instant::now() + t);
     let most_steps = AtomicU64::new(0);
+    let vacuous = AtomicU64::new(0);
     let meanings = &instance.meanings;
     // What does not depend on the variables is computed once, not per run.
     let (body, constants) = hoist(prog, meanings, limits, &goal.body);
@@ -770,13 +775,19 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
         let mut machine = Machine::new(prog, meanings, run_limits)
             .with_free(free.clone())
             .with_constants(constants);
-        let verdict = machine.goal(body, inputs.clone());
+        let verdict = machine.judge(body, inputs.clone());
         if verdict.is_ok() {
             most_steps.fetch_max(machine.steps(), Ordering::Relaxed);
         }
         match verdict {
-            Ok(true) => RunResult::True,
-            Ok(false) => {
+            Ok(Judgement::Holds) => RunResult::True,
+            // Neither a pass nor a failure: the driver counts it apart, and
+            // its random phase avoids what the hypothesis read.
+            Ok(Judgement::Vacuous) => {
+                vacuous.fetch_add(1, Ordering::Relaxed);
+                RunResult::Discarded
+            }
+            Ok(Judgement::Fails) => {
                 // Confirmed by value, with the whole ceiling: a false that
                 // rests on a skipped computation that does not terminate
                 // is no refutation (see `Machine::strict`).
@@ -825,7 +836,11 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
                     }
                 }
             }
-            Verdict::Passed { coverage, aborted }
+            Verdict::Passed {
+                coverage,
+                aborted,
+                vacuous: vacuous.load(Ordering::Relaxed),
+            }
         }
         Outcome::Failed(failure) => failed(prog, &instance, goal, failure),
     }
@@ -903,7 +918,11 @@ pub(crate) fn report(
 ) -> String {
     let mut s = String::new();
     match verdict {
-        Verdict::Passed { coverage, aborted } => {
+        Verdict::Passed {
+            coverage,
+            aborted,
+            vacuous,
+        } => {
             match coverage.bound {
                 Some(b) => {
                     let _ = write!(s, "no counterexample up to size {b}");
@@ -913,6 +932,9 @@ pub(crate) fn report(
                 }
             }
             let _ = write!(s, " ({} runs", coverage.runs);
+            if *vacuous > 0 {
+                let _ = write!(s, ", {vacuous} with the hypothesis false");
+            }
             match coverage.stopped {
                 Stopped::TimeLimit(at) => {
                     let _ = write!(
