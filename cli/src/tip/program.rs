@@ -204,56 +204,65 @@ pub(crate) enum Expr {
     Delay(Box<Expr>, usize),
 }
 
+/// Pushes the expressions `e` is made of onto `stack` (a lambda's body
+/// included): the one walk over the shape of an expression.
+fn push_parts<'e>(e: &'e Expr, lambdas: &'e [Lambda], stack: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Call(_, xs)
+        | Expr::Con(_, xs)
+        | Expr::And(xs)
+        | Expr::Or(xs)
+        | Expr::Implies(xs)
+        | Expr::Xor(xs)
+        | Expr::Eq(xs)
+        | Expr::Distinct(xs)
+        | Expr::Arith(_, xs)
+        | Expr::Cmp(_, xs) => stack.extend(xs.iter()),
+        Expr::Select(_, _, x)
+        | Expr::Is(_, x)
+        | Expr::Not(x)
+        | Expr::Neg(x)
+        | Expr::Exists(_, x)
+        | Expr::Forall(_, x)
+        | Expr::Delay(x, _) => stack.push(x),
+        Expr::Match(x, cases) => {
+            stack.push(x);
+            stack.extend(cases.iter().map(|(_, b)| b));
+        }
+        Expr::Ite(parts) => stack.extend(parts.iter()),
+        Expr::Let(binds, body) => {
+            stack.extend(binds.iter().map(|(_, b)| b));
+            stack.push(body);
+        }
+        Expr::Lambda(id) => {
+            if let Some(l) = lambdas.get(*id) {
+                stack.push(&l.body);
+            }
+        }
+        Expr::Apply(f, xs) => {
+            stack.push(f);
+            stack.extend(xs.iter());
+        }
+        Expr::Local(_)
+        | Expr::FunRef(_)
+        | Expr::Free(_)
+        | Expr::Constant(_)
+        | Expr::Int(_)
+        | Expr::Bool(_)
+        | Expr::Undefined => {}
+    }
+}
+
 /// One more than the largest slot an expression reads (lambdas included),
 /// walked with an explicit stack.
 fn frame_need(e: &Expr, lambdas: &[Lambda]) -> usize {
     let mut need = 0;
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
-        match e {
-            Expr::Local(s) => need = need.max(s + 1),
-            Expr::FunRef(_)
-            | Expr::Free(_)
-            | Expr::Constant(_)
-            | Expr::Int(_)
-            | Expr::Bool(_)
-            | Expr::Undefined => {}
-            Expr::Call(_, xs)
-            | Expr::Con(_, xs)
-            | Expr::And(xs)
-            | Expr::Or(xs)
-            | Expr::Implies(xs)
-            | Expr::Xor(xs)
-            | Expr::Eq(xs)
-            | Expr::Distinct(xs)
-            | Expr::Arith(_, xs)
-            | Expr::Cmp(_, xs) => stack.extend(xs.iter()),
-            Expr::Select(_, _, x)
-            | Expr::Is(_, x)
-            | Expr::Not(x)
-            | Expr::Neg(x)
-            | Expr::Exists(_, x)
-            | Expr::Forall(_, x)
-            | Expr::Delay(x, _) => stack.push(x),
-            Expr::Match(x, cases) => {
-                stack.push(x);
-                stack.extend(cases.iter().map(|(_, b)| b));
-            }
-            Expr::Ite(parts) => stack.extend(parts.iter()),
-            Expr::Let(binds, body) => {
-                stack.extend(binds.iter().map(|(_, b)| b));
-                stack.push(body);
-            }
-            Expr::Lambda(id) => {
-                if let Some(l) = lambdas.get(*id) {
-                    stack.push(&l.body);
-                }
-            }
-            Expr::Apply(f, xs) => {
-                stack.push(f);
-                stack.extend(xs.iter());
-            }
+        if let Expr::Local(s) = e {
+            need = need.max(s + 1);
         }
+        push_parts(e, lambdas, &mut stack);
     }
     need
 }
@@ -274,46 +283,7 @@ pub(crate) fn free_symbols_used(prog: &Program, body: &Expr) -> Vec<usize> {
             }
             _ => {}
         }
-        match e {
-            Expr::Call(_, xs)
-            | Expr::Con(_, xs)
-            | Expr::And(xs)
-            | Expr::Or(xs)
-            | Expr::Implies(xs)
-            | Expr::Xor(xs)
-            | Expr::Eq(xs)
-            | Expr::Distinct(xs)
-            | Expr::Arith(_, xs)
-            | Expr::Cmp(_, xs) => stack.extend(xs.iter()),
-            Expr::Select(_, _, x)
-            | Expr::Is(_, x)
-            | Expr::Not(x)
-            | Expr::Neg(x)
-            | Expr::Exists(_, x)
-            | Expr::Forall(_, x)
-            | Expr::Delay(x, _) => stack.push(x),
-            Expr::Match(x, cases) => {
-                stack.push(x);
-                stack.extend(cases.iter().map(|(_, b)| b));
-            }
-            Expr::Ite(parts) => stack.extend(parts.iter()),
-            Expr::Let(binds, body) => {
-                stack.extend(binds.iter().map(|(_, b)| b));
-                stack.push(body);
-            }
-            Expr::Lambda(id) => stack.push(&prog.lambdas[*id].body),
-            Expr::Apply(f, xs) => {
-                stack.push(f);
-                stack.extend(xs.iter());
-            }
-            Expr::Local(_)
-            | Expr::FunRef(_)
-            | Expr::Free(_)
-            | Expr::Constant(_)
-            | Expr::Int(_)
-            | Expr::Bool(_)
-            | Expr::Undefined => {}
-        }
+        push_parts(e, &prog.lambdas, &mut stack);
     }
     (0..used.len()).filter(|&k| used[k]).collect()
 }
