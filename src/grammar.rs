@@ -76,6 +76,20 @@ impl Build {
         }
     }
 
+    /// The value of a lazy atom's production from its free bits (most
+    /// significant first), without a value per bit: what [`Build::run`]
+    /// makes of the bits' values. `None` when the program is not an
+    /// atom's (possibly under conversions).
+    pub(crate) fn run_atom(&self, bits: u64) -> Option<Value> {
+        match self {
+            Build::Atom(family, block) => {
+                Some(family.make(family.blocks[*block as usize].key(bits)))
+            }
+            Build::Map(f, b) => b.run_atom(bits).map(|v| f(v)),
+            _ => None,
+        }
+    }
+
     /// Runs the program on slot values (consumed in order).
     pub(crate) fn run(&self, slots: &mut std::vec::IntoIter<Value>) -> Value {
         match self {

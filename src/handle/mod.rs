@@ -406,6 +406,19 @@ impl Unfold for Materializer<'_, '_> {
         let node = self.ctx.touch(idx);
         let g = self.ctx.grammar;
         let p = &g.prods[node.prod().index()];
+        if let Some(block) = p.atom {
+            // A lazy atom: its bits read in the order the walk below would
+            // read them, and its value made from them at once (one value
+            // per bit, boxed and combined, cost ten times as much).
+            let first = node.first_field();
+            let mut bits = 0u64;
+            for i in 0..block.free {
+                bits = bits << 1 | u64::from(self.ctx.touch(first + i).tag());
+            }
+            if let Some(value) = p.build.run_atom(bits) {
+                return Some(Opened::Done(value));
+            }
+        }
         Some(match node.kind(p.leaf) {
             NodeKind::Leaf { index } => Opened::Done(g.leaf_value(p.sort, index)),
             NodeKind::Alternative { first, .. } => {

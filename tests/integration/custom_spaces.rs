@@ -427,3 +427,45 @@ fn a_dependent_space_refuses_an_infinite_first_space() {
     let message = e.downcast_ref::<String>().expect("a message");
     assert!(message.contains("more than 100000"), "{message}");
 }
+
+#[test]
+fn forcing_a_hand_written_space_over_atoms_reads_every_value_once() {
+    // `force()` on a hand-written union of integer atoms (and a `char`
+    // atom under a `map`): each forced value is its own class, so the
+    // runs are exactly the reference enumeration's values up to the bound,
+    // each once.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    enum Atomic {
+        Small(i8),
+        Letter(char),
+        Wide(u16),
+    }
+    impl Enumerable for Atomic {
+        fn describe() -> Space<Self> {
+            space::pay(space::union(vec![
+                space::map(space::of::<i8>(), Atomic::Small),
+                space::map(space::map(space::of::<char>(), |c: char| c), Atomic::Letter),
+                space::map(space::of::<u16>(), Atomic::Wide),
+            ]))
+        }
+    }
+    for bound in [1, 4, 9] {
+        let mut forced = vec![];
+        let mut searcher = Searcher::<Atomic>::new(bound);
+        while searcher
+            .step(|x: Lazy<Atomic>| {
+                forced.push(x.force());
+                true
+            })
+            .is_some()
+        {}
+        let reference: Vec<Atomic> = (0..=bound).flat_map(values_of::<Atomic>).collect();
+        let unique: std::collections::HashSet<Atomic> = forced.iter().copied().collect();
+        assert_eq!(
+            unique.len(),
+            forced.len(),
+            "a value forced twice, bound {bound}"
+        );
+        assert_eq!(unique, reference.into_iter().collect(), "bound {bound}");
+    }
+}
