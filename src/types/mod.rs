@@ -176,6 +176,13 @@ pub(crate) fn grammar_of<T: Enumerable>() -> Rc<Grammar> {
 impl<T> Lazy<'_, T> {
     /// Materialises the plain value at this position. Counts as reading
     /// every position below it.
+    ///
+    /// On a type whose [`Enumerable`] is written by hand this runs the
+    /// space's build programs, several times the cost of a derived type's
+    /// read, and every value forced is a class of its own. A [`LazyView`]
+    /// written with [`Lazy::alternative`] reads such a type one
+    /// constructor at a time instead, as lazily and about as fast as a
+    /// derived view (see the [`lazy`](crate::lazy) module).
     // The bound is on the method (as on `get`), so that calling it on
     // another type is reported as that type not being `Enumerable`.
     pub fn force(self) -> T
