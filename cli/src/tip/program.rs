@@ -1493,9 +1493,8 @@ impl Elaborator {
         scope: &mut Scope,
     ) -> Result<(Expr, Type), SyntaxError> {
         f.takes(2)?;
-        let (e, t) = self.arg(f, &f.args[0], scope)?;
         let want = self.ty(&f.args[1], f.tparams, 0)?;
-        self.expect(&f.args[0], &t, &want, f.tparams)?;
+        let e = self.arg_of_type(f, &f.args[0], &want, scope)?;
         Ok((e, want))
     }
 

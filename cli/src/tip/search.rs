@@ -735,6 +735,23 @@ fn abort_index(a: &Abort) -> usize {
     }
 }
 
+/// The values of a goal's variables on the input `x`: the goal's own, in
+/// order, and its symbols without a definition (`free_used`, searched
+/// after them), by their index in `Program::free`.
+fn bind_variables<'r>(
+    x: Lazy<'r, DynValue>,
+    prog: &Program,
+    goal: &Goal,
+    free_used: &[usize],
+) -> (Vec<Value<'r>>, Vec<Option<Value<'r>>>) {
+    let mut inputs: Vec<Value<'r>> = x.view().fields().map(Value::Input).collect();
+    let mut free = vec![None; prog.free.len()];
+    for (&k, v) in free_used.iter().zip(inputs.split_off(goal.vars.len())) {
+        free[k] = Some(v);
+    }
+    (inputs, free)
+}
+
 /// Searches one goal for a counterexample: iterative deepening over the
 /// total size of its variables, through the check driver. Integers are
 /// sized linearly (`n` costs `|n|`).
@@ -763,19 +780,15 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
         RunResult::Discarded
     };
     let prop = |x: Lazy<'_, DynValue>| -> RunResult {
-        let mut inputs: Vec<Value<'_>> = x.view().fields().map(Value::Input).collect();
-        let mut free = vec![None; prog.free.len()];
-        for (&k, v) in instance.free.iter().zip(inputs.split_off(goal.vars.len())) {
-            free[k] = Some(v);
-        }
         let mut run_limits = limits;
         if options.adaptive_fuel {
             run_limits.fuel = adaptive_fuel(most_steps.load(Ordering::Relaxed), limits.fuel);
         }
+        let (inputs, free) = bind_variables(x, prog, goal, &instance.free);
         let mut machine = Machine::new(prog, meanings, run_limits)
-            .with_free(free.clone())
+            .with_free(free)
             .with_constants(constants);
-        let verdict = machine.judge(body, inputs.clone());
+        let verdict = machine.judge(body, inputs);
         if verdict.is_ok() {
             most_steps.fetch_max(machine.steps(), Ordering::Relaxed);
         }
@@ -791,6 +804,7 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
                 // Confirmed by value, with the whole ceiling: a false that
                 // rests on a skipped computation that does not terminate
                 // is no refutation (see `Machine::strict`).
+                let (inputs, free) = bind_variables(x, prog, goal, &instance.free);
                 let mut strict = Machine::new(prog, meanings, limits)
                     .with_free(free)
                     .with_constants(constants)
@@ -879,23 +893,18 @@ fn failed(prog: &Program, instance: &Instance, goal: &Goal, failure: Failure) ->
         .free
         .iter()
         .map(|&k| &prog.free[k])
+        .zip(&instance.var_types[goal.vars.len()..])
         .zip(&failure.arguments[goal.vars.len()..])
-        .map(|((name, t), v)| {
+        .map(|(((name, t), ty), v)| {
             let value = instance.show(v);
             let name = symbol(name);
-            match t {
-                Type::Fun(_, result) => match lambda_parts(&value) {
-                    Some((binders, body)) => format!(
-                        "(define-fun {name} {binders} {} {body})",
-                        tip_type(prog, &concrete(prog, result))
-                    ),
-                    None => format!("(define-fun {name} () {} {value})", tip_type(prog, t)),
-                },
-                _ => format!(
-                    "(define-fun {name} () {} {value})",
-                    tip_type(prog, &concrete(prog, t))
-                ),
+            // A function symbol as SMT-LIB defines one: its parameters,
+            // its result type, its body.
+            if let (Type::Fun(_, result), Some((binders, body))) = (t, lambda_parts(&value)) {
+                let result = tip_type(prog, &concrete(prog, result));
+                return format!("(define-fun {name} {binders} {result} {body})");
             }
+            format!("(define-fun {name} () {ty} {value})")
         })
         .collect();
     Verdict::Failed {
