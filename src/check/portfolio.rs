@@ -7,15 +7,18 @@
 //!
 //! The budgets are counted in runs, never in time, so the verdict is the
 //! same on any machine. Every [`SLICE`] runs of the size order, the depth
-//! order catches up to `sqrt(SHARE * n)` runs in all, `n` being the size
-//! order's runs so far: early on the two orders get comparable budgets
-//! (the depth order's wins come within a few thousand runs), and the depth
-//! order's share then shrinks (a fifth of the runs at 6 000, 4% at 160 000,
-//! 1.6% at a million), so that a property it does not help costs little
-//! more than without it. The depth order stops at its first
-//! counterexample; the size order goes on with its own budget, and its
-//! first counterexample, when it reaches one, is what the check reports
-//! (the same one as without the portfolio).
+//! order catches up to its allowance: as many runs as the size order's
+//! `n` up to [`EVEN_UNTIL`] runs, then `sqrt(EVEN_UNTIL * n)`. While the
+//! search is young the two orders share the runs evenly, so the first
+//! counterexample comes within twice the runs of the order that meets it
+//! first (Lazy SmallCheck's order wins on long inputs of small parts, and
+//! those bugs come within tens of thousands of runs); later the depth
+//! order's share shrinks (a third at 100 000 runs, 11% at a million), so
+//! that a property it does not help costs little more than without it.
+//! The depth order stops at its first counterexample; the size order goes
+//! on with its own budget, and its first counterexample, when it reaches
+//! one, is what the check reports (the same one as without the
+//! portfolio).
 
 use super::driver::{failure_record, BoundEvent, RunCounts, Subject};
 use crate::engine::{bound_in_searcher, BoundResult, Budget, ClockEvery, Searcher};
@@ -27,13 +30,20 @@ use std::time::Instant;
 /// Runs of the size order between two slices of the depth order.
 pub(crate) const SLICE: u64 = 1024;
 
-/// The depth order may have made `sqrt(SHARE * n)` runs when the size order
-/// has made `n`.
-pub(crate) const SHARE: u64 = 256;
+/// The depth order may have made as many runs as the size order until the
+/// size order has made this many, and `sqrt(EVEN_UNTIL * n)` after `n`.
+/// Measured by `tools/src/bin/first_ctrex.rs`:
+/// the depth order's wins there need 1 000 to 20 000 runs of its own, and a
+/// million runs of the size order (the deep profile) pay 128 000 more.
+pub(crate) const EVEN_UNTIL: u64 = 16_384;
 
 /// The depth order's runs allowed after `size_runs` runs of the size order.
 fn depth_allowance(size_runs: u64) -> u64 {
-    SHARE.saturating_mul(size_runs).isqrt()
+    if size_runs <= EVEN_UNTIL {
+        size_runs
+    } else {
+        EVEN_UNTIL.saturating_mul(size_runs).isqrt()
+    }
 }
 
 /// A counterexample of the depth order, with the value as a tree (for
@@ -343,12 +353,36 @@ mod tests {
         assert_eq!(events[1], format!("size {}", f.size));
     }
 
+    /// While the search is young the depth order gets as many runs as the
+    /// size order: six distinct numbers (about 2 700 runs by depth, 1.5
+    /// million by size) are met within 8 000 runs by size, where a share
+    /// of `sqrt(256 n)` (1 431 runs) did not reach them.
     #[test]
-    fn the_depth_order_gets_a_shrinking_share() {
+    fn an_even_share_meets_a_long_shallow_bug_early() {
+        let prop = property(6, &Cond::Distinct);
+        let c = config(8_000, true).try_check(&prop).unwrap_err();
+        assert!(matches!(c.found, Found::Depth { .. }), "{:?}", c.found);
+        assert_eq!(c.value.len(), 6);
+        assert!(Cond::Distinct.holds(&c.value));
+        assert!(c.summary.depth_runs <= 8_000, "{}", c.summary.depth_runs);
+        assert!(!c.is_minimal());
+        assert!(config(8_000, false).try_check(&prop).is_ok());
+    }
+
+    #[test]
+    fn the_depth_order_shares_evenly_and_then_less() {
         assert_eq!(depth_allowance(0), 0);
-        assert_eq!(depth_allowance(1024), 512);
-        assert_eq!(depth_allowance(1_000_000), 16_000);
+        assert_eq!(depth_allowance(1024), 1024);
+        assert_eq!(depth_allowance(16_384), 16_384);
+        assert_eq!(depth_allowance(65_536), 32_768);
+        assert_eq!(depth_allowance(1_000_000), 128_000);
         assert!(depth_allowance(u64::MAX) > 0);
+        // Never less after more runs of the size order.
+        let mut last = 0;
+        for n in (0..200_000).step_by(997) {
+            assert!(depth_allowance(n) >= last);
+            last = depth_allowance(n);
+        }
     }
 
     proptest! {

@@ -51,13 +51,15 @@ pub(crate) struct Settings {
     /// see [`Config::shard`](crate::Config::shard).
     pub(crate) shard: Option<Shard>,
     /// Interleave a depth-bounded search (Lazy SmallCheck's order) with the
-    /// size-bounded one in the exhaustive phase, within a budget that grows
-    /// as the square root of the size order's runs: a bug that needs a long input of small parts is then found early
+    /// size-bounded one in the exhaustive phase, with as many runs as the
+    /// size order for its first 16 384 and a share that then grows as the
+    /// square root of its runs: a bug that needs a long input of small
+    /// parts is then found early
     /// (`docs/spec.md#portfolio`). The counterexample reported is still the
     /// smallest one whenever the run budget reaches it. On in the deep
-    /// profile; off in the default one, where its share (about a quarter
-    /// more runs at 2 000) cost more than it found: no bug of the
-    /// `versus_proptest` set needed it.
+    /// profile (13% more runs at its million); off in the default one,
+    /// where it would double a passing check's 2 000 runs, and no bug of
+    /// the `versus_proptest` set needed it.
     pub(crate) portfolio: bool,
     /// Whether `runs` was set rather than taken from a profile: searches
     /// (`sat`, `classes`, ...) have no run budget unless one was set.

@@ -9,6 +9,7 @@ pub mod lambda;
 pub mod nat;
 pub mod redblack;
 pub mod regexp;
+pub mod small_programs;
 pub mod timing;
 pub mod typecheck;
 

@@ -1,8 +1,9 @@
 //! Time to the first counterexample, the check driver with and without the
 //! portfolio (`Config::portfolio`: a depth-bounded search interleaved with
 //! the size-bounded one), on the counterexample benchmarks of
-//! `docs/benchmarks/` and on properties whose counterexample is long but
-//! shallow.
+//! `docs/benchmarks/`, on properties whose counterexample is long but
+//! shallow, and on the programs after Lazy SmallCheck's examples
+//! (`benchmarks::small_programs`).
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin first_ctrex -- [name ...]
@@ -10,20 +11,37 @@
 //!
 //! One line per property and order: the property runs and the seconds of
 //! thread CPU time until the first failing run (whichever order made it),
-//! then until the check's report, the reported counterexample's size, how
+//! then until the check's report (every run, shrinking and the search for
+//! a smaller counterexample included; `passed` when the budget ran out
+//! without one), the reported counterexample's size, how
 //! it was found (`size`: by the size order, minimal; `depth`: by the depth
 //! order, shrunk) and whether it is proven size-minimal. The random phase
-//! is off, so that only the exhaustive orders are measured; the run budget
-//! is unlimited.
+//! is off, so that only the exhaustive orders are measured. Three orders
+//! per property: `size` alone and `portfolio` with no run budget (the
+//! report is then always the size order's, proven minimal), and `deep-1M`,
+//! the portfolio with the deep profile's million runs (past which a
+//! counterexample of the depth order is shrunk and reported, saying
+//! whether it is proven minimal).
 
 use neatcheck::check::{Config, Found};
 use neatcheck::{Enumerable, Lazy};
-use neatcheck_tools::benchmarks::{lambda, redblack, regexp, timing::cpu_now};
+use neatcheck_tools::benchmarks::{lambda, redblack, regexp, small_programs, timing::cpu_now};
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
+
+/// How a row searches: the size order alone, the portfolio with an
+/// unlimited budget, or the portfolio with the deep profile's million runs
+/// (past which a counterexample of the depth order is reported shrunk,
+/// proven minimal or not).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Size,
+    Portfolio,
+    Deep,
+}
 
 /// What one check measured.
 struct Row {
@@ -40,8 +58,9 @@ struct Row {
 /// failing run and the report.
 fn measure<T: Enumerable + Debug + Send>(
     prop: &(impl Fn(Lazy<'_, T>) -> bool + Sync),
-    portfolio: bool,
+    order: Order,
 ) -> Row {
+    let portfolio = order != Order::Size;
     let calls = AtomicU64::new(0);
     let first: OnceLock<(u64, Duration)> = OnceLock::new();
     let start = cpu_now();
@@ -55,20 +74,34 @@ fn measure<T: Enumerable + Debug + Send>(
     };
     let config = Config::default()
         .samples(0, 0)
-        .runs(u64::MAX)
+        .runs(if order == Order::Deep {
+            1_000_000
+        } else {
+            u64::MAX
+        })
         .max_size(usize::MAX)
         .regressions(false)
         .run_timeout(None)
         .portfolio(portfolio);
-    let c = config
-        .try_check(counted)
-        .expect_err("every property here fails");
+    let result = config.try_check(counted);
     let final_secs = (cpu_now() - start).as_secs_f64();
+    let final_runs = calls.load(Ordering::Relaxed);
+    let Err(c) = result else {
+        return Row {
+            first_runs: 0,
+            first_secs: f64::NAN,
+            final_runs,
+            final_secs,
+            size: 0,
+            how: "passed",
+            minimal: false,
+        };
+    };
     let (first_runs, first_time) = *first.get().expect("a run failed");
     Row {
         first_runs,
         first_secs: first_time.as_secs_f64(),
-        final_runs: c.summary.runs + c.summary.depth_runs,
+        final_runs,
         final_secs,
         size: c.size,
         how: match c.found {
@@ -111,26 +144,34 @@ fn seven_nonzero(xs: Lazy<'_, Vec<u8>>) -> bool {
 fn main() {
     let only: Vec<String> = std::env::args().skip(1).collect();
     println!(
-        "{:<14} {:<9} {:>10} {:>9} {:>10} {:>9} {:>5} {:<6} minimal",
+        "{:<16} {:<9} {:>10} {:>9} {:>10} {:>9} {:>5} {:<6} minimal",
         "property", "order", "runs1st", "s1st", "runsFinal", "sFinal", "size", "how"
     );
-    let row = |name: &str, f: &dyn Fn(bool) -> Row| {
+    let row = |name: &str, f: &dyn Fn(Order) -> Row| {
         if !only.is_empty() && !only.iter().any(|o| o == name) {
             return;
         }
-        for portfolio in [false, true] {
-            let r = f(portfolio);
+        for order in [Order::Size, Order::Portfolio, Order::Deep] {
+            let r = f(order);
             println!(
-                "{:<14} {:<9} {:>10} {:>9.3} {:>10} {:>9.3} {:>5} {:<6} {}",
+                "{:<16} {:<9} {:>10} {:>9.3} {:>10} {:>9.3} {:>5} {:<6} {}",
                 name,
-                if portfolio { "portfolio" } else { "size" },
+                match order {
+                    Order::Size => "size",
+                    Order::Portfolio => "portfolio",
+                    Order::Deep => "deep-1M",
+                },
                 r.first_runs,
                 r.first_secs,
                 r.final_runs,
                 r.final_secs,
                 r.size,
                 r.how,
-                if r.minimal { "proven" } else { "not proven" },
+                match (r.how, r.minimal) {
+                    ("passed", _) => "-",
+                    (_, true) => "proven",
+                    (_, false) => "not proven",
+                },
             );
         }
     };
@@ -140,4 +181,16 @@ fn main() {
     row("six-distinct", &|p| measure(&six_distinct, p));
     row("five-chars", &|p| measure(&five_chars, p));
     row("seven-nonzero", &|p| measure(&seven_nonzero, p));
+    row("listset-shallow", &|p| {
+        measure(&small_programs::listset_shallow, p)
+    });
+    row("listset-fast", &|p| {
+        measure(&small_programs::listset_fast_path, p)
+    });
+    row("huffman-opt", &|p| {
+        measure(&small_programs::huffman_optimal, p)
+    });
+    row("sumpuz-carry", &|p| {
+        measure(&small_programs::sumpuz_sound, p)
+    });
 }
