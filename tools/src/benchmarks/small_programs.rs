@@ -1,5 +1,6 @@
 //! Programs after Lazy SmallCheck's example suite (ordered-list sets, a
-//! Huffman codec, a cryptarithm solver), each with an injected bug, for
+//! Huffman codec, a cryptarithm solver, Hutton's countdown problem), each
+//! with an injected bug, for
 //! the time to the first counterexample (`first_ctrex`). They are written
 //! against the public API as a user would, read their input lazily where
 //! the original's evaluation is lazy, and their bugs need a long input of
@@ -275,6 +276,110 @@ pub fn sumpuz_sound(input: Lazy<'_, (String, String, String)>) -> bool {
         .all(|s| value_of(s, &word(&x)) + value_of(s, &word(&y)) == value_of(s, &word(&z)))
 }
 
+/// The arithmetic operators of the countdown problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+const OPS: [Op; 4] = [Op::Add, Op::Sub, Op::Mul, Op::Div];
+
+/// Applies `op` when the brute-force solver allows it: natural numbers
+/// only (a difference must be positive, a quotient exact).
+fn apply_any(op: Op, x: u64, y: u64) -> Option<u64> {
+    match op {
+        Op::Add => x.checked_add(y),
+        Op::Sub => (x > y).then(|| x - y),
+        Op::Mul => x.checked_mul(y),
+        Op::Div => (y != 0 && x % y == 0).then(|| x / y),
+    }
+}
+
+/// Applies `op` when the solver that exploits arithmetic laws allows it:
+/// commutative operators in one order only, no multiplication or division
+/// by one. Bug: a product of two equal numbers is excluded (`x < y` where
+/// `x <= y` was meant).
+fn apply_pruned(op: Op, x: u64, y: u64) -> Option<u64> {
+    let allowed = match op {
+        Op::Add => x <= y,
+        Op::Sub => x > y,
+        Op::Mul => x != 1 && y != 1 && x < y,
+        Op::Div => y != 1 && y != 0 && x % y == 0,
+    };
+    if allowed {
+        apply_any(op, x, y)
+    } else {
+        None
+    }
+}
+
+/// The values of every expression over the numbers `ns` in this order
+/// (each used once), combining by `apply`.
+fn results(ns: &[u64], apply: fn(Op, u64, u64) -> Option<u64>) -> Vec<u64> {
+    match ns {
+        [] => vec![],
+        [n] => [*n].into_iter().filter(|&n| n > 0).collect(),
+        _ => {
+            let mut out = Vec::new();
+            for cut in 1..ns.len() {
+                let right = results(&ns[cut..], apply);
+                for x in results(&ns[..cut], apply) {
+                    for &y in &right {
+                        out.extend(OPS.iter().filter_map(|&op| apply(op, x, y)));
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Every ordering of every subset of `ns`.
+fn subbags(ns: &[u64]) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    for mask in 0..1u32 << ns.len() {
+        let chosen: Vec<u64> = (0..ns.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| ns[i])
+            .collect();
+        permutations(chosen, 0, &mut out);
+    }
+    out
+}
+
+fn permutations(mut v: Vec<u64>, from: usize, out: &mut Vec<Vec<u64>>) {
+    if from + 1 >= v.len() {
+        out.push(v);
+        return;
+    }
+    for i in from..v.len() {
+        v.swap(from, i);
+        permutations(v.clone(), from + 1, out);
+        v.swap(from, i);
+    }
+}
+
+fn solvable(ns: &[u64], target: u64, apply: fn(Op, u64, u64) -> Option<u64>) -> bool {
+    subbags(ns)
+        .iter()
+        .any(|bag| results(bag, apply).contains(&target))
+}
+
+/// Whenever the brute-force solver reaches `target` from up to four
+/// numbers, so does the one that exploits arithmetic laws.
+pub fn countdown_complete(input: Lazy<'_, (Vec<u32>, u32)>) -> bool {
+    let (ns, target) = input.view();
+    if ns.len() > 4 {
+        return true;
+    }
+    let ns: Vec<u64> = ns.iter().map(|n| u64::from(n.get())).collect();
+    let target = u64::from(target.get());
+    !solvable(&ns, target, apply_any) || solvable(&ns, target, apply_pruned)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,6 +403,8 @@ mod tests {
         assert_eq!(cost(&h, &huffman_front_merge(h.clone())), 9);
         // 5 + 6 = 11: the carry out of the last column is dropped.
         let found = solutions(&['a'], &['b'], &['c'], 0, &Vec::new());
+        assert!(!solvable(&[3, 3], 9, apply_pruned) && solvable(&[3, 3], 9, apply_any));
+        assert!(solvable(&[2, 3, 4], 20, apply_pruned));
         assert!(found
             .iter()
             .any(|s| value_of(s, &['a']) + value_of(s, &['b']) != value_of(s, &['c'])));
