@@ -91,7 +91,7 @@ impl Build {
     }
 
     /// Runs the program on slot values (consumed in order).
-    pub(crate) fn run(&self, slots: &mut std::vec::IntoIter<Value>) -> Value {
+    pub(crate) fn run(&self, slots: &mut impl Iterator<Item = Value>) -> Value {
         match self {
             Build::Slot => slots.next().expect("one value per slot"),
             Build::Pure(p) => p(),
@@ -1368,10 +1368,8 @@ impl<'t> Unfold for TreeValue<'_, 't> {
         })
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<Value>) -> Value {
-        self.g.prods[prod.index()]
-            .build
-            .run(&mut fields.into_iter())
+    fn close(&mut self, prod: ProdId, mut fields: std::vec::Drain<'_, Value>) -> Value {
+        self.g.prods[prod.index()].build.run(&mut fields)
     }
 }
 
@@ -1400,8 +1398,8 @@ impl<'t> Unfold for TreeSize<'_, 't> {
         })
     }
 
-    fn close(&mut self, cost: u64, fields: Vec<u64>) -> u64 {
-        cost + fields.iter().sum::<u64>()
+    fn close(&mut self, cost: u64, fields: std::vec::Drain<'_, u64>) -> u64 {
+        cost + fields.sum::<u64>()
     }
 }
 

@@ -111,8 +111,8 @@ impl Unfold for ArenaPattern<'_> {
         })
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<Pattern>) -> Pattern {
-        Pattern::Node(prod, fields)
+    fn close(&mut self, prod: ProdId, fields: std::vec::Drain<'_, Pattern>) -> Pattern {
+        Pattern::Node(prod, fields.collect())
     }
 }
 
@@ -257,8 +257,8 @@ impl<'p> Unfold for CompleteTree<'p> {
         })
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
-        Rc::new(Tree::Node(prod, fields))
+    fn close(&mut self, prod: ProdId, fields: std::vec::Drain<'_, Rc<Tree>>) -> Rc<Tree> {
+        Rc::new(Tree::Node(prod, fields.collect()))
     }
 }
 
@@ -480,8 +480,8 @@ impl<'t> Unfold for TreePattern<'t> {
         })
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<Pattern>) -> Pattern {
-        Pattern::Node(prod, fields)
+    fn close(&mut self, prod: ProdId, fields: std::vec::Drain<'_, Pattern>) -> Pattern {
+        Pattern::Node(prod, fields.collect())
     }
 }
 

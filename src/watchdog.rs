@@ -331,8 +331,8 @@ impl Unfold for CopiedTree<'_> {
         })
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<Rc<Tree>>) -> Rc<Tree> {
-        Rc::new(Tree::Node(prod, fields))
+    fn close(&mut self, prod: ProdId, fields: std::vec::Drain<'_, Rc<Tree>>) -> Rc<Tree> {
+        Rc::new(Tree::Node(prod, fields.collect()))
     }
 }
 

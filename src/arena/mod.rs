@@ -14,6 +14,7 @@ mod shared;
 pub(crate) use shared::{PublishedArena, ReadLog};
 
 use std::cell::Cell;
+use std::vec::Drain;
 
 /// Converts a count or position to a 32-bit id (a sort, an alternative, an
 /// arena node, an offset in a template), failing loudly rather than
@@ -262,23 +263,65 @@ pub(crate) trait Unfold {
         fields: &mut Vec<Self::Pos>,
     ) -> Option<Opened<Self::Label, Self::Out>>;
 
-    /// The output of a node from its fields' outputs (in order).
-    fn close(&mut self, label: Self::Label, fields: Vec<Self::Out>) -> Self::Out;
+    /// The output of a node from its fields' outputs (in order), drained
+    /// from the builder's stack: an output that keeps them collects them,
+    /// one that combines them allocates nothing.
+    fn close(&mut self, label: Self::Label, fields: Drain<'_, Self::Out>) -> Self::Out;
+}
+
+/// A pending step of a build: open a position, or close a node once its
+/// fields' outputs are on the stack.
+#[derive(Debug)]
+enum Task<P, L> {
+    Open(P),
+    Close(L, usize),
+}
+
+/// The stacks of a build, kept by a caller that builds often (forcing a
+/// lazy position: a few small values per run) so that a build allocates
+/// only its outputs. A build starts by emptying them: a build cut short (a
+/// malformed input, a panic in a conversion) leaves entries behind.
+#[derive(Debug)]
+pub(crate) struct BuildStacks<P, L, O> {
+    tasks: Vec<Task<P, L>>,
+    outs: Vec<O>,
+    fields: Vec<P>,
+}
+
+impl<P, L, O> BuildStacks<P, L, O> {
+    pub(crate) const fn new() -> Self {
+        BuildStacks {
+            tasks: Vec::new(),
+            outs: Vec::new(),
+            fields: Vec::new(),
+        }
+    }
 }
 
 /// Builds the output of `root` (fields left to right, each node after its
 /// fields), iteratively; `None` when [`Unfold::open`] stopped it.
 pub(crate) fn try_build<U: Unfold>(u: &mut U, root: U::Pos) -> Option<U::Out> {
-    enum Task<P, L> {
-        Open(P),
-        Close(L, usize),
-    }
-    let mut tasks = vec![Task::Open(root)];
-    let mut outs: Vec<U::Out> = vec![];
-    let mut fields: Vec<U::Pos> = vec![];
+    try_build_in(u, root, &mut BuildStacks::new())
+}
+
+/// [`try_build`] on the caller's stacks (their capacity kept).
+pub(crate) fn try_build_in<U: Unfold>(
+    u: &mut U,
+    root: U::Pos,
+    stacks: &mut BuildStacks<U::Pos, U::Label, U::Out>,
+) -> Option<U::Out> {
+    let BuildStacks {
+        tasks,
+        outs,
+        fields,
+    } = stacks;
+    tasks.clear();
+    outs.clear();
+    fields.clear();
+    tasks.push(Task::Open(root));
     while let Some(task) = tasks.pop() {
         match task {
-            Task::Open(pos) => match u.open(pos, &mut fields)? {
+            Task::Open(pos) => match u.open(pos, fields)? {
                 Opened::Done(out) => outs.push(out),
                 Opened::Node(label) => {
                     tasks.push(Task::Close(label, fields.len()));
@@ -286,13 +329,22 @@ pub(crate) fn try_build<U: Unfold>(u: &mut U, root: U::Pos) -> Option<U::Out> {
                 }
             },
             Task::Close(label, arity) => {
-                let kids = outs.split_off(outs.len() - arity);
-                let out = u.close(label, kids);
+                let at = outs.len() - arity;
+                let out = u.close(label, outs.drain(at..));
                 outs.push(out);
             }
         }
     }
     outs.pop()
+}
+
+/// [`build`] on the caller's stacks.
+pub(crate) fn build_in<U: Unfold>(
+    u: &mut U,
+    root: U::Pos,
+    stacks: &mut BuildStacks<U::Pos, U::Label, U::Out>,
+) -> U::Out {
+    try_build_in(u, root, stacks).expect("a well-formed input builds one output")
 }
 
 /// [`try_build`] for inputs that are well formed by construction.
@@ -349,8 +401,8 @@ mod tests {
             fields.push(pos + 1);
             Some(Opened::Node(()))
         }
-        fn close(&mut self, _: (), fields: Vec<u32>) -> u32 {
-            fields[0] + 1
+        fn close(&mut self, _: (), mut fields: Drain<'_, u32>) -> u32 {
+            fields.next().unwrap() + 1
         }
     }
 
@@ -379,8 +431,8 @@ mod tests {
             fields.extend([(2 * name, height - 1), (2 * name + 1, height - 1)]);
             Some(Opened::Node(name))
         }
-        fn close(&mut self, name: u32, fields: Vec<String>) -> String {
-            format!("{name}({})", fields.join(" "))
+        fn close(&mut self, name: u32, fields: Drain<'_, String>) -> String {
+            format!("{name}({})", fields.collect::<Vec<_>>().join(" "))
         }
     }
 
@@ -395,8 +447,56 @@ mod tests {
             fn open(&mut self, _: (), _: &mut Vec<()>) -> Option<Opened<(), ()>> {
                 None
             }
-            fn close(&mut self, _: (), _: Vec<()>) {}
+            fn close(&mut self, _: (), _: Drain<'_, ()>) {}
         }
         assert!(try_build(&mut Refuse, ()).is_none());
+    }
+
+    /// Stacks kept between builds: a build cut short (refused below the
+    /// root, or by a panic in `close`) leaves entries behind, and the next
+    /// build on the same stacks is still right.
+    #[test]
+    fn kept_stacks_survive_a_build_cut_short() {
+        /// `Print`, refusing the positions named `refuse` and panicking
+        /// when closing `panic`.
+        struct Faulty {
+            refuse: u32,
+            panic: u32,
+        }
+        impl Unfold for Faulty {
+            type Pos = (u32, u32);
+            type Label = u32;
+            type Out = String;
+            fn open(
+                &mut self,
+                pos: (u32, u32),
+                fields: &mut Vec<(u32, u32)>,
+            ) -> Option<Opened<u32, String>> {
+                if pos.0 == self.refuse {
+                    return None;
+                }
+                Print.open(pos, fields)
+            }
+            fn close(&mut self, name: u32, fields: Drain<'_, String>) -> String {
+                assert!(name != self.panic, "closing {name}");
+                Print.close(name, fields)
+            }
+        }
+        let mut stacks = BuildStacks::new();
+        let none = Faulty {
+            refuse: u32::MAX,
+            panic: u32::MAX,
+        };
+        let mut refusing = Faulty { refuse: 6, ..none };
+        assert!(try_build_in(&mut refusing, (1, 2), &mut stacks).is_none());
+        let mut panicking = Faulty { panic: 3, ..none };
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            build_in(&mut panicking, (1, 2), &mut stacks)
+        }));
+        assert!(caught.is_err());
+        assert!(!stacks.outs.is_empty() || !stacks.tasks.is_empty());
+        let mut fine = Faulty { ..none };
+        assert_eq!(build_in(&mut fine, (1, 2), &mut stacks), "1(2(4 5) 3(6 7))");
+        assert_eq!(build_in(&mut fine, (1, 1), &mut stacks), "1(2 3)");
     }
 }

@@ -1144,7 +1144,7 @@ impl Unfold for ArenaTree<'_> {
         })
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<Self::Out>) -> Self::Out {
-        Rc::new(crate::grammar::Tree::Node(prod, fields))
+    fn close(&mut self, prod: ProdId, fields: std::vec::Drain<'_, Self::Out>) -> Self::Out {
+        Rc::new(crate::grammar::Tree::Node(prod, fields.collect()))
     }
 }

@@ -89,8 +89,12 @@ impl<'t> Unfold for Ranker<'_, 't> {
         })
     }
 
-    fn close(&mut self, p: ProdId, fields: Vec<(usize, BigUint)>) -> (usize, BigUint) {
-        rank_node(self.g, &mut self.counts, p, &fields)
+    fn close(
+        &mut self,
+        p: ProdId,
+        fields: std::vec::Drain<'_, (usize, BigUint)>,
+    ) -> (usize, BigUint) {
+        rank_node(self.g, &mut self.counts, p, fields.as_slice())
     }
 }
 

@@ -221,8 +221,8 @@ impl<S: Sink> Unfold for Walker<'_, '_, S> {
         Some(Opened::Node(prod))
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<S::Out>) -> S::Out {
-        self.sink.node(self.g, prod, fields)
+    fn close(&mut self, prod: ProdId, fields: std::vec::Drain<'_, S::Out>) -> S::Out {
+        self.sink.node(self.g, prod, fields.collect())
     }
 }
 

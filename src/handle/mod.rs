@@ -11,10 +11,11 @@ mod trust_tests;
 // These point up to the type layer: a facade for users, not an import of
 // this layer (nothing in `lazy` uses them).
 
-use crate::arena::{NodeKind, Opened, ReadLog, Unfold};
+use crate::arena::{BuildStacks, NodeKind, Opened, ReadLog, Unfold};
 use crate::describe::{AtomBlock, Value};
 use crate::grammar::{Grammar, ProdId};
 use std::any::TypeId;
+use std::cell::RefCell;
 use std::marker::PhantomData;
 
 pub(crate) use crate::arena::Node;
@@ -388,7 +389,22 @@ fn non_canonical<T>() -> ! {
 /// Materialises the value of the node's sort, recording every open node
 /// below it in pre-order. Iterative: no recursion on deep values.
 pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
-    crate::arena::build(&mut Materializer { ctx }, idx)
+    thread_local! {
+        /// This thread's stacks for forcing: a property forces a few small
+        /// values per run, and fresh stacks were most of their cost.
+        static STACKS: RefCell<BuildStacks<u32, ProdId, Value>> =
+            const { RefCell::new(BuildStacks::new()) };
+    }
+    let mut materializer = Materializer { ctx };
+    STACKS
+        .try_with(|stacks| match stacks.try_borrow_mut() {
+            Ok(mut stacks) => Some(crate::arena::build_in(&mut materializer, idx, &mut stacks)),
+            // Forcing inside a conversion of a build in progress.
+            Err(_) => None,
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| crate::arena::build(&mut Materializer { ctx }, idx))
 }
 
 /// The generic materialiser: arena positions, read in pre-order, become
@@ -428,9 +444,7 @@ impl Unfold for Materializer<'_, '_> {
         })
     }
 
-    fn close(&mut self, prod: ProdId, fields: Vec<Value>) -> Value {
-        self.ctx.grammar.prods[prod.index()]
-            .build
-            .run(&mut fields.into_iter())
+    fn close(&mut self, prod: ProdId, mut fields: std::vec::Drain<'_, Value>) -> Value {
+        self.ctx.grammar.prods[prod.index()].build.run(&mut fields)
     }
 }
