@@ -10,21 +10,22 @@
 //! ```
 //!
 //! One line per property and order: the property runs and the seconds of
-//! thread CPU time until the first failing run (whichever order made it),
-//! then until the check's report (every run, shrinking and the search for
-//! a smaller counterexample included; `passed` when the budget ran out
-//! without one), the reported counterexample's size, how
-//! it was found (`size`: by the size order, minimal; `depth`: by the depth
-//! order, shrunk) and whether it is proven size-minimal. The random phase
-//! is off, so that only the exhaustive orders are measured. Three orders
-//! per property: `size` alone and `portfolio` with no run budget (the
-//! report is then always the size order's, proven minimal), and `deep-1M`,
-//! the portfolio with the deep profile's million runs (past which a
-//! counterexample of the depth order is shrunk and reported, saying
-//! whether it is proven minimal). The last column is the original NEAT's
-//! seconds to its counterexample where `docs/benchmarks/` gives them (the
-//! reference machine's, strategy D): a yardstick, not a measurement of
-//! this machine.
+//! thread CPU time until the first failing run (whichever phase or order
+//! made it), then until the check's report (every run, shrinking and the
+//! search for a smaller counterexample included; `passed` when the budget
+//! ran out without one), the reported counterexample's size, how it was
+//! found (`size`: by the size order, minimal; `depth`: by the depth order,
+//! shrunk; `random`, `edges`: by the random phase or the edge sweep,
+//! shrunk) and whether it is proven size-minimal. Four orders per
+//! property: `size` alone and `portfolio`, with no run budget and no random
+//! phase (the report is then always the size order's, proven minimal); and
+//! `default` and `deep`, the check as users get it under each profile
+//! (random phase, edge sweep, run budget; the deep one with the portfolio,
+//! past whose million runs a counterexample of the depth order is shrunk
+//! and reported, saying whether it is proven minimal). The last column is
+//! the original NEAT's seconds to its counterexample where
+//! `docs/benchmarks/` gives them (the reference machine's, strategy D): a
+//! yardstick, not a measurement of this machine.
 
 use neatcheck::check::{Config, Found};
 use neatcheck::{Enumerable, Lazy};
@@ -35,14 +36,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// How a row searches: the size order alone, the portfolio with an
-/// unlimited budget, or the portfolio with the deep profile's million runs
-/// (past which a counterexample of the depth order is reported shrunk,
+/// How a row searches: the size order alone or the portfolio, both with
+/// no run budget and no random phase; or a check as users get it, under
+/// the default profile or the deep one (a million runs, the portfolio, past
+/// whose budget a counterexample of the depth order is reported shrunk,
 /// proven minimal or not).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Order {
     Size,
     Portfolio,
+    Default,
     Deep,
 }
 
@@ -63,7 +66,6 @@ fn measure<T: Enumerable + Debug + Send>(
     prop: &(impl Fn(Lazy<'_, T>) -> bool + Sync),
     order: Order,
 ) -> Row {
-    let portfolio = order != Order::Size;
     let calls = AtomicU64::new(0);
     let first: OnceLock<(u64, Duration)> = OnceLock::new();
     let start = cpu_now();
@@ -75,17 +77,19 @@ fn measure<T: Enumerable + Debug + Send>(
         }
         holds
     };
-    let config = Config::default()
-        .samples(0, 0)
-        .runs(if order == Order::Deep {
-            1_000_000
-        } else {
-            u64::MAX
-        })
-        .max_size(usize::MAX)
-        .regressions(false)
-        .run_timeout(None)
-        .portfolio(portfolio);
+    let config = match order {
+        // The profiles as users get them: random phase, edge sweep, run
+        // budget; nothing turned off but the regression file.
+        Order::Default => Config::default(),
+        Order::Deep => Config::deep(),
+        Order::Size | Order::Portfolio => Config::default()
+            .samples(0, 0)
+            .runs(u64::MAX)
+            .max_size(usize::MAX)
+            .portfolio(order == Order::Portfolio),
+    }
+    .regressions(false)
+    .run_timeout(None);
     let result = config.try_check(counted);
     let final_secs = (cpu_now() - start).as_secs_f64();
     let final_runs = calls.load(Ordering::Relaxed);
@@ -160,7 +164,7 @@ fn main() {
         if !only.is_empty() && !only.iter().any(|o| o == name) {
             return;
         }
-        for order in [Order::Size, Order::Portfolio, Order::Deep] {
+        for order in [Order::Size, Order::Portfolio, Order::Default, Order::Deep] {
             let r = f(order);
             println!(
                 "{:<16} {:<9} {:>10} {:>9.3} {:>10} {:>9.3} {:>5} {:<6} {:<10} {}",
@@ -168,7 +172,8 @@ fn main() {
                 match order {
                     Order::Size => "size",
                     Order::Portfolio => "portfolio",
-                    Order::Deep => "deep-1M",
+                    Order::Default => "default",
+                    Order::Deep => "deep",
                 },
                 r.first_runs,
                 r.first_secs,
