@@ -1,6 +1,7 @@
 //! Programs after Lazy SmallCheck's example suite (ordered-list sets, a
-//! Huffman codec, a cryptarithm solver, Hutton's countdown problem), each
-//! with an injected bug, for
+//! Huffman codec, a cryptarithm solver, Hutton's countdown problem,
+//! Turner's bracket abstraction), each with a bug (injected, or the
+//! original's own for Turner), for
 //! the time to the first counterexample (`first_ctrex`). They are written
 //! against the public API as a user would, read their input lazily where
 //! the original's evaluation is lazy, and their bugs need a long input of
@@ -10,6 +11,7 @@
 //! the bugs are this crate's.
 
 use neatcheck::{Enumerable, Lazy};
+use std::rc::Rc;
 
 /// Whether a lazy list of characters is strictly ascending (a set), read
 /// element by element until the first descent.
@@ -380,9 +382,249 @@ pub fn countdown_complete(input: Lazy<'_, (Vec<u32>, u32)>) -> bool {
     !solvable(&ns, target, apply_any) || solvable(&ns, target, apply_pruned)
 }
 
+/// A variable of the combinator language.
+#[derive(Enumerable, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Var {
+    /// The first variable.
+    V0,
+    /// The second variable.
+    V1,
+}
+
+/// Turner's combinators (`C2`, `B2`, `S2`: C', B', S').
+#[derive(Enumerable, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comb {
+    /// Identity.
+    I,
+    /// Constant.
+    K,
+    /// Composition.
+    B,
+    /// Flip.
+    C,
+    /// Distribution.
+    S,
+    /// C'.
+    C2,
+    /// B'.
+    B2,
+    /// S'.
+    S2,
+}
+
+/// Lambda terms over combinators.
+#[derive(Enumerable, Debug, Clone, PartialEq, Eq)]
+pub enum Exp {
+    /// Application.
+    App(Box<Exp>, Box<Exp>),
+    /// Abstraction.
+    Lam(Var, Box<Exp>),
+    /// A variable.
+    Var(Var),
+    /// A combinator.
+    Comb(Comb),
+}
+
+/// A term under rewriting: a part of the input (read only where the
+/// rewriting looks at it) or a node built by it.
+#[derive(Clone)]
+enum Term<'a> {
+    Input(Lazy<'a, Exp>),
+    App(Rc<Term<'a>>, Rc<Term<'a>>),
+    Var(Var),
+    Comb(Comb),
+}
+
+/// A term's outermost constructor, with input fields still unread.
+enum Head<'a> {
+    App(Rc<Term<'a>>, Rc<Term<'a>>),
+    Lam(Var, Lazy<'a, Exp>),
+    Var(Var),
+    Comb(Comb),
+}
+
+impl<'a> Term<'a> {
+    fn head(&self) -> Head<'a> {
+        match self {
+            Term::Input(e) => match e.view() {
+                ExpView::App(f, x) => Head::App(Rc::new(Term::Input(f)), Rc::new(Term::Input(x))),
+                ExpView::Lam(v, b) => Head::Lam(v.force(), b),
+                ExpView::Var(v) => Head::Var(v.force()),
+                ExpView::Comb(c) => Head::Comb(c.force()),
+            },
+            Term::App(f, x) => Head::App(f.clone(), x.clone()),
+            Term::Var(v) => Head::Var(*v),
+            Term::Comb(c) => Head::Comb(*c),
+        }
+    }
+
+    fn app(f: Term<'a>, x: Term<'a>) -> Term<'a> {
+        Term::App(Rc::new(f), Rc::new(x))
+    }
+
+    /// The combinator `c` applied to `args`, left to right.
+    fn apply(c: Comb, args: impl IntoIterator<Item = Term<'a>>) -> Term<'a> {
+        args.into_iter().fold(Term::Comb(c), Term::app)
+    }
+
+    /// The arguments `[a1, ..., aN]` when the term is `c a1 ... aN`.
+    fn spine<const N: usize>(&self, c: Comb) -> Option<[Term<'a>; N]> {
+        let mut args = Vec::with_capacity(N);
+        let mut t = self.clone();
+        for _ in 0..N {
+            let Head::App(f, x) = t.head() else {
+                return None;
+            };
+            args.push((*x).clone());
+            t = (*f).clone();
+        }
+        match t.head() {
+            Head::Comb(d) if d == c => {
+                args.reverse();
+                args.try_into().ok()
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Turner's abstraction of `v` from `e`, with Peyton Jones's optimisations.
+fn abstr<'a>(v: Var, e: &Term<'a>) -> Term<'a> {
+    match e.head() {
+        Head::App(f, x) => {
+            let (f, x) = (abstr(v, &f), abstr(v, &x));
+            optimise(Term::apply(Comb::S, [f, x]))
+        }
+        Head::Var(w) if w == v => Term::Comb(Comb::I),
+        _ => Term::app(Term::Comb(Comb::K), e.clone()),
+    }
+}
+
+/// The optimisation rules, tried in order on `S p q`.
+fn optimise<'a>(e: Term<'a>) -> Term<'a> {
+    let Some([p, q]) = e.spine(Comb::S) else {
+        return e;
+    };
+    let k_of = |t: &Term<'a>| t.spine(Comb::K).map(|[a]| a);
+    if let Some(kp) = k_of(&p) {
+        if let Some(kq) = k_of(&q) {
+            return Term::apply(Comb::K, [Term::app(kp, kq)]);
+        }
+        if matches!(q.head(), Head::Comb(Comb::I)) {
+            return kp;
+        }
+        if let Some([q1, r1]) = q.spine(Comb::B) {
+            return Term::apply(Comb::B2, [kp, q1, r1]);
+        }
+        return Term::apply(Comb::B, [kp, q]);
+    }
+    if let (Some([p1, q1]), Some(r)) = (p.spine(Comb::B), k_of(&q)) {
+        return Term::apply(Comb::C2, [p1, q1, r]);
+    }
+    if let Some(q1) = k_of(&q) {
+        return Term::apply(Comb::C, [p, q1]);
+    }
+    if let Some([p1, q1]) = p.spine(Comb::B) {
+        return Term::apply(Comb::S2, [p1, q1, q]);
+    }
+    Term::apply(Comb::S, [p, q])
+}
+
+/// One reduction at the root, if a rule applies.
+fn reduce<'a>(e: &Term<'a>) -> Option<Term<'a>> {
+    use Term as T;
+    if let Some([a]) = e.spine(Comb::I) {
+        return Some(a);
+    }
+    if let Some([a, _]) = e.spine(Comb::K) {
+        return Some(a);
+    }
+    if let Some([f, g, x]) = e.spine(Comb::S) {
+        return Some(T::app(T::app(f, x.clone()), T::app(g, x)));
+    }
+    if let Some([f, g, x]) = e.spine(Comb::B) {
+        return Some(T::app(f, T::app(g, x)));
+    }
+    if let Some([f, g, x]) = e.spine(Comb::C) {
+        return Some(T::app(T::app(f, x), g));
+    }
+    if let Some([k, f, g, x]) = e.spine(Comb::B2) {
+        return Some(T::app(k, T::app(f, T::app(g, x))));
+    }
+    if let Some([k, f, g, x]) = e.spine(Comb::C2) {
+        return Some(T::app(T::app(k, T::app(f, x)), g));
+    }
+    if let Some([k, f, g, x]) = e.spine(Comb::S2) {
+        return Some(T::app(T::app(k, T::app(f, x.clone())), T::app(g, x)));
+    }
+    None
+}
+
+/// Reduces at the root while a rule applies, then simplifies the two sides
+/// of an application once (Peyton Jones's `simplify`: not a full
+/// normaliser); `None` when the steps run out.
+fn simplify<'a>(e: Term<'a>, steps: &mut u32) -> Option<Term<'a>> {
+    let mut e = e;
+    loop {
+        *steps = steps.checked_sub(1)?;
+        match reduce(&e) {
+            Some(next) => e = next,
+            None => break,
+        }
+    }
+    match e.head() {
+        Head::App(f, x) => {
+            let f = simplify((*f).clone(), steps)?;
+            let x = simplify((*x).clone(), steps)?;
+            Some(Term::app(f, x))
+        }
+        _ => Some(e),
+    }
+}
+
+/// Whether two terms are equal, reading both only until they differ.
+fn same(a: &Term<'_>, b: &Term<'_>) -> bool {
+    let mut pending = vec![(a.clone(), b.clone())];
+    while let Some((a, b)) = pending.pop() {
+        match (a.head(), b.head()) {
+            (Head::App(f, x), Head::App(g, y)) => {
+                pending.push(((*x).clone(), (*y).clone()));
+                pending.push(((*f).clone(), (*g).clone()));
+            }
+            (Head::Lam(v, e), Head::Lam(w, f)) => {
+                if v != w {
+                    return false;
+                }
+                pending.push((Term::Input(e), Term::Input(f)));
+            }
+            (Head::Var(v), Head::Var(w)) if v == w => {}
+            (Head::Comb(c), Head::Comb(d)) if c == d => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Turner's property, false as stated (a term with a redex is not its own
+/// normal form): abstracting `v` and applying the result to `v` simplifies
+/// back to the term. A simplification that runs past 1 000 steps (none
+/// was seen; the budget keeps a run finite whatever the input) counts as
+/// passing.
+pub fn turner_abstraction(input: Lazy<'_, (Var, Exp)>) -> bool {
+    let (v, e) = input.view();
+    let v = v.force();
+    let e = Term::Input(e);
+    let applied = Term::app(abstr(v, &e), Term::Var(v));
+    match simplify(applied, &mut 1_000) {
+        Some(normal) => same(&normal, &e),
+        None => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use neatcheck::check::Config;
 
     #[test]
     fn the_bugs_are_real() {
@@ -401,6 +643,16 @@ mod tests {
         );
         assert_eq!(cost(&h, &balanced), 8);
         assert_eq!(cost(&h, &huffman_front_merge(h.clone())), 9);
+        // S K K x reduces to x in two steps (and a third finds no rule).
+        let skk = Term::apply(Comb::S, [Term::Comb(Comb::K), Term::Comb(Comb::K)]);
+        let x = Term::Var(Var::V1);
+        let normal = simplify(Term::app(skk.clone(), x.clone()), &mut 3).unwrap();
+        assert!(same(&normal, &x));
+        assert!(simplify(Term::app(skk, x.clone()), &mut 2).is_none());
+        // Abstraction and application give back a term in normal form.
+        let term = Term::app(Term::Var(Var::V1), Term::Var(Var::V0));
+        let applied = Term::app(abstr(Var::V0, &term), Term::Var(Var::V0));
+        assert!(same(&simplify(applied, &mut 1_000).unwrap(), &term));
         // 5 + 6 = 11: the carry out of the last column is dropped.
         let found = solutions(&['a'], &['b'], &['c'], 0, &Vec::new());
         assert!(!solvable(&[3, 3], 9, apply_pruned) && solvable(&[3, 3], 9, apply_any));
@@ -408,5 +660,19 @@ mod tests {
         assert!(found
             .iter()
             .any(|s| value_of(s, &['a']) + value_of(s, &['b']) != value_of(s, &['c'])));
+    }
+
+    /// The smallest refutation of Turner's property is a term with a redex:
+    /// `S (K I) I` optimises to `I`, and `I V0` simplifies to `V0`.
+    #[test]
+    fn turners_property_fails_on_a_redex() {
+        let c = Config::default()
+            .regressions(false)
+            .try_check(turner_abstraction)
+            .unwrap_err();
+        let redex = Exp::App(Box::new(Exp::Comb(Comb::I)), Box::new(Exp::Var(Var::V0)));
+        assert_eq!(c.value, (Var::V0, redex));
+        assert_eq!(c.size, 6);
+        assert!(c.is_minimal());
     }
 }

@@ -211,4 +211,7 @@ fn main() {
     row("countdown-sq", &|p| {
         measure(&small_programs::countdown_complete, p)
     });
+    row("turner", &|p| {
+        measure(&small_programs::turner_abstraction, p)
+    });
 }
