@@ -6,9 +6,10 @@
 //! `docs/spec.md#portfolio`.
 //!
 //! The budgets are counted in runs, never in time, so the verdict is the
-//! same on any machine. Every [`SLICE`] runs of the size order, the depth
-//! order catches up to its allowance: as many runs as the size order's
-//! `n` up to [`EVEN_UNTIL`] runs, then `sqrt(EVEN_UNTIL * n)`. While the
+//! same on any machine. Every [`SLICE`] runs of the size order (every 64
+//! in its first 1 024), the depth order catches up to its allowance: as
+//! many runs as the size order's `n` up to [`EVEN_UNTIL`] runs, then
+//! `sqrt(EVEN_UNTIL * n)`. While the
 //! search is young the two orders share the runs evenly, so the first
 //! counterexample comes within twice the runs of the order that meets it
 //! first (Lazy SmallCheck's order wins on long inputs of small parts, and
@@ -29,6 +30,20 @@ use std::time::Instant;
 
 /// Runs of the size order between two slices of the depth order.
 pub(crate) const SLICE: u64 = 1024;
+
+/// Runs between two slices while the size order has made fewer than
+/// [`SLICE`]: the depth order's early wins (a few hundred runs) then wait
+/// for 64 runs of the size order rather than 1 024.
+const FIRST_SLICES: u64 = 64;
+
+/// The slice length after `size_runs` runs of the size order.
+fn slice_after(size_runs: u64) -> u64 {
+    if size_runs < SLICE {
+        FIRST_SLICES
+    } else {
+        SLICE
+    }
+}
 
 /// The depth order may have made as many runs as the size order until the
 /// size order has made this many, and `sqrt(EVEN_UNTIL * n)` after `n`.
@@ -98,15 +113,18 @@ impl<T: Enumerable> DepthOrder<T> {
 
     /// Size-order runs left before the next slice.
     pub(crate) fn runs_to_slice(&self) -> u64 {
-        SLICE - self.credit
+        slice_after(self.size_runs)
+            .saturating_sub(self.credit)
+            .max(1)
     }
 
     /// Counts `runs` runs of the size order, and runs the slices they earn.
     pub(crate) fn credit(&mut self, subject: &Subject<'_, T>, runs: u64) {
+        let slice = slice_after(self.size_runs);
         self.credit += runs;
         self.size_runs += runs;
-        if self.credit >= SLICE {
-            self.credit %= SLICE;
+        if self.credit >= slice {
+            self.credit %= slice;
             let due = depth_allowance(self.size_runs).saturating_sub(self.runs);
             self.slice(subject, due);
         }
