@@ -9,17 +9,16 @@
 //! same on any machine. Every [`SLICE`] runs of the size order (every 64
 //! in its first 1 024), the depth order catches up to its allowance: as
 //! many runs as the size order's `n` up to [`EVEN_UNTIL`] runs, then
-//! `sqrt(EVEN_UNTIL * n)`. While the
-//! search is young the two orders share the runs evenly, so the first
-//! counterexample comes within twice the runs of the order that meets it
-//! first (Lazy SmallCheck's order wins on long inputs of small parts, and
-//! those bugs come within tens of thousands of runs); later the depth
-//! order's share shrinks (a third at 100 000 runs, 11% at a million), so
-//! that a property it does not help costs little more than without it.
-//! The depth order stops at its first counterexample; the size order goes
-//! on with its own budget, and its first counterexample, when it reaches
-//! one, is what the check reports (the same one as without the
-//! portfolio).
+//! `sqrt(EVEN_UNTIL * n)`. While the search is young the two orders share
+//! the runs evenly, so the first counterexample comes within twice the
+//! runs of the order that meets it first (Lazy SmallCheck's order wins on
+//! long inputs of small parts, and those bugs come within tens of
+//! thousands of runs); later the depth order's share shrinks (a third at
+//! 100 000 runs, 11% at a million), so that a property it does not help
+//! costs little more than without it. The depth order stops at its first
+//! counterexample; the size order goes on with its own budget, and its
+//! first counterexample, when it reaches one, is what the check reports
+//! (the same one as without the portfolio).
 
 use super::driver::{failure_record, BoundEvent, RunCounts, Subject};
 use crate::engine::{bound_in_searcher, BoundResult, Budget, ClockEvery, Searcher};
@@ -47,9 +46,9 @@ fn slice_after(size_runs: u64) -> u64 {
 
 /// The depth order may have made as many runs as the size order until the
 /// size order has made this many, and `sqrt(EVEN_UNTIL * n)` after `n`.
-/// Measured by `tools/src/bin/first_ctrex.rs`:
-/// the depth order's wins there need 1 000 to 20 000 runs of its own, and a
-/// million runs of the size order (the deep profile) pay 128 000 more.
+/// Measured by `tools/src/bin/first_ctrex.rs`: the depth order's wins there
+/// need a few hundred to 20 000 runs of its own, and a million runs of the
+/// size order (the deep profile) pay 128 000 more.
 pub(crate) const EVEN_UNTIL: u64 = 16_384;
 
 /// The depth order's runs allowed after `size_runs` runs of the size order.
