@@ -395,14 +395,16 @@ pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
         static STACKS: RefCell<BuildStacks<u32, ProdId, Value>> =
             const { RefCell::new(BuildStacks::new()) };
     }
-    let mut materializer = Materializer { ctx };
-    STACKS
-        .try_with(|stacks| match stacks.try_borrow_mut() {
-            Ok(mut stacks) => Some(crate::arena::build_in(&mut materializer, idx, &mut stacks)),
-            // Forcing inside a conversion of a build in progress.
-            Err(_) => None,
-        })
-        .ok()
+    let kept = STACKS.try_with(|stacks| {
+        // Busy only if a conversion forced during a build in progress.
+        let mut stacks = stacks.try_borrow_mut().ok()?;
+        Some(crate::arena::build_in(
+            &mut Materializer { ctx },
+            idx,
+            &mut stacks,
+        ))
+    });
+    kept.ok()
         .flatten()
         .unwrap_or_else(|| crate::arena::build(&mut Materializer { ctx }, idx))
 }

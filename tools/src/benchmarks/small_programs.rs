@@ -1,14 +1,13 @@
 //! Programs after Lazy SmallCheck's example suite (ordered-list sets, a
 //! Huffman codec, a cryptarithm solver, Hutton's countdown problem,
 //! Turner's bracket abstraction), each with a bug (injected, or the
-//! original's own for Turner), for
-//! the time to the first counterexample (`first_ctrex`). They are written
-//! against the public API as a user would, read their input lazily where
-//! the original's evaluation is lazy, and their bugs need a long input of
-//! small parts (a set of four or five keys, four distinct symbols) or a
-//! short one, so that both search orders are exercised. Owns the programs
-//! and their properties; the problems are Lazy SmallCheck's, the code and
-//! the bugs are this crate's.
+//! original's own for Turner), for the time to the first counterexample
+//! (`first_ctrex`). They are written against the public API as a user
+//! would, read their input lazily where the original's evaluation is lazy,
+//! and their bugs need a long input of small parts (a set of four keys,
+//! four distinct symbols) or a short one, so that both search orders are
+//! exercised. Owns the programs and their properties; the problems are
+//! Lazy SmallCheck's, the code and the bugs are this crate's.
 
 use neatcheck::{Enumerable, Lazy};
 use std::rc::Rc;
@@ -81,16 +80,23 @@ fn insert_small_set_fast_path(c: char, s: &[char]) -> Vec<char> {
     out
 }
 
-/// `is_set s ==> is_set (insert c s)` with the shallow insertion.
-pub fn listset_shallow(input: Lazy<'_, (char, Vec<char>)>) -> bool {
+/// `is_set s ==> is_set (insert c s)`, the precondition read lazily.
+fn insert_keeps_a_set(
+    input: Lazy<'_, (char, Vec<char>)>,
+    insert: fn(char, &[char]) -> Vec<char>,
+) -> bool {
     let (c, s) = input.view();
-    !is_set_lazy(s) || is_set(&insert_shallow(c.get(), &s.force()))
+    !is_set_lazy(s) || is_set(&insert(c.get(), &s.force()))
 }
 
-/// `is_set s ==> is_set (insert c s)` with the fast path from four keys.
+/// Insertion keeps a set, with the shallow insertion.
+pub fn listset_shallow(input: Lazy<'_, (char, Vec<char>)>) -> bool {
+    insert_keeps_a_set(input, insert_shallow)
+}
+
+/// Insertion keeps a set, with the fast path from four keys.
 pub fn listset_fast_path(input: Lazy<'_, (char, Vec<char>)>) -> bool {
-    let (c, s) = input.view();
-    !is_set_lazy(s) || is_set(&insert_small_set_fast_path(c.get(), &s.force()))
+    insert_keeps_a_set(input, insert_small_set_fast_path)
 }
 
 /// A Huffman code tree.
@@ -263,19 +269,17 @@ fn value_of(s: &Solution, word: &[char]) -> u64 {
 /// up.
 pub fn sumpuz_sound(input: Lazy<'_, (String, String, String)>) -> bool {
     let (xs, ys, zs) = input.view();
-    let (xs, ys) = (xs.as_list().len(), ys.as_list().len());
-    let zs_len = zs.as_list().len();
-    if xs != ys || !(zs_len == xs || zs_len == xs + 1) {
+    let [x_len, y_len, z_len] = [xs, ys, zs].map(|w| w.as_list().len());
+    if x_len != y_len || !(z_len == x_len || z_len == x_len + 1) {
         return true;
     }
     let (x, y, z) = input.force();
-    let reversed = |w: &str| w.chars().rev().collect::<Vec<char>>();
-    let (x, y, z) = (reversed(&x), reversed(&y), reversed(&z));
-    let found = solutions(&x, &y, &z, 0, &Vec::new());
-    let word = |w: &[char]| w.iter().rev().copied().collect::<Vec<char>>();
+    let [x, y, z] = [x, y, z].map(|w| w.chars().collect::<Vec<char>>());
+    let reversed = |w: &[char]| w.iter().rev().copied().collect::<Vec<char>>();
+    let found = solutions(&reversed(&x), &reversed(&y), &reversed(&z), 0, &Vec::new());
     found
         .iter()
-        .all(|s| value_of(s, &word(&x)) + value_of(s, &word(&y)) == value_of(s, &word(&z)))
+        .all(|s| value_of(s, &x) + value_of(s, &y) == value_of(s, &z))
 }
 
 /// The arithmetic operators of the countdown problem.
