@@ -42,6 +42,9 @@ options:
                sizes below it are searched
   --random-size M   largest size of a random input (default 40)
   --seed S     seed of the random inputs (default 0)
+  --symbolic   tip: search by SAT over the positions the conjecture demands
+               instead of by enumeration (datatypes, booleans, integers; no
+               function-typed variables); sizes and reports as without it
   --message-timeout T
                external: the longest wait for one message of the program
                (default 10s); a program silent that long is stopped (exit 2)
@@ -113,6 +116,10 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                     }
                     _ => Err(format!("{a} takes a number")),
                 }
+            }
+            "--symbolic" => {
+                options.symbolic = true;
+                Ok(())
             }
             "--time" => match value(i).map(|v| parse_duration(&v)) {
                 Some(Ok(t)) => {
@@ -244,8 +251,22 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
         aborted: 0,
     };
     for (k, goal) in prog.goals.iter().enumerate() {
-        let verdict = search_goal(&prog, goal, options);
-        let text = crate::tip::search::report(&prog, goal, options, &verdict);
+        let (verdict, effort) = if options.symbolic {
+            let (v, e) = crate::tip::symbolic::search_goal(
+                &prog,
+                goal,
+                options.max_size,
+                options.limits,
+                options.time,
+            );
+            (v, Some(e))
+        } else {
+            (search_goal(&prog, goal, options), None)
+        };
+        let mut text = crate::tip::search::report(&prog, goal, options, &verdict);
+        if let Some(effort) = effort {
+            text.push_str(&format!("  {}\n", effort.line()));
+        }
         let _ = write!(out, "{shown}:{}: {text}", goal.pos);
         if let Verdict::Passed {
             coverage, aborted, ..

@@ -9,6 +9,7 @@ pub(crate) mod eval;
 pub(crate) mod hoist;
 pub(crate) mod program;
 pub(crate) mod search;
+pub(crate) mod symbolic;
 
 pub(crate) use program::parse_program;
 pub(crate) use search::{search_goal, SearchOptions, Verdict};

@@ -43,6 +43,9 @@ pub(crate) struct SearchOptions {
     pub(crate) adaptive_fuel: bool,
     /// The random phase before the size-ordered search.
     pub(crate) random: RandomPhase,
+    /// Search symbolically (`--symbolic`, [`super::symbolic`]) instead of
+    /// by enumeration.
+    pub(crate) symbolic: bool,
 }
 
 /// The driver's random phase: `cases` inputs of sizes up to `max_size`,
@@ -71,6 +74,7 @@ impl Default for SearchOptions {
                 max_size: 40,
                 seed: 0,
             },
+            symbolic: false,
         }
     }
 }
@@ -180,30 +184,23 @@ struct Builder<'p> {
 }
 
 impl Builder<'_> {
-    /// The universe name of a concrete type, declaring it if new.
+    /// The universe name of a concrete type, declaring it (and the types
+    /// it is made of) if new.
     fn name(&mut self, t: &Type) -> String {
         match t {
-            Type::Bool => "Bool".into(),
-            Type::Int => "Int".into(),
             Type::Param(_) | Type::Sort(_) | Type::Meta(_) => self.name(&self.prog.instance_type()),
-            Type::Data(d, args) => {
-                let base = &universe_name(&self.prog.datatypes[*d].name);
-                let name = if args.is_empty() {
-                    base.to_string()
-                } else {
-                    let args: Vec<String> = args.iter().map(|a| self.name(a)).collect();
-                    format!("{base}<{}>", args.join(";"))
-                };
+            Type::Data(_, parts) | Type::Fun(parts, _) => {
+                for part in parts {
+                    self.name(part);
+                }
+                if let Type::Fun(_, r) = t {
+                    self.name(r);
+                }
+                let name = universe_type_name(self.prog, t);
                 self.enqueue(&name, t);
                 name
             }
-            Type::Fun(args, r) => {
-                let mut parts: Vec<String> = args.iter().map(|a| self.name(a)).collect();
-                parts.push(self.name(r));
-                let name = format!("=><{}>", parts.join(";"));
-                self.enqueue(&name, t);
-                name
-            }
+            _ => universe_type_name(self.prog, t),
         }
     }
 
@@ -217,10 +214,6 @@ impl Builder<'_> {
         match t {
             Type::Data(d, args) => {
                 let d = &self.prog.datatypes[*d];
-                let suffix = name
-                    .strip_prefix(&*universe_name(&d.name))
-                    .unwrap_or("")
-                    .to_string();
                 let mut ctors = vec![];
                 for &c in &d.ctors {
                     let ctor = &self.prog.ctors[c];
@@ -229,7 +222,7 @@ impl Builder<'_> {
                         .iter()
                         .map(|(_, ft)| self.name(&super::eval::substitute(ft, args)))
                         .collect();
-                    let cname = format!("{}{suffix}", universe_name(&ctor.name));
+                    let cname = universe_ctor_name(self.prog, name, c);
                     // A constant of a polymorphic datatype says its type,
                     // as SMT-LIB needs: `(as nil (list Nat))`.
                     let text = if ctor.fields.is_empty() && !args.is_empty() {
@@ -409,6 +402,42 @@ impl Builder<'_> {
     }
 }
 
+/// The universe name of a concrete type: its TIP name, with its type
+/// arguments' names in `<..;..>`.
+pub(super) fn universe_type_name(prog: &Program, t: &Type) -> String {
+    match t {
+        Type::Bool => "Bool".into(),
+        Type::Int => "Int".into(),
+        Type::Param(_) | Type::Sort(_) | Type::Meta(_) => {
+            universe_type_name(prog, &prog.instance_type())
+        }
+        Type::Data(d, args) => {
+            let base = universe_name(&prog.datatypes[*d].name);
+            if args.is_empty() {
+                base.into_owned()
+            } else {
+                let args: Vec<String> = args.iter().map(|a| universe_type_name(prog, a)).collect();
+                format!("{base}<{}>", args.join(";"))
+            }
+        }
+        Type::Fun(args, r) => {
+            let mut parts: Vec<String> = args.iter().map(|a| universe_type_name(prog, a)).collect();
+            parts.push(universe_type_name(prog, r));
+            format!("=><{}>", parts.join(";"))
+        }
+    }
+}
+
+/// The universe name of constructor `ctor` of the datatype named
+/// `type_name` in the universe: the constructor's own name with the
+/// type's arguments, as the type's name carries them.
+pub(super) fn universe_ctor_name(prog: &Program, type_name: &str, ctor: usize) -> String {
+    let ctor = &prog.ctors[ctor];
+    let datatype = universe_name(&prog.datatypes[ctor.datatype].name);
+    let suffix = type_name.strip_prefix(&*datatype).unwrap_or("");
+    format!("{}{suffix}", universe_name(&ctor.name))
+}
+
 /// A TIP name as a name of the run-time universe, which takes no white
 /// space, parentheses or commas (TIP's quoted symbols may have them):
 /// those and `%` are written `%XX`, so different names stay different.
@@ -435,7 +464,7 @@ fn universe_name(name: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// A type with type variables and sorts at the element type.
-fn concrete(prog: &Program, t: &Type) -> Type {
+pub(super) fn concrete(prog: &Program, t: &Type) -> Type {
     match t {
         Type::Param(_) | Type::Sort(_) | Type::Meta(_) => prog.instance_type(),
         Type::Data(d, xs) => Type::Data(*d, xs.iter().map(|x| concrete(prog, x)).collect()),
@@ -879,6 +908,34 @@ fn lambda_parts(text: &str) -> Option<(&str, &str)> {
         }
     }
     None
+}
+
+/// The verdict of a counterexample found outside the check driver (the
+/// symbolic search): its arguments as the universe's values.
+pub(super) fn failed_with(
+    prog: &Program,
+    goal: &Goal,
+    arguments: Vec<DynValue>,
+    size: u64,
+    minimal: bool,
+    runs: u64,
+) -> Verdict {
+    match instantiate(prog, goal) {
+        Ok(instance) => failed(
+            prog,
+            &instance,
+            goal,
+            Failure {
+                arguments,
+                size,
+                minimal,
+                runs,
+                reason: None,
+                pattern: String::new(),
+            },
+        ),
+        Err(e) => Verdict::Error(e),
+    }
 }
 
 fn failed(prog: &Program, instance: &Instance, goal: &Goal, failure: Failure) -> Verdict {
