@@ -134,6 +134,12 @@ pub(crate) struct Build<'p> {
     activations: Vec<(Lit, Vec<Lit>)>,
     /// The variables' nodes.
     roots: Vec<usize>,
+    /// How deep calls nest before a call is cut: it returns a free value
+    /// and records its guard in `cut`, so recursion that does not follow
+    /// the input's structure unrolls only as deep as a core asks.
+    unroll: usize,
+    /// The conditions under which a call was cut.
+    cuts: Vec<Lit>,
     fuel: u64,
     depth: usize,
     max_depth: usize,
@@ -152,6 +158,7 @@ impl<'p> Build<'p> {
         var_types: &[Type],
         expanded: &HashSet<Vec<u32>>,
         int_range: i64,
+        unroll: usize,
         fuel: u64,
         deadline: Option<std::time::Instant>,
     ) -> Self {
@@ -163,6 +170,8 @@ impl<'p> Build<'p> {
             undefined: vec![],
             activations: vec![],
             roots: vec![],
+            unroll,
+            cuts: vec![],
             fuel,
             depth: 0,
             max_depth: 20_000,
@@ -604,8 +613,26 @@ impl<'p> Build<'p> {
         Ok(self.circuit.or(acc, any))
     }
 
+    /// Whether a call under `g` is cut (and records it).
+    fn cut(&mut self, g: Lit) -> bool {
+        if self.depth < self.unroll {
+            return false;
+        }
+        self.cuts.push(g);
+        true
+    }
+
+    /// The condition under which a call was cut (false if none was).
+    pub(crate) fn cut_condition(&mut self) -> Lit {
+        let cuts = std::mem::take(&mut self.cuts);
+        self.circuit.any(cuts)
+    }
+
     /// Calls a function.
     fn call(&mut self, f: usize, args: Vec<Sym<'p>>, g: Lit) -> Result<Sym<'p>, Stop> {
+        if self.cut(g) {
+            return Ok(Sym::Bottom);
+        }
         self.enter()?;
         let mut frame = args;
         let prog = self.prog;
@@ -639,6 +666,10 @@ impl<'p> Build<'p> {
                     let lambda = &prog.lambdas[*id];
                     if lambda.params.len() != args.len() {
                         return Err(Stop::Unsupported("a partial application"));
+                    }
+                    if self.cut(under) {
+                        results.push((*l, Sym::Bottom));
+                        continue;
                     }
                     let mut frame = captured.clone();
                     for (&slot, v) in lambda.params.iter().zip(&args) {

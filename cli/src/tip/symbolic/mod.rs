@@ -61,9 +61,12 @@ impl Effort {
     }
 }
 
+/// The deepest nesting of calls the search unrolls.
+const MAX_UNROLL: usize = 8192;
+
 /// Steps of symbolic evaluation per build, as a multiple of the
 /// interpreter's per-run fuel.
-const FUEL_PER_RUN_FUEL: u64 = 10;
+const FUEL_PER_RUN_FUEL: u64 = 1;
 
 /// Searches one goal symbolically, up to `max_size` (total size of its
 /// variables, as the enumerative search counts it) or the deadline.
@@ -95,6 +98,7 @@ pub(crate) fn search_goal(
     let mut expanded: HashSet<Vec<u32>> = HashSet::new();
     let mut size = 0usize;
     let mut int_range: i64 = 4;
+    let mut unroll: usize = 16;
     // `bound`: the largest size searched completely.
     let passed = |bound: Option<usize>, effort: &Effort, stopped: Stopped| Verdict::Passed {
         coverage: Coverage {
@@ -111,7 +115,9 @@ pub(crate) fn search_goal(
     'rebuild: loop {
         effort.builds += 1;
         let fuel = limits.fuel.saturating_mul(FUEL_PER_RUN_FUEL);
-        let mut build = Build::new(prog, &var_types, &expanded, int_range, fuel, deadline);
+        let mut build = Build::new(
+            prog, &var_types, &expanded, int_range, unroll, fuel, deadline,
+        );
         let inputs = build.inputs();
         let holds = match build.goal(&goal.body, inputs) {
             Ok(l) => l,
@@ -134,6 +140,7 @@ pub(crate) fn search_goal(
         };
         // A counterexample: the goal false and defined.
         build.circuit.add(&[!holds]);
+        let cut = build.cut_condition();
         let stubs: Vec<(usize, Lit)> = {
             let mut d: Vec<(usize, Lit)> = build.demanded.iter().map(|(&k, &l)| (k, l)).collect();
             d.sort_unstable();
@@ -180,6 +187,7 @@ pub(crate) fn search_goal(
                 continue 'rebuild;
             }
             let mut assumptions: Vec<Lit> = stubs.iter().map(|&(_, l)| !l).collect();
+            assumptions.push(!cut);
             if size < at_least.len() {
                 assumptions.push(!at_least[size]);
             }
@@ -210,7 +218,33 @@ pub(crate) fn search_goal(
                     build.circuit.add(&block);
                 }
                 Answer::Unsat(core) => {
+                    // Cores are not minimal: unroll only if the proof
+                    // needs the cut calls.
+                    let core = if core.contains(&!cut) {
+                        let without: Vec<Lit> =
+                            assumptions.iter().copied().filter(|&a| a != !cut).collect();
+                        effort.solves += 1;
+                        match build.circuit.solve(&without) {
+                            Answer::Unsat(smaller) => smaller,
+                            _ => core,
+                        }
+                    } else {
+                        core
+                    };
                     let mut grew = false;
+                    if core.contains(&!cut) {
+                        if unroll >= MAX_UNROLL {
+                            effort.stopped = Some(format!(
+                                "at size {size}, recursion deeper than {MAX_UNROLL} calls"
+                            ));
+                            return (
+                                passed(size.checked_sub(1), &effort, Stopped::AtSizeBound),
+                                effort,
+                            );
+                        }
+                        unroll *= 2;
+                        grew = true;
+                    }
                     for &(id, l) in &stubs {
                         // A position below more constructors than the bound
                         // is in no input of this size.
@@ -462,3 +496,6 @@ fn has_function(t: &Type) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests;

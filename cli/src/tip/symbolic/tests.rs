@@ -1,0 +1,214 @@
+//! The symbolic search against the enumerative one: the same smallest
+//! sizes on false conjectures (written and randomly generated), no false
+//! alarm on true ones, and the witnesses of the synthetic constraint
+//! problems.
+
+use super::search_goal as search_symbolic;
+use crate::cli::with_large_stack;
+use crate::tip::eval::Limits;
+use crate::tip::{parse_program, search_goal, SearchOptions, Verdict};
+use proptest::prelude::*;
+
+/// Both searches on every conjecture of `src` up to `max_size`: per
+/// conjecture, (enumerative, symbolic) as (size, minimal) of the
+/// counterexample, `None` if it passed.
+type Outcome = Option<(u64, bool)>;
+
+fn both(src: &str, max_size: usize) -> Vec<(Outcome, Outcome)> {
+    let src = src.to_string();
+    with_large_stack(move || {
+        let p = parse_program(&src).expect("parses");
+        let options = SearchOptions {
+            max_size,
+            ..SearchOptions::default()
+        };
+        p.goals
+            .iter()
+            .map(|g| {
+                let outcome = |v: Verdict| match v {
+                    Verdict::Failed { size, minimal, .. } => Some((size, minimal)),
+                    Verdict::Passed { coverage, .. } => {
+                        assert_eq!(coverage.bound, Some(max_size), "searched to the bound");
+                        None
+                    }
+                    Verdict::Error(e) => panic!("error: {e}"),
+                };
+                let e = outcome(search_goal(&p, g, &options));
+                let (s, _) = search_symbolic(&p, g, max_size, Limits::default(), None);
+                (e, outcome(s))
+            })
+            .collect()
+    })
+    .expect("the search thread")
+}
+
+const LISTS: &str = "
+(declare-datatype Nat ((Z) (S (p Nat))))
+(declare-datatype list ((nil) (cons (head Nat) (tail list))))
+(define-fun-rec len ((xs list)) Nat (match xs ((nil Z) ((cons y ys) (S (len ys))))))
+(define-fun-rec plus ((x Nat) (y Nat)) Nat (match x ((Z y) ((S n) (S (plus n y))))))
+(define-fun-rec sum ((xs list)) Nat (match xs ((nil Z) ((cons y ys) (plus y (sum ys))))))
+(define-fun-rec app ((xs list) (ys list)) list
+  (match xs ((nil ys) ((cons z zs) (cons z (app zs ys))))))
+(define-fun-rec rev ((xs list)) list
+  (match xs ((nil nil) ((cons y ys) (app (rev ys) (cons y nil))))))
+(define-fun-rec le ((a Nat) (b Nat)) Bool
+  (match a ((Z true) ((S a2) (match b ((Z false) ((S b2) (le a2 b2))))))))
+(define-fun tl ((xs list)) list (match xs ((nil nil) ((cons y ys) ys))))
+(define-fun hd ((xs list)) Nat (match xs (((cons y ys) y))))
+";
+
+#[test]
+fn written_conjectures_get_the_same_smallest_counterexamples() {
+    let src = format!(
+        "{LISTS}
+(prove (forall ((xs list)) (distinct (len xs) (S (S (S Z))))))
+(prove (forall ((xs list)) (distinct (sum xs) (S (S (S Z))))))
+(prove (forall ((xs list) (ys list)) (= (plus (len xs) (sum ys)) (plus (sum ys) (len ys)))))
+(prove (forall ((xs list)) (= (rev xs) xs)))
+(prove (forall ((xs list) (ys list)) (= (app xs ys) (app ys xs))))
+(prove (forall ((xs list)) (= (rev (rev xs)) xs)))
+(prove (forall ((xs list) (ys list)) (= (len (app xs ys)) (plus (len ys) (len xs)))))
+(prove (forall ((xs list)) (le (hd xs) (sum xs))))
+(prove (forall ((xs list)) (=> (le (S (S Z)) (len xs)) (le (hd (tl xs)) (hd xs)))))
+(prove (forall ((x Nat) (y Nat)) (=> (le x y) (le y x) (= x y))))
+(prove (forall ((b Bool) (xs list)) (= b (le (len xs) (sum xs)))))
+"
+    );
+    let outcomes = both(&src, 9);
+    let expected_failures = [
+        true, true, true, true, true, false, false, false, true, false, true,
+    ];
+    for (k, ((e, s), fails)) in outcomes.iter().zip(expected_failures).enumerate() {
+        assert_eq!(e, s, "conjecture {k}: enumerative {e:?}, symbolic {s:?}");
+        assert_eq!(e.is_some(), fails, "conjecture {k}: {e:?}");
+        if let Some((_, minimal)) = s {
+            assert!(minimal, "conjecture {k}: proven smallest");
+        }
+    }
+}
+
+#[test]
+fn the_synthetic_witnesses_are_found_at_their_sizes() {
+    for (name, size) in [
+        ("colour_06.smt2", 13),
+        ("queens_4.smt2", 15),
+        ("sortperm_3.smt2", 9),
+    ] {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/symbolic")
+            .join(name);
+        let src = std::fs::read_to_string(path).expect("fixture");
+        let verdict = with_large_stack(move || {
+            let p = parse_program(&src).expect("parses");
+            search_symbolic(&p, &p.goals[0], 40, Limits::default(), None).0
+        })
+        .expect("the search thread");
+        match verdict {
+            Verdict::Failed {
+                size: found,
+                minimal,
+                ..
+            } => {
+                assert_eq!(found, size, "{name}");
+                assert!(minimal, "{name}");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn true_fixtures_raise_no_false_alarm() {
+    for name in [
+        "isaplanner_prop_01.smt2",
+        "list_elem.smt2",
+        "sort_nat_BSortSorts.smt2",
+        "int_left_distrib.smt2",
+    ] {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        let src = std::fs::read_to_string(path).expect("fixture");
+        let verdicts = with_large_stack(move || {
+            let p = parse_program(&src).expect("parses");
+            p.goals
+                .iter()
+                .map(|g| search_symbolic(&p, g, 5, Limits::default(), None).0)
+                .collect::<Vec<_>>()
+        })
+        .expect("the search thread");
+        for v in verdicts {
+            assert!(matches!(v, Verdict::Passed { .. }), "{name}: {v:?}");
+        }
+    }
+}
+
+/// A random expression of the list program: a list (`true`) or a number.
+fn expr(list: bool, depth: u32) -> BoxedStrategy<String> {
+    let leaf = if list {
+        prop_oneof![
+            Just("xs".to_string()),
+            Just("ys".to_string()),
+            Just("nil".to_string())
+        ]
+        .boxed()
+    } else {
+        prop_oneof![
+            Just("Z".to_string()),
+            Just("(S Z)".to_string()),
+            Just("n".to_string())
+        ]
+        .boxed()
+    };
+    if depth == 0 {
+        return leaf;
+    }
+    let l = expr(true, depth - 1);
+    let n = expr(false, depth - 1);
+    if list {
+        prop_oneof![
+            leaf,
+            l.clone().prop_map(|a| format!("(rev {a})")),
+            l.clone().prop_map(|a| format!("(tl {a})")),
+            (l.clone(), l.clone()).prop_map(|(a, b)| format!("(app {a} {b})")),
+            (n, l).prop_map(|(x, a)| format!("(cons {x} {a})")),
+        ]
+        .boxed()
+    } else {
+        prop_oneof![
+            leaf,
+            l.clone().prop_map(|a| format!("(len {a})")),
+            l.prop_map(|a| format!("(sum {a})")),
+            n.clone().prop_map(|a| format!("(S {a})")),
+            (n.clone(), n).prop_map(|(a, b)| format!("(plus {a} {b})")),
+        ]
+        .boxed()
+    }
+}
+
+fn conjecture() -> impl Strategy<Value = String> {
+    let n = || expr(false, 2);
+    let l = || expr(true, 2);
+    prop_oneof![
+        (n(), n()).prop_map(|(a, b)| format!("(= {a} {b})")),
+        (n(), n()).prop_map(|(a, b)| format!("(le {a} {b})")),
+        (l(), l()).prop_map(|(a, b)| format!("(= {a} {b})")),
+        (l(), l()).prop_map(|(a, b)| format!("(distinct {a} {b})")),
+        (n(), n(), l(), l()).prop_map(|(a, b, c, d)| format!("(=> (le {a} {b}) (= {c} {d}))")),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_conjectures_get_the_same_verdicts_and_sizes(body in conjecture()) {
+        let src = format!(
+            "{LISTS}(prove (forall ((xs list) (ys list) (n Nat)) {body}))\n"
+        );
+        for (e, s) in both(&src, 7) {
+            prop_assert_eq!(e, s, "{}", body);
+        }
+    }
+}
