@@ -264,7 +264,7 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
             (search_goal(&prog, goal, options), None)
         };
         let mut text = crate::tip::search::report(&prog, goal, options, &verdict);
-        if let Some(effort) = effort {
+        if let (Some(effort), false) = (effort, matches!(verdict, Verdict::Error(_))) {
             text.push_str(&format!("  {}\n", effort.line()));
         }
         let _ = write!(out, "{shown}:{}: {text}", goal.pos);

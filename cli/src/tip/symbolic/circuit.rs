@@ -119,15 +119,6 @@ impl Circuit {
         !self.and(!a, !b)
     }
 
-    /// The conjunction of all.
-    pub(crate) fn all(&mut self, lits: impl IntoIterator<Item = Lit>) -> Lit {
-        let mut acc = self.truth;
-        for l in lits {
-            acc = self.and(acc, l);
-        }
-        acc
-    }
-
     /// The disjunction of all.
     pub(crate) fn any(&mut self, lits: impl IntoIterator<Item = Lit>) -> Lit {
         let mut acc = !self.truth;
@@ -264,10 +255,10 @@ mod tests {
                 .map(|(i, &l)| if mask >> i & 1 == 1 { l } else { !l })
                 .collect();
             let ones = mask.count_ones() as usize;
-            for k in 0..cap {
+            for (k, &at_least) in out.iter().enumerate() {
                 // Count <= k is satisfiable exactly when ones <= k.
                 let mut assume = fixed.clone();
-                assume.push(!out[k]);
+                assume.push(!at_least);
                 let sat = c.solve(&assume) == Answer::Sat;
                 assert_eq!(sat, ones <= k, "n {n} mask {mask:b} bound {k}");
             }

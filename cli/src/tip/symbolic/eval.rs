@@ -54,6 +54,9 @@ pub(crate) enum Sym<'p> {
     Bottom,
 }
 
+/// Values by the guard under which each is the value.
+type Parts<'p> = Vec<(Lit, Sym<'p>)>;
+
 /// The possible values of a datatype, integer or function: at most one
 /// option's guard is true, and `free` is true where the value is free
 /// instead ([`Sym::Bottom`] merged in).
@@ -479,7 +482,7 @@ impl<'p> Build<'p> {
             Sym::Data(_) => {
                 let c = &mut self.circuit;
                 // Per constructor: its guard and its fields' parts.
-                let mut by_ctor: Vec<(usize, Lit, Vec<Vec<(Lit, Sym<'p>)>>)> = vec![];
+                let mut by_ctor: Vec<(usize, Lit, Vec<Parts<'p>>)> = vec![];
                 let mut free = free;
                 for (g, v) in &parts {
                     let Sym::Data(alts) = v else {

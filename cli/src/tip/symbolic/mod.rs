@@ -61,6 +61,10 @@ impl Effort {
     }
 }
 
+/// The largest size the counter distinguishes (a weight past it counts
+/// as "too large").
+const COUNT_CAP: usize = 1 << 16;
+
 /// The deepest nesting of calls the search unrolls.
 const MAX_UNROLL: usize = 8192;
 
@@ -150,7 +154,7 @@ pub(crate) fn search_goal(
         let mut cost: Vec<Lit> = vec![];
         for node in &build.nodes {
             let weight = match &node.kind {
-                NodeKind::Stub => min_sizes.of(prog, &node.ty).min(max_size.saturating_add(1)),
+                NodeKind::Stub => min_sizes.of(prog, &node.ty).min(COUNT_CAP + 1),
                 NodeKind::Data(_) | NodeKind::Bool(_) => 1,
                 NodeKind::Int(values) => {
                     for k in 1..=int_range {
@@ -167,8 +171,9 @@ pub(crate) fn search_goal(
             };
             cost.extend(std::iter::repeat_n(node.present, weight));
         }
-        let cap = max_size.min(cost.len()).saturating_add(1);
+        let cap = max_size.min(cost.len()).min(COUNT_CAP).saturating_add(1);
         let at_least = build.circuit.at_least(&cost, cap);
+        let cost_len = cost.len();
         let has_int = build
             .nodes
             .iter()
@@ -231,6 +236,16 @@ pub(crate) fn search_goal(
                     } else {
                         core
                     };
+                    let bounded = size < at_least.len() && core.contains(&!at_least[size]);
+                    if !bounded
+                        && !core.contains(&!cut)
+                        && !stubs.iter().any(|s| core.contains(&!s.1))
+                    {
+                        // Refuted for inputs of every size: every value
+                        // is searched.
+                        let largest = max_size.min(cost_len.max(size));
+                        return (passed(Some(largest), &effort, Stopped::AllInputs), effort);
+                    }
                     let mut grew = false;
                     if core.contains(&!cut) {
                         if unroll >= MAX_UNROLL {
