@@ -143,6 +143,9 @@ pub(crate) struct Build<'p> {
     unroll: usize,
     /// The conditions under which a call was cut.
     cuts: Vec<Lit>,
+    /// Calls evaluated, by function and arguments' identities: their
+    /// results and activations.
+    calls: HashMap<CallKey, Memo<'p>>,
     fuel: u64,
     depth: usize,
     max_depth: usize,
@@ -175,6 +178,7 @@ impl<'p> Build<'p> {
             roots: vec![],
             unroll,
             cuts: vec![],
+            calls: HashMap::new(),
             fuel,
             depth: 0,
             max_depth: 20_000,
@@ -319,27 +323,57 @@ impl<'p> Build<'p> {
                 Pending::Thunk(e, env) => {
                     let (act, activation) = self.activate(g);
                     let mut env = env;
+                    // Forcing nests like a call, its result's forcing too:
+                    // recursion through returned thunks is unrolled and
+                    // cut like direct recursion.
                     self.enter()?;
-                    let x = self.eval(e, &mut env, act);
+                    let x = self.eval(e, &mut env, act).and_then(|x| self.whnf(x, act));
                     self.depth -= 1;
-                    let x = self.whnf(x?, act)?;
+                    let x = x?;
                     self.forced_by(activation, g);
                     (x, activation)
                 }
                 Pending::Merge(parts) => {
                     let (act, activation) = self.activate(g);
-                    let mut forced = Vec::with_capacity(parts.len());
-                    for (guard, x) in parts {
-                        let under = self.circuit.and(act, guard);
-                        forced.push((guard, self.whnf(x, under)?));
-                    }
+                    self.enter()?;
+                    let value = self.force_merge(parts, act);
+                    self.depth -= 1;
+                    let value = value?;
                     self.forced_by(activation, g);
-                    (self.merge(forced)?, activation)
+                    (value, activation)
                 }
             };
             *cell.borrow_mut() = Pending::Done(value.clone(), activation);
             v = value;
         }
+    }
+
+    /// The value of a merge, forced under `act`: one call on merged
+    /// arguments if its parts are calls of one function, otherwise each
+    /// part forced under its guard.
+    fn force_merge(&mut self, parts: Parts<'p>, act: Lit) -> Result<Sym<'p>, Stop> {
+        let value = match merged_call(&parts) {
+            Some((f, args, calls, bottoms)) => {
+                let calls = self.circuit.any(calls);
+                let under = self.circuit.and(act, calls);
+                let mut x = self.call(f, args, under)?;
+                if !bottoms.is_empty() {
+                    let mut with = vec![(calls, x)];
+                    with.extend(bottoms.into_iter().map(|b| (b, Sym::Bottom)));
+                    x = self.merge(with)?;
+                }
+                self.whnf(x, act)?
+            }
+            None => {
+                let mut forced = Vec::with_capacity(parts.len());
+                for (guard, x) in parts {
+                    let under = self.circuit.and(act, guard);
+                    forced.push((guard, self.whnf(x, under)?));
+                }
+                self.merge(forced)?
+            }
+        };
+        Ok(value)
     }
 
     /// The activation literal of a thunk first forced under `g`, and its
@@ -631,17 +665,37 @@ impl<'p> Build<'p> {
         self.circuit.any(cuts)
     }
 
-    /// Calls a function.
+    /// Calls a function. A call on the same arguments (the same objects)
+    /// as an earlier one shares its result: it was evaluated under an
+    /// activation literal, which this call's guard now implies.
     fn call(&mut self, f: usize, args: Vec<Sym<'p>>, g: Lit) -> Result<Sym<'p>, Stop> {
+        let key = call_key(f, &args);
+        if let Some((r, activation, _)) = key.as_ref().and_then(|k| self.calls.get(k)).cloned() {
+            self.forced_by(activation, g);
+            return Ok(r);
+        }
         if self.cut(g) {
             return Ok(Sym::Bottom);
         }
+        let (act, activation) = match key {
+            Some(_) => self.activate(g),
+            None => (g, None),
+        };
         self.enter()?;
+        // The key's identities stay valid while the memo keeps the
+        // arguments alive.
+        let kept = if key.is_some() { args.clone() } else { vec![] };
         let mut frame = args;
         let prog = self.prog;
-        let r = self.eval(&prog.functions[f].body, &mut frame, g);
+        let r = self.eval(&prog.functions[f].body, &mut frame, act);
         self.depth -= 1;
-        r
+        let r = r?;
+        self.forced_by(activation, g);
+        if let Some(k) = key {
+            self.calls
+                .insert(k, (r.clone(), activation, Rc::from(kept)));
+        }
+        Ok(r)
     }
 
     fn apply(&mut self, f: Sym<'p>, args: Vec<Sym<'p>>, g: Lit) -> Result<Sym<'p>, Stop> {
@@ -777,8 +831,8 @@ impl<'p> Build<'p> {
                 if self.circuit.is_ff(gt) {
                     return self.eval(f, env, g);
                 }
-                let a = self.eval(t, env, gt)?;
-                let b = self.eval(f, env, gf)?;
+                let a = self.case_body(t, env, gt, true)?;
+                let b = self.case_body(f, env, gf, true)?;
                 return self.merge(vec![(c, a), (!c, b)]);
             }
             Expr::And(xs) => {
@@ -965,6 +1019,25 @@ impl<'p> Build<'p> {
         })
     }
 
+    /// The body of one of several live branches: a call is left
+    /// unevaluated, so that calls of one function from different branches
+    /// merge into one call on merged arguments when the result is forced
+    /// ([`merged_call`]; hbmc's merging of function calls, done where the
+    /// results meet instead of by a program transformation).
+    fn case_body(
+        &mut self,
+        body: &'p Expr,
+        env: &mut Vec<Sym<'p>>,
+        g: Lit,
+        others_live: bool,
+    ) -> Result<Sym<'p>, Stop> {
+        let call = matches!(strip_delay(body), Expr::Call(..));
+        if call && others_live {
+            return Ok(delay(body, env));
+        }
+        self.eval(body, env, g)
+    }
+
     /// A `match` on a value in weak head normal form: each constructor the
     /// value may have runs its case under its guard.
     fn branch(
@@ -999,6 +1072,11 @@ impl<'p> Build<'p> {
             }
             Sym::Data(alts) => {
                 results.push((alts.free, Sym::Bottom));
+                let live = alts
+                    .options
+                    .iter()
+                    .filter(|a| !self.circuit.is_ff(a.guard))
+                    .count();
                 // Constructors that reach a wildcard share one evaluation.
                 let mut wild: Option<(usize, Lit)> = None;
                 for alt in &alts.options {
@@ -1018,7 +1096,7 @@ impl<'p> Build<'p> {
                                 for (&s, f) in slots.iter().zip(alt.fields.iter()) {
                                     set(env, s, f.clone());
                                 }
-                                let r = self.eval(&cases[k].1, env, under)?;
+                                let r = self.case_body(&cases[k].1, env, under, live > 1)?;
                                 results.push((alt.guard, r));
                             }
                             _ => {
@@ -1030,7 +1108,7 @@ impl<'p> Build<'p> {
                 }
                 if let Some((k, guard)) = wild {
                     let under = self.circuit.and(g, guard);
-                    let r = self.eval(&cases[k].1, env, under)?;
+                    let r = self.case_body(&cases[k].1, env, under, live > 1)?;
                     results.push((guard, r));
                 }
             }
@@ -1042,6 +1120,89 @@ impl<'p> Build<'p> {
         }
         self.merge(results)
     }
+}
+
+/// A call's result, its activation, and its arguments (kept alive).
+type Memo<'p> = (Sym<'p>, Option<usize>, Rc<[Sym<'p>]>);
+
+/// A call's function and its arguments' identities.
+type CallKey = (usize, Vec<usize>);
+
+/// The key of a call whose arguments all have an identity (a free value
+/// has none: two are different values).
+fn call_key(f: usize, args: &[Sym<'_>]) -> Option<CallKey> {
+    let mut ids = Vec::with_capacity(args.len());
+    for a in args {
+        ids.push(match a {
+            Sym::Lazy(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Sym::Data(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Sym::Int(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Sym::Fun(x) => Rc::as_ptr(x) as *const u8 as usize,
+            // Literals are even (a variable's two signs): odd numbers keep
+            // them apart from addresses, which are aligned.
+            Sym::Bool(l) => (l.idx() as usize) << 1 | 1,
+            Sym::Bottom => return None,
+        });
+    }
+    Some((f, ids))
+}
+
+/// The expression under its delays.
+fn strip_delay(e: &Expr) -> &Expr {
+    let mut e = e;
+    while let Expr::Delay(inner, _) = e {
+        e = inner;
+    }
+    e
+}
+
+/// A merged call: if the unevaluated parts of a merge are all calls of one
+/// function (besides free parts), that function, its arguments merged per
+/// position, the guards of the calls, and the free parts' guards.
+#[allow(clippy::type_complexity)]
+fn merged_call<'p>(parts: &Parts<'p>) -> Option<(usize, Vec<Sym<'p>>, Vec<Lit>, Vec<Lit>)> {
+    let mut function = None;
+    let mut args: Vec<Parts<'p>> = vec![];
+    let mut guards = vec![];
+    let mut bottoms = vec![];
+    for (guard, part) in parts {
+        let cell = match part {
+            Sym::Bottom => {
+                bottoms.push(*guard);
+                continue;
+            }
+            Sym::Lazy(cell) => cell,
+            _ => return None,
+        };
+        let state = cell.try_borrow().ok()?;
+        let Pending::Thunk(e, env) = &*state else {
+            return None;
+        };
+        let Expr::Call(f, xs) = strip_delay(e) else {
+            return None;
+        };
+        if function.is_some_and(|g| g != *f) {
+            return None;
+        }
+        function = Some(*f);
+        if args.is_empty() {
+            args = vec![vec![]; xs.len()];
+        }
+        for (k, x) in xs.iter().enumerate() {
+            args[k].push((*guard, delay(x, env)));
+        }
+        guards.push(*guard);
+    }
+    if guards.len() < 2 {
+        return None;
+    }
+    let f = function?;
+    Some((
+        f,
+        args.into_iter().map(merge_lazily).collect(),
+        guards,
+        bottoms,
+    ))
 }
 
 /// A field of merged values: the one value if all parts share it,

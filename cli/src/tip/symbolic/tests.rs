@@ -179,9 +179,12 @@ fn expr(list: bool, depth: u32) -> BoxedStrategy<String> {
         prop_oneof![
             leaf,
             l.clone().prop_map(|a| format!("(len {a})")),
-            l.prop_map(|a| format!("(sum {a})")),
+            l.clone().prop_map(|a| format!("(sum {a})")),
+            l.clone().prop_map(|a| format!("(hd {a})")),
             n.clone().prop_map(|a| format!("(S {a})")),
-            (n.clone(), n).prop_map(|(a, b)| format!("(plus {a} {b})")),
+            (n.clone(), n.clone()).prop_map(|(a, b)| format!("(plus {a} {b})")),
+            (n.clone(), n.clone(), n.clone(), n)
+                .prop_map(|(a, b, c, d)| format!("(ite (le {a} {b}) {c} {d})")),
         ]
         .boxed()
     }
@@ -211,4 +214,30 @@ proptest! {
             prop_assert_eq!(e, s, "{}", body);
         }
     }
+}
+
+#[test]
+fn calls_from_different_branches_merge_into_one() {
+    // Both branches recur on the tail: unmerged, the formula doubles per
+    // element; merged, it grows linearly.
+    let src = format!(
+        "{LISTS}
+(define-fun-rec walk ((xs list)) Nat
+  (match xs ((nil Z) ((cons y ys) (ite (le y Z) (walk ys) (S (walk ys)))))))
+(prove (forall ((xs list)) (le (walk xs) (S (S (S (S (S (S (S Z))))))))))
+"
+    );
+    let (verdict, effort) = with_large_stack(move || {
+        let p = parse_program(&src).expect("parses");
+        search_symbolic(&p, &p.goals[0], 30, Limits::default(), None)
+    })
+    .expect("the search thread");
+    // Eight non-zero elements: (cons (S Z) ...) eight times, then nil.
+    match verdict {
+        Verdict::Failed { size, minimal, .. } => {
+            assert_eq!((size, minimal), (25, true));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(effort.variables < 20_000, "{effort:?}");
 }
