@@ -12,7 +12,7 @@
 //! where it is undefined are recorded under the right condition however
 //! many times it is used.
 
-use super::circuit::Circuit;
+use super::circuit::{Answer, Circuit};
 use crate::tip::program::{substitute, Arith, Cmp, Expr, Pat, Program, Type};
 use batsat::Lit;
 use std::cell::RefCell;
@@ -143,6 +143,14 @@ pub(crate) struct Build<'p> {
     unroll: usize,
     /// The conditions under which a call was cut.
     cuts: Vec<Lit>,
+    /// The assumption that bounds the input's size, if calls deep in the
+    /// recursion are pruned where no input within it reaches them.
+    prune_bound: Option<Lit>,
+    /// The guards of pruned calls.
+    pruned: Vec<Lit>,
+    /// Guards already asked about: whether an input within the bound
+    /// reaches them.
+    reachable: HashMap<Lit, bool>,
     /// Calls evaluated, by function and arguments' identities: their
     /// results and activations.
     calls: HashMap<CallKey, Memo<'p>>,
@@ -151,6 +159,10 @@ pub(crate) struct Build<'p> {
     max_depth: usize,
     deadline: Option<std::time::Instant>,
 }
+
+/// How deep calls nest before each is first asked whether an input within
+/// the bound reaches it.
+const PRUNE_DEPTH: usize = 6;
 
 /// The most integer pairs one arithmetic operation may combine.
 const MAX_INT_PAIRS: usize = 1 << 16;
@@ -179,6 +191,9 @@ impl<'p> Build<'p> {
             unroll,
             cuts: vec![],
             calls: HashMap::new(),
+            prune_bound: None,
+            pruned: vec![],
+            reachable: HashMap::new(),
             fuel,
             depth: 0,
             max_depth: 20_000,
@@ -659,6 +674,42 @@ impl<'p> Build<'p> {
         true
     }
 
+    /// Prunes calls nested deeper than [`PRUNE_DEPTH`] whose guard no
+    /// input within `bound` satisfies (hbmc's use of the solver during
+    /// expansion: without it, recursion that does not follow the input's
+    /// structure unrolls every branch a literal leaves open).
+    pub(crate) fn prune_beyond(&mut self, bound: Option<Lit>) {
+        self.prune_bound = bound;
+    }
+
+    /// The condition under which a call was pruned (false if none was).
+    pub(crate) fn pruned_condition(&mut self) -> Lit {
+        let pruned = std::mem::take(&mut self.pruned);
+        self.circuit.any(pruned)
+    }
+
+    /// Whether a call under `g` is pruned (and records it).
+    fn prune(&mut self, g: Lit) -> bool {
+        let Some(bound) = self.prune_bound else {
+            return false;
+        };
+        if self.depth < PRUNE_DEPTH || g == self.circuit.tt() {
+            return false;
+        }
+        let reachable = match self.reachable.get(&g) {
+            Some(&r) => r,
+            None => {
+                let r = !matches!(self.circuit.solve(&[g, bound]), Answer::Unsat(_));
+                self.reachable.insert(g, r);
+                r
+            }
+        };
+        if !reachable {
+            self.pruned.push(g);
+        }
+        !reachable
+    }
+
     /// The condition under which a call was cut (false if none was).
     pub(crate) fn cut_condition(&mut self) -> Lit {
         let cuts = std::mem::take(&mut self.cuts);
@@ -674,7 +725,7 @@ impl<'p> Build<'p> {
             self.forced_by(activation, g);
             return Ok(r);
         }
-        if self.cut(g) {
+        if self.prune(g) || self.cut(g) {
             return Ok(Sym::Bottom);
         }
         let (act, activation) = match key {

@@ -122,34 +122,6 @@ pub(crate) fn search_goal(
         let mut build = Build::new(
             prog, &var_types, &expanded, int_range, unroll, fuel, deadline,
         );
-        let inputs = build.inputs();
-        let holds = match build.goal(&goal.body, inputs) {
-            Ok(l) => l,
-            Err(stop) => {
-                let stopped = match stop {
-                    Stop::Time => Stopped::TimeLimit(size),
-                    _ => Stopped::AtSizeBound,
-                };
-                effort.stopped = Some(match stop {
-                    Stop::Fuel => format!(
-                        "evaluating the conjecture over the inputs of size {size} took more than \
-                         {fuel} steps"
-                    ),
-                    Stop::Depth => format!("calls nested too deeply at size {size}"),
-                    Stop::Unsupported(what) => format!("unsupported: {what}"),
-                    Stop::Time => "the time limit".into(),
-                });
-                return (passed(size.checked_sub(1), &effort, stopped), effort);
-            }
-        };
-        // A counterexample: the goal false and defined.
-        build.circuit.add(&[!holds]);
-        let cut = build.cut_condition();
-        let stubs: Vec<(usize, Lit)> = {
-            let mut d: Vec<(usize, Lit)> = build.demanded.iter().map(|(&k, &l)| (k, l)).collect();
-            d.sort_unstable();
-            d
-        };
         // The size: one per constructor, a stub at its type's smallest.
         let mut cost: Vec<Lit> = vec![];
         for node in &build.nodes {
@@ -178,6 +150,39 @@ pub(crate) fn search_goal(
             .nodes
             .iter()
             .any(|n| matches!(n.kind, NodeKind::Int(_)));
+        // Calls deep in the recursion are evaluated only where a model of
+        // this size can reach them.
+        let built_at = size;
+        build.prune_beyond((size < at_least.len()).then(|| !at_least[size]));
+        let inputs = build.inputs();
+        let holds = match build.goal(&goal.body, inputs) {
+            Ok(l) => l,
+            Err(stop) => {
+                let stopped = match stop {
+                    Stop::Time => Stopped::TimeLimit(size),
+                    _ => Stopped::AtSizeBound,
+                };
+                effort.stopped = Some(match stop {
+                    Stop::Fuel => format!(
+                        "evaluating the conjecture over the inputs of size {size} took more than \
+                         {fuel} steps"
+                    ),
+                    Stop::Depth => format!("calls nested too deeply at size {size}"),
+                    Stop::Unsupported(what) => format!("unsupported: {what}"),
+                    Stop::Time => "the time limit".into(),
+                });
+                return (passed(size.checked_sub(1), &effort, stopped), effort);
+            }
+        };
+        // A counterexample: the goal false and defined.
+        build.circuit.add(&[!holds]);
+        let cut = build.cut_condition();
+        let pruned = build.pruned_condition();
+        let stubs: Vec<(usize, Lit)> = {
+            let mut d: Vec<(usize, Lit)> = build.demanded.iter().map(|(&k, &l)| (k, l)).collect();
+            d.sort_unstable();
+            d
+        };
         let (variables, clauses) = build.circuit.size();
         (effort.variables, effort.clauses) = (variables, clauses);
         loop {
@@ -193,6 +198,7 @@ pub(crate) fn search_goal(
             }
             let mut assumptions: Vec<Lit> = stubs.iter().map(|&(_, l)| !l).collect();
             assumptions.push(!cut);
+            assumptions.push(!pruned);
             if size < at_least.len() {
                 assumptions.push(!at_least[size]);
             }
@@ -223,19 +229,26 @@ pub(crate) fn search_goal(
                     build.circuit.add(&block);
                 }
                 Answer::Unsat(core) => {
-                    // Cores are not minimal: unroll only if the proof
-                    // needs the cut calls.
-                    let core = if core.contains(&!cut) {
-                        let without: Vec<Lit> =
-                            assumptions.iter().copied().filter(|&a| a != !cut).collect();
-                        effort.solves += 1;
-                        match build.circuit.solve(&without) {
-                            Answer::Unsat(smaller) => smaller,
-                            _ => core,
+                    // Cores are not minimal: unroll or rebuild only if
+                    // the proof needs the cut or pruned calls.
+                    let mut core = core;
+                    for extra in [!cut, !pruned] {
+                        if core.contains(&extra) {
+                            let without: Vec<Lit> = assumptions
+                                .iter()
+                                .copied()
+                                .filter(|&a| a != extra)
+                                .collect();
+                            effort.solves += 1;
+                            if let Answer::Unsat(smaller) = build.circuit.solve(&without) {
+                                core = smaller;
+                            }
                         }
-                    } else {
-                        core
-                    };
+                    }
+                    if core.contains(&!pruned) && size > built_at {
+                        // Calls pruned for the smaller bound may matter now.
+                        continue 'rebuild;
+                    }
                     let bounded = size < at_least.len() && core.contains(&!at_least[size]);
                     if !bounded
                         && !core.contains(&!cut)
