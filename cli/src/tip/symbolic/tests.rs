@@ -241,3 +241,22 @@ fn calls_from_different_branches_merge_into_one() {
     }
     assert!(effort.variables < 20_000, "{effort:?}");
 }
+
+#[test]
+fn tip_fixtures_get_the_same_verdicts() {
+    for name in [
+        "planted_take_drop.smt2",
+        "planted_int_distrib.smt2",
+        "weird_nat_mul3_same.smt2",
+        "list_nat_perm_trans.smt2",
+        "ord_sort.smt2",
+    ] {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        let src = std::fs::read_to_string(path).expect("fixture");
+        for (k, (e, s)) in both(&src, 7).into_iter().enumerate() {
+            assert_eq!(e, s, "{name}, conjecture {k}");
+        }
+    }
+}
