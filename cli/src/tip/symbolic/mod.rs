@@ -42,6 +42,9 @@ pub(crate) struct Effort {
     pub(crate) clauses: u64,
     /// Why the search stopped before its size bound, if it did.
     pub(crate) stopped: Option<String>,
+    /// Whether a proof covered inputs of every size (the parts it did not
+    /// expand free), not only those within the bound.
+    pub(crate) proved: bool,
 }
 
 impl Effort {
@@ -53,6 +56,9 @@ impl Effort {
         );
         if self.refuted > 0 {
             let _ = write!(s, ", {} witnesses refuted by the interpreter", self.refuted);
+        }
+        if self.proved {
+            s.push_str("; holds for inputs of every size (type variables at their instance)");
         }
         if let Some(why) = &self.stopped {
             let _ = write!(s, "; stopped: {why}");
@@ -251,12 +257,21 @@ pub(crate) fn search_goal(
                     }
                     let bounded = size < at_least.len() && core.contains(&!at_least[size]);
                     if !bounded
+                        && !has_int
                         && !core.contains(&!cut)
+                        && !core.contains(&!pruned)
                         && !stubs.iter().any(|s| core.contains(&!s.1))
                     {
-                        // Refuted for inputs of every size: every value
-                        // is searched.
-                        let largest = max_size.min(cost_len.max(size));
+                        // Refuted for inputs of every size (what is not
+                        // expanded is free): a proof, so every size up to
+                        // the bound is searched. Integers range over an
+                        // interval only, so a proof needs their absence.
+                        effort.proved = true;
+                        let largest = if max_size == usize::MAX {
+                            cost_len.max(size)
+                        } else {
+                            max_size
+                        };
                         return (passed(Some(largest), &effort, Stopped::AllInputs), effort);
                     }
                     let mut grew = false;

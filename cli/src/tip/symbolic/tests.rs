@@ -260,3 +260,28 @@ fn tip_fixtures_get_the_same_verdicts() {
         }
     }
 }
+
+#[test]
+fn a_proof_without_expansion_covers_every_size() {
+    let src = format!(
+        "{LISTS}
+(prove (forall ((xs list)) (= (app xs nil) xs)))
+(prove (forall ((xs list)) (= (tl (cons Z xs)) xs)))
+"
+    );
+    let efforts = with_large_stack(move || {
+        let p = parse_program(&src).expect("parses");
+        p.goals
+            .iter()
+            .map(|g| search_symbolic(&p, g, 6, Limits::default(), None))
+            .collect::<Vec<_>>()
+    })
+    .expect("the search thread");
+    // `app xs nil` recurs on all of `xs`: no finite expansion proves it.
+    // `tl (cons Z xs)` never looks into `xs`: proved for every `xs`.
+    let proved: Vec<bool> = efforts.iter().map(|(_, e)| e.proved).collect();
+    assert_eq!(proved, [false, true]);
+    for (v, _) in &efforts {
+        assert!(matches!(v, Verdict::Passed { .. }), "{v:?}");
+    }
+}
