@@ -213,6 +213,8 @@ struct FileResult {
     bound: Option<usize>,
     runs: u64,
     aborted: u64,
+    /// Conjectures the symbolic search proved for inputs of every size.
+    proved: u64,
 }
 
 fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileResult {
@@ -227,6 +229,7 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
                 bound: None,
                 runs: 0,
                 aborted: 0,
+                proved: 0,
             };
         }
     };
@@ -240,6 +243,7 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
                 bound: None,
                 runs: 0,
                 aborted: 0,
+                proved: 0,
             };
         }
     };
@@ -249,6 +253,7 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
         bound: None,
         runs: 0,
         aborted: 0,
+        proved: 0,
     };
     for (k, goal) in prog.goals.iter().enumerate() {
         let (verdict, effort) = if options.symbolic {
@@ -264,7 +269,8 @@ fn tip_file(path: &Path, options: &SearchOptions, out: &mut dyn Write) -> FileRe
             (search_goal(&prog, goal, options), None)
         };
         let mut text = crate::tip::search::report(&prog, goal, options, &verdict);
-        if let (Some(effort), false) = (effort, matches!(verdict, Verdict::Error(_))) {
+        if let (Some(effort), false) = (&effort, matches!(verdict, Verdict::Error(_))) {
+            result.proved += u64::from(effort.proved);
             text.push_str(&format!("  {}\n", effort.line()));
         }
         let _ = write!(out, "{shown}:{}: {text}", goal.pos);
@@ -358,6 +364,13 @@ fn tip(paths: &[String], options: &SearchOptions, out: &mut dyn Write, err: &mut
         );
     }
     let passed = rows.iter().filter(|r| r.1.code == EXIT_PASSED).count();
+    if options.symbolic {
+        let proved: u64 = rows.iter().map(|r| r.1.proved).sum();
+        let _ = writeln!(
+            out,
+            "\n{proved} conjectures proved for inputs of every size by the symbolic search"
+        );
+    }
     let _ = writeln!(
         out,
         "\n{} files: {passed} without counterexample, {} with, {} errors; {:.1}s in all",
