@@ -4,17 +4,28 @@
 //! and the solver's answer under assumptions.
 
 use batsat::{lbool, Callbacks, Lit, Solver, SolverInterface, SolverOpts};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::time::Instant;
 
 /// Stops the solver at the user's deadline (only when one was asked
 /// for: otherwise the solver runs to an answer, and verdicts do not
-/// depend on the machine).
-struct Deadline(Option<Instant>);
+/// depend on the machine), or after a number of decisions when a call
+/// sets one (counted, so deterministic).
+struct Deadline {
+    at: Option<Instant>,
+    decisions_left: Cell<Option<u64>>,
+}
 
 impl Callbacks for Deadline {
     fn stop(&self) -> bool {
-        self.0.is_some_and(|d| Instant::now() >= d)
+        if let Some(n) = self.decisions_left.get() {
+            if n == 0 {
+                return true;
+            }
+            self.decisions_left.set(Some(n - 1));
+        }
+        self.at.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -51,7 +62,13 @@ impl std::fmt::Debug for Circuit {
 impl Circuit {
     /// An empty formula; the solver stops at `deadline` if given.
     pub(crate) fn new(deadline: Option<Instant>) -> Self {
-        let mut solver = Solver::new(SolverOpts::default(), Deadline(deadline));
+        let mut solver = Solver::new(
+            SolverOpts::default(),
+            Deadline {
+                at: deadline,
+                decisions_left: Cell::new(None),
+            },
+        );
         let truth = Lit::new(solver.new_var_default(), true);
         let mut c = Circuit {
             solver,
@@ -225,6 +242,15 @@ impl Circuit {
         } else {
             Answer::Stopped
         }
+    }
+
+    /// Solves under assumptions, giving up ([`Answer::Stopped`]) after
+    /// `decisions` decisions.
+    pub(crate) fn solve_within(&mut self, assumptions: &[Lit], decisions: u64) -> Answer {
+        self.solver.cb_mut().decisions_left.set(Some(decisions));
+        let answer = self.solve(assumptions);
+        self.solver.cb_mut().decisions_left.set(None);
+        answer
     }
 
     /// A literal's value in the last model (false where the model leaves
