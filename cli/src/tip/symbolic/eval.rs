@@ -30,6 +30,8 @@ pub(crate) enum Stop {
     Unsupported(&'static str),
     /// The user's deadline passed.
     Time,
+    /// The formula grew past [`MAX_VARIABLES`].
+    Formula,
 }
 
 /// A value during symbolic evaluation.
@@ -171,6 +173,11 @@ const PRUNE_DEPTH: usize = 6;
 /// times their time.
 const PRUNE_DECISIONS: u64 = 10;
 
+/// The most variables a formula may have: past it, the build stops (a
+/// formula this large takes longer to solve than enumeration, and memory
+/// grows with it).
+pub(crate) const MAX_VARIABLES: u64 = 2_000_000;
+
 /// The most integer pairs one arithmetic operation may combine.
 const MAX_INT_PAIRS: usize = 1 << 16;
 
@@ -305,12 +312,16 @@ impl<'p> Build<'p> {
             return Err(Stop::Fuel);
         }
         self.fuel -= 1;
-        if self.fuel % 4096 == 0
-            && self
+        if self.fuel % 4096 == 0 {
+            if self
                 .deadline
                 .is_some_and(|d| std::time::Instant::now() >= d)
-        {
-            return Err(Stop::Time);
+            {
+                return Err(Stop::Time);
+            }
+            if self.circuit.size().0 > MAX_VARIABLES {
+                return Err(Stop::Formula);
+            }
         }
         Ok(())
     }
@@ -483,6 +494,19 @@ impl<'p> Build<'p> {
             parts.extend(bottoms);
             return Ok(Sym::Lazy(Rc::new(RefCell::new(Pending::Merge(parts)))));
         }
+        // Merging costs steps in proportion to the options merged.
+        let work: usize = parts
+            .iter()
+            .map(|(_, v)| match v {
+                Sym::Int(x) => x.options.len(),
+                Sym::Data(x) => x.options.len(),
+                Sym::Fun(x) => x.options.len(),
+                _ => 1,
+            })
+            .sum();
+        for _ in 0..work {
+            self.tick()?;
+        }
         let free = self.circuit.any(bottoms.iter().map(|b| b.0));
         let mixed = Stop::Unsupported("values of different types merged");
         Ok(match &parts[0].1 {
@@ -632,6 +656,9 @@ impl<'p> Build<'p> {
             (Sym::Bool(a), Sym::Bool(b)) => return Ok(self.circuit.iff(*a, *b)),
             (Sym::Int(a), Sym::Int(b)) => {
                 let c = &mut self.circuit;
+                if a.options.len().saturating_mul(b.options.len()) > MAX_INT_PAIRS {
+                    return Err(Stop::Unsupported("integer equality over too many values"));
+                }
                 let mut acc = c.ff();
                 for &(m, p) in &a.options {
                     for &(n, q) in &b.options {
@@ -1046,6 +1073,9 @@ impl<'p> Build<'p> {
                 for x in &xs[1..] {
                     let under = self.circuit.and(g, acc);
                     let b = self.int(x, env, under)?;
+                    if prev.options.len().saturating_mul(b.options.len()) > MAX_INT_PAIRS {
+                        return Err(Stop::Unsupported("integer comparison over too many values"));
+                    }
                     let mut holds = self.circuit.ff();
                     for &(m, p) in &prev.options {
                         for &(n, q) in &b.options {

@@ -176,6 +176,10 @@ pub(crate) fn search_goal(
                     Stop::Depth => format!("calls nested too deeply at size {size}"),
                     Stop::Unsupported(what) => format!("unsupported: {what}"),
                     Stop::Time => "the time limit".into(),
+                    Stop::Formula => format!(
+                        "at size {size}, the formula grew past {} variables",
+                        eval::MAX_VARIABLES
+                    ),
                 });
                 return (passed(size.checked_sub(1), &effort, stopped), effort);
             }
