@@ -44,7 +44,9 @@ options:
   --seed S     seed of the random inputs (default 0)
   --symbolic   tip: search by SAT over the positions the conjecture demands
                instead of by enumeration (datatypes, booleans, integers; no
-               function-typed variables); sizes and reports as without it
+               function-typed variables); sizes and reports as without it;
+               --fuel bounds each formula's evaluation, --runs and --random
+               do not apply
   --message-timeout T
                external: the longest wait for one message of the program
                (default 10s); a program silent that long is stopped (exit 2)
