@@ -105,6 +105,17 @@ pub(crate) fn search_goal(
     }
     let deadline = time.map(|t| Instant::now() + t);
     let min_sizes = MinSizes::new();
+    for ((name, _), t) in goal.vars.iter().zip(&var_types) {
+        if min_sizes.of(prog, t) >= NO_VALUE {
+            return (
+                Verdict::Error(format!(
+                    "{name} has a type without values (every constructor needs a value of \
+                     the type itself)"
+                )),
+                effort,
+            );
+        }
+    }
     let mut expanded: HashSet<Vec<u32>> = HashSet::new();
     let mut size = 0usize;
     let mut int_range: i64 = 4;
@@ -132,7 +143,10 @@ pub(crate) fn search_goal(
         let mut cost: Vec<Lit> = vec![];
         for node in &build.nodes {
             let weight = match &node.kind {
-                NodeKind::Stub => min_sizes.of(prog, &node.ty).min(COUNT_CAP + 1),
+                // Past the bound, a weight only needs to exceed it.
+                NodeKind::Stub => min_sizes
+                    .of(prog, &node.ty)
+                    .min(max_size.min(COUNT_CAP) + 1),
                 NodeKind::Data(_) | NodeKind::Bool(_) => 1,
                 NodeKind::Int(values) => {
                     for k in 1..=int_range {

@@ -285,3 +285,43 @@ fn a_proof_without_expansion_covers_every_size() {
         assert!(matches!(v, Verdict::Passed { .. }), "{v:?}");
     }
 }
+
+#[test]
+fn a_type_without_values_is_an_error_and_bounds_at_the_edges_work() {
+    let src = "
+(declare-datatype Inf ((More (next Inf))))
+(declare-datatype Nat ((Z) (S (p Nat))))
+(prove (forall ((x Inf)) false))
+(prove (forall ((n Nat)) (distinct n Z)))
+";
+    let verdicts = with_large_stack(move || {
+        let p = parse_program(src).expect("parses");
+        let run =
+            |k: usize, size| search_symbolic(&p, &p.goals[k], size, Limits::default(), None).0;
+        (run(0, 10), run(1, 0), run(1, 10_000))
+    })
+    .expect("the search thread");
+    assert!(
+        matches!(&verdicts.0, Verdict::Error(e) if e.contains("without values")),
+        "{:?}",
+        verdicts.0
+    );
+    // Size 0 holds no input (`Z` costs 1); a bound of 10 000 finds `Z`.
+    assert!(
+        matches!(&verdicts.1, Verdict::Passed { coverage, .. } if coverage.bound == Some(0)),
+        "{:?}",
+        verdicts.1
+    );
+    assert!(
+        matches!(
+            &verdicts.2,
+            Verdict::Failed {
+                size: 1,
+                minimal: true,
+                ..
+            }
+        ),
+        "{:?}",
+        verdicts.2
+    );
+}
