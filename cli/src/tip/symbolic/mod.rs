@@ -36,7 +36,7 @@ pub(crate) struct Effort {
     pub(crate) solves: u64,
     /// Witnesses the interpreter refuted (and the search then excluded).
     pub(crate) refuted: u64,
-    /// Variables and clauses of the last formula.
+    /// Variables of the last formula.
     pub(crate) variables: u64,
     /// Clauses of the last formula.
     pub(crate) clauses: u64,
@@ -74,10 +74,6 @@ const COUNT_CAP: usize = 1 << 16;
 /// The deepest nesting of calls the search unrolls.
 const MAX_UNROLL: usize = 8192;
 
-/// Steps of symbolic evaluation per build, as a multiple of the
-/// interpreter's per-run fuel.
-const FUEL_PER_RUN_FUEL: u64 = 1;
-
 /// Searches one goal symbolically, up to `max_size` (total size of its
 /// variables, as the enumerative search counts it) or the deadline.
 pub(crate) fn search_goal(
@@ -97,7 +93,10 @@ pub(crate) fn search_goal(
         );
     }
     let var_types: Vec<Type> = goal.vars.iter().map(|(_, t)| concrete(prog, t)).collect();
-    if var_types.iter().any(has_function) {
+    if var_types
+        .iter()
+        .any(|t| reaches_function(prog, t, &mut vec![]))
+    {
         return (
             Verdict::Error("the symbolic search does not take function-typed variables".into()),
             effort,
@@ -135,7 +134,8 @@ pub(crate) fn search_goal(
     };
     'rebuild: loop {
         effort.builds += 1;
-        let fuel = limits.fuel.saturating_mul(FUEL_PER_RUN_FUEL);
+        // One formula's evaluation gets the steps one run would.
+        let fuel = limits.fuel;
         let mut build = Build::new(
             prog, &var_types, &expanded, int_range, unroll, fuel, deadline,
         );
@@ -550,10 +550,23 @@ fn concrete(prog: &Program, t: &Type) -> Type {
     super::search::concrete(prog, t)
 }
 
-fn has_function(t: &Type) -> bool {
+/// Whether a value of `t` can hold a function (`seen`: the datatypes on
+/// the way, each looked into once).
+fn reaches_function(prog: &Program, t: &Type, seen: &mut Vec<Type>) -> bool {
     match t {
         Type::Fun(..) => true,
-        Type::Data(_, args) => args.iter().any(has_function),
+        Type::Data(d, args) => {
+            if seen.contains(t) {
+                return false;
+            }
+            seen.push(t.clone());
+            prog.datatypes[*d].ctors.iter().any(|&c| {
+                prog.ctors[c]
+                    .fields
+                    .iter()
+                    .any(|(_, ft)| reaches_function(prog, &super::eval::substitute(ft, args), seen))
+            })
+        }
         _ => false,
     }
 }
