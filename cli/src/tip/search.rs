@@ -764,6 +764,24 @@ fn abort_index(a: &Abort) -> usize {
     }
 }
 
+/// Whether a run found false by need is a refutation, given how the same
+/// run went by value (`Err`: why it is none).
+pub(super) fn refuted_by_value(by_value: Result<bool, Abort>) -> Result<(), Abort> {
+    match by_value {
+        Ok(false) => Ok(()),
+        // A skipped computation that is undefined (TIP's unspecified
+        // value), beyond 64 bits or a quantifier the interpreter can not
+        // decide has a value all the same, and the lazy run shows the
+        // verdict does not depend on it.
+        Err(Abort::Undefined | Abort::Overflow | Abort::Unknown) => Ok(()),
+        Err(Abort::Fuel | Abort::Depth) => Err(Abort::LazyOnly),
+        Err(other) => Err(other),
+        Ok(true) => Err(Abort::Unsupported(
+            "a run that evaluated by value is true and by need false",
+        )),
+    }
+}
+
 /// The values of a goal's variables on the input `x`: the goal's own, in
 /// order, and its symbols without a definition (`free_used`, searched
 /// after them), by their index in `Program::free`.
@@ -838,21 +856,9 @@ pub(crate) fn search_goal(prog: &Program, goal: &Goal, options: &SearchOptions) 
                     .with_free(free)
                     .with_constants(constants)
                     .strict();
-                match strict.goal(body, inputs) {
-                    Ok(false) => RunResult::False(None),
-                    // A skipped computation that is undefined (TIP's
-                    // unspecified value), beyond 64 bits or a quantifier
-                    // the interpreter can not decide has a value all the
-                    // same, and the lazy run shows the verdict does not
-                    // depend on it.
-                    Err(Abort::Undefined | Abort::Overflow | Abort::Unknown) => {
-                        RunResult::False(None)
-                    }
-                    Err(Abort::Fuel | Abort::Depth) => discard(Abort::LazyOnly),
-                    Err(other) => discard(other),
-                    Ok(true) => discard(Abort::Unsupported(
-                        "a run that evaluated by value is true and by need false",
-                    )),
+                match refuted_by_value(strict.goal(body, inputs)) {
+                    Ok(()) => RunResult::False(None),
+                    Err(why) => discard(why),
                 }
             }
             Err(a) => discard(a),

@@ -10,7 +10,10 @@
 //! literal that is true exactly when some use forces it (its forcing
 //! guards are tied to it when the build ends), so what it demands and
 //! where it is undefined are recorded under the right condition however
-//! many times it is used.
+//! many times it is used. Calls use the same device: a call on the same
+//! arguments is evaluated once, calls of one function from different
+//! branches merge into one call on merged arguments, and a deeply nested
+//! call no input within the size bound reaches is pruned.
 
 use super::circuit::{Answer, Circuit};
 use crate::tip::program::{substitute, Arith, Cmp, Expr, Pat, Program, Type};
@@ -140,7 +143,7 @@ pub(crate) struct Build<'p> {
     /// The variables' nodes.
     roots: Vec<usize>,
     /// How deep calls nest before a call is cut: it returns a free value
-    /// and records its guard in `cut`, so recursion that does not follow
+    /// and records its guard in `cuts`, so recursion that does not follow
     /// the input's structure unrolls only as deep as a core asks.
     unroll: usize,
     /// The conditions under which a call was cut.

@@ -12,10 +12,10 @@
 mod circuit;
 mod eval;
 
-use super::eval::{Abort, Judgement, Limits, Machine, Meanings, Value};
+use super::eval::{Judgement, Limits, Machine, Meanings, Value};
 use super::program::free_symbols_used;
 use super::program::{Goal, Program, Type};
-use super::search::{failed_with, Verdict};
+use super::search::{concrete, failed_with, refuted_by_value, Verdict};
 use crate::adapter::{Coverage, Stopped};
 use batsat::Lit;
 use circuit::Answer;
@@ -452,10 +452,7 @@ fn confirm(prog: &Program, goal: &Goal, witness: &[Witness], limits: Limits) -> 
         return false;
     }
     let mut strict = Machine::new(prog, &meanings, limits).strict();
-    matches!(
-        strict.goal(&goal.body, inputs(witness)),
-        Ok(false) | Err(Abort::Undefined | Abort::Overflow | Abort::Unknown)
-    )
+    refuted_by_value(strict.goal(&goal.body, inputs(witness))).is_ok()
 }
 
 /// The smallest size of a value of each concrete type, and a smallest
@@ -543,11 +540,6 @@ impl MinSizes {
             _ => Witness::Int(0),
         }
     }
-}
-
-/// A type with type variables and sorts at the element type.
-fn concrete(prog: &Program, t: &Type) -> Type {
-    super::search::concrete(prog, t)
 }
 
 /// Whether a value of `t` can hold a function (`seen`: the datatypes on
