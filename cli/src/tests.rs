@@ -513,6 +513,34 @@ fn command(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
+fn the_symbolic_search_behind_the_same_command() {
+    let path = |n: &str| fixture_path(n).display().to_string();
+    let (code, out, _) = command(&[
+        "tip",
+        "--symbolic",
+        &path("planted_take_drop.smt2"),
+        "--size",
+        "8",
+    ]);
+    assert_eq!(code, EXIT_FAILED, "{out}");
+    assert!(out.contains("counterexample of size 7 (smallest)"), "{out}");
+    assert!(out.contains("(define-fun n () Nat (S Z))"), "{out}");
+    assert!(out.contains("  symbolic: "), "{out}");
+    // Function-typed variables: refused, exit 2.
+    let (code, out, _) = command(&["tip", "--symbolic", &path("planted_bind.smt2")]);
+    assert_eq!(code, EXIT_ERROR, "{out}");
+    assert!(
+        out.contains("does not take function-typed variables"),
+        "{out}"
+    );
+    // A table counts the conjectures proved for every size.
+    let dir = fixture_path("symbolic").display().to_string();
+    let (code, out, _) = command(&["tip", "--symbolic", "--size", "3", &dir]);
+    assert_eq!(code, EXIT_PASSED, "{out}");
+    assert!(out.contains("proved for inputs of every size"), "{out}");
+}
+
+#[test]
 fn exit_codes() {
     let path = |n: &str| fixture_path(n).display().to_string();
     let (code, out, _) = command(&["tip", &path("isaplanner_prop_01.smt2"), "--size", "6"]);
