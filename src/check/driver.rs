@@ -816,9 +816,15 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                         shrink_steps,
                         passed_up_to,
                     };
-                    return Some(
-                        self.shrink_and_confirm(c, &case.tree, runs, &found, summary, observe),
-                    );
+                    return Some(self.shrink_and_confirm(
+                        c,
+                        &case.tree,
+                        runs,
+                        &found,
+                        self.config.runs,
+                        summary,
+                        observe,
+                    ));
                 }
                 if !prune || r != RunResult::Discarded {
                     break;
@@ -890,7 +896,10 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                     shrink_steps,
                     passed_up_to,
                 };
-                return Some(self.shrink_and_confirm(c, tree, case, &found, summary, observe));
+                let budget = self.config.runs;
+                return Some(
+                    self.shrink_and_confirm(c, tree, case, &found, budget, summary, observe),
+                );
             }
         }
         tally.add_cases_to(summary);
@@ -919,22 +928,29 @@ impl<T: Enumerable> Phase<'_, '_, T> {
             shrink_steps,
             passed_up_to,
         };
-        self.shrink_and_confirm(counterexample, &tree, runs, &found, summary, observe)
+        // The size order has spent its runs on the sizes below the found
+        // one already: the confirmation gets what is left of the budget,
+        // not a fresh one, so the report comes within the check's budget
+        // (and says at which size the budget ran out).
+        let left = self.config.runs.saturating_sub(summary.runs);
+        self.shrink_and_confirm(counterexample, &tree, runs, &found, left, summary, observe)
     }
 
     /// Shrinks a failure of the random phase or of the depth order through
     /// the space, then searches the sizes from those exhausted up to the
-    /// shrunk value's (with a fresh run budget) to find the smallest
+    /// shrunk value's (with `budget` runs) to find the smallest
     /// counterexample, or to say how far below the shrunk one every input
     /// passed. `found` says how it was found, from the shrinker's attempts
     /// and steps and the largest size passed; `runs` are the runs or cases
     /// that found it.
+    #[allow(clippy::too_many_arguments)]
     fn shrink_and_confirm(
         &self,
         first: Counterexample<T>,
         tree: &Tree,
         runs: u64,
         found: &dyn Fn(u64, u64, Option<usize>) -> Found,
+        budget: u64,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
     ) -> Box<Counterexample<T>> {
@@ -975,20 +991,14 @@ impl<T: Enumerable> Phase<'_, '_, T> {
         // the first counterexample of the smallest failing size in search
         // order, the same one it reports when it finds the bug on its own.
         let from = summary.exhausted.map_or(0, |e| e.saturating_add(1));
-        if from <= c.size as usize {
+        // With no budget left (the size order spent it) the sizes from
+        // `from` on stay unproven, and the report says so.
+        if budget > 0 && from <= c.size as usize {
             let to = c.size as usize;
             let before = summary.runs;
             // Bound by bound: a failure at `to` is known, so a skip to it
             // would fail and search the bounds below it anyway.
-            let confirmed = self.exhaust(
-                from,
-                to,
-                self.config.runs,
-                Skipping::Never,
-                summary,
-                observe,
-                None,
-            );
+            let confirmed = self.exhaust(from, to, budget, Skipping::Never, summary, observe, None);
             summary.confirm_runs += summary.runs - before;
             if let Err(canonical) = confirmed {
                 c.discard();

@@ -449,6 +449,8 @@ mod tests {
                         Found::Exhaustive => prop_assert_eq!(&f.value, &smallest.value),
                         Found::Depth { passed_up_to, found_size, .. } => {
                             prop_assert!(found_size >= f.size);
+                            // Within the check's budget, confirmation included.
+                            prop_assert!(f.summary.runs <= runs);
                             prop_assert!(passed_up_to.is_none_or(|p| (p as u64) < smallest.size));
                             if f.is_minimal() {
                                 prop_assert_eq!(f.size, smallest.size);
@@ -471,6 +473,10 @@ mod tests {
         assert!(matches!(f.found, Found::Depth { .. }), "{:?}", f.found);
         assert!(f.value.len() == 6 && c.holds(&f.value), "{:?}", f.value);
         assert!(!f.is_minimal(), "50 000 runs do not reach size 18");
+        // The size order spent the budget: the shrunk counterexample is
+        // reported without a second budget for the sizes below it.
+        assert_eq!(f.summary.runs, 50_000);
+        assert_eq!(f.summary.confirm_runs, 0);
         let report = f.report();
         assert!(
             report.contains("found by the depth-bounded search (depth "),

@@ -7,6 +7,7 @@
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin first_ctrex -- [name ...]
+//! FIRST_CTREX_ORDERS=deep,portfolio cargo run ...   # only these orders
 //! ```
 //!
 //! One line per property and order: the property runs and the seconds of
@@ -123,6 +124,15 @@ fn measure<T: Enumerable + Debug + Send>(
     }
 }
 
+fn order_name(order: Order) -> &'static str {
+    match order {
+        Order::Size => "size",
+        Order::Portfolio => "portfolio",
+        Order::Default => "default",
+        Order::Deep => "deep",
+    }
+}
+
 fn all_distinct<X: PartialEq>(xs: &[X]) -> bool {
     (1..xs.len()).all(|i| !xs[..i].contains(&xs[i]))
 }
@@ -150,6 +160,11 @@ fn seven_nonzero(xs: Lazy<'_, Vec<u8>>) -> bool {
 
 fn main() {
     let only: Vec<String> = std::env::args().skip(1).collect();
+    // `FIRST_CTREX_ORDERS=deep,default` measures only those orders (the
+    // size order alone takes minutes on huffman-opt).
+    let orders: Vec<String> = std::env::var("FIRST_CTREX_ORDERS")
+        .map(|v| v.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
     println!(
         "{:<16} {:<9} {:>10} {:>9} {:>10} {:>9} {:>5} {:<6} {:<10} neat s",
         "property", "order", "runs1st", "s1st", "runsFinal", "sFinal", "size", "how", "minimal"
@@ -165,16 +180,14 @@ fn main() {
             return;
         }
         for order in [Order::Size, Order::Portfolio, Order::Default, Order::Deep] {
+            if !orders.is_empty() && !orders.iter().any(|o| o == order_name(order)) {
+                continue;
+            }
             let r = f(order);
             println!(
                 "{:<16} {:<9} {:>10} {:>9.3} {:>10} {:>9.3} {:>5} {:<6} {:<10} {}",
                 name,
-                match order {
-                    Order::Size => "size",
-                    Order::Portfolio => "portfolio",
-                    Order::Default => "default",
-                    Order::Deep => "deep",
-                },
+                order_name(order),
                 r.first_runs,
                 r.first_secs,
                 r.final_runs,
