@@ -407,16 +407,47 @@ fn drive_phases<T: Enumerable + Debug>(
         grammar: g,
         deadline,
     };
-    // A short random probe first, over all sizes: a bug past the sizes the
+    // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
+    // smallest one.
+    // A shard is one part of the size order; the depth order is not
+    // partitioned, so a sharded check leaves it to the unsharded runs.
+    let portfolio = config.portfolio && config.shard.is_none_or(|s| s.is_whole());
+    let mut depth_order = portfolio.then(|| DepthOrder::new(last_bound));
+
+    // A short random probe early, over all sizes: a bug past the sizes the
     // exhaustive phase will reach is then met at once, not after the whole
     // exhaustive budget. What it finds is shrunk and the sizes up to it are
     // searched exhaustively, so a smaller counterexample that the exhaustive
-    // phase would have found is still the one reported.
+    // phase would have found is still the one reported. The exhaustive
+    // phase's first bounds come before it (whole bounds, until
+    // `EARLY_RUNS_PER_PROBE_CASE` runs per probe case are spent): a bug
+    // they meet is reported without waiting for the probe's large cases,
+    // and a passing check makes the same runs in the same bounds.
     let probe = (config.samples / 4).min(PROBE_CASES);
-    if probe > 0 && !covered && min_size <= last_sample {
+    let probing = probe > 0 && !covered && min_size <= last_sample;
+    let early = if probing {
+        probe.saturating_mul(EARLY_RUNS_PER_PROBE_CASE)
+    } else {
+        u64::MAX
+    };
+    let runs_before = summary.runs;
+    let mut ended = phase.exhaust(
+        0,
+        last_bound,
+        config.runs,
+        Skipping::Allowed,
+        summary,
+        observe,
+        depth_order.as_mut(),
+        early,
+    )?;
+    if probing {
         let cases = RandomCases::new(g, config.seed ^ PROBE_SEED, min_size, last_sample, probe)
             .long_up_to(last_random);
-        if let Some(c) = phase.random(cases, summary, observe) {
+        // The sizes below its counterexample get what the exhaustive phase
+        // has left of its budget.
+        let left = config.runs - (summary.runs - runs_before);
+        if let Some(c) = phase.random(cases, left, summary, observe) {
             return Err(c);
         }
     }
@@ -426,26 +457,29 @@ fn drive_phases<T: Enumerable + Debug>(
     // random phase's count (a `u64` alone has about 400 edge values).
     if !covered {
         let plan = super::edges::sweep(g, config.samples.saturating_mul(EDGE_CASES_PER_SAMPLE));
-        if let Some(c) = phase.sweep(&plan, summary, observe) {
+        let left = config.runs - (summary.runs - runs_before);
+        if let Some(c) = phase.sweep(&plan, left, summary, observe) {
             return Err(c);
         }
     }
 
-    // The exhaustive phase: bounds 0, 1, 2, ... so the first failure is a
-    // smallest one.
-    // A shard is one part of the size order; the depth order is not
-    // partitioned, so a sharded check leaves it to the unsharded runs.
-    let portfolio = config.portfolio && config.shard.is_none_or(|s| s.is_whole());
-    let mut depth_order = portfolio.then(|| DepthOrder::new(last_bound));
-    phase.exhaust(
-        0,
-        last_bound,
-        config.runs,
-        Skipping::Allowed,
-        summary,
-        observe,
-        depth_order.as_mut(),
-    )?;
+    // The rest of the exhaustive phase, from the bound after the last one
+    // passed, with the rest of the budget.
+    if ended == Ended::Paused {
+        let from = summary.exhausted.map_or(0, |e| e + 1);
+        let left = config.runs - (summary.runs - runs_before);
+        ended = phase.exhaust(
+            from,
+            last_bound,
+            left,
+            Skipping::Allowed,
+            summary,
+            observe,
+            depth_order.as_mut(),
+            u64::MAX,
+        )?;
+    }
+    debug_assert_eq!(ended, Ended::Finished);
     if summary.stopped == Stop::MaxSize && whole_type {
         summary.stopped = Stop::AllValues;
     }
@@ -470,7 +504,7 @@ fn drive_phases<T: Enumerable + Debug>(
     if rest > 0 && summary.stopped != Stop::AllValues && first <= last_sample {
         let cases =
             RandomCases::new(g, config.seed, first, last_sample, rest).long_up_to(last_random);
-        if let Some(c) = phase.random(cases, summary, observe) {
+        if let Some(c) = phase.random(cases, config.runs, summary, observe) {
             return Err(c);
         }
     }
@@ -554,6 +588,14 @@ const EDGE_CASES_PER_SAMPLE: u64 = 5;
 /// Random cases of the probe before the exhaustive phase: a quarter of the
 /// random cases, at most this many.
 const PROBE_CASES: u64 = 1000;
+/// Runs of the exhaustive phase before the probe, per probe case (whole
+/// bounds: the bound that passes this count finishes first). A probe case
+/// is a large input, dearer than a run of the small bounds; with the deep
+/// profile's 1 000 cases the first 8 000 runs come first, and they meet
+/// the depth order's early wins (`first_ctrex`: a set insertion that
+/// breaks from four keys, 5 476 runs with the portfolio) before the
+/// probe's 60 ms.
+const EARLY_RUNS_PER_PROBE_CASE: u64 = 8;
 /// Mixed into the seed of the probe, so its cases are not the first ones of
 /// the random phase.
 const PROBE_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -580,6 +622,15 @@ enum Skipping {
     Never,
 }
 
+/// How a call of [`Phase::exhaust`] ended without a counterexample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// Past its last bound, out of budget or out of time.
+    Finished,
+    /// After a bound, at the runs it was asked to pause after.
+    Paused,
+}
+
 /// What the phases of one check share.
 struct Phase<'a, 's, T> {
     config: &'a Settings,
@@ -601,6 +652,10 @@ impl<T: Enumerable> Phase<'_, '_, T> {
     /// reached. A failure there is searched for again bound by bound from
     /// the first one skipped (see [`Phase::smallest_from`]), so the report
     /// is the one iterative deepening gives.
+    ///
+    /// Once a bound passes with `pause_after` runs or more made in this
+    /// call, the call returns [`Ended::Paused`] (the bounds from the next
+    /// one on are still to search, with the rest of the budget).
     #[allow(clippy::too_many_arguments)]
     fn exhaust(
         &self,
@@ -611,7 +666,8 @@ impl<T: Enumerable> Phase<'_, '_, T> {
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
         mut depth_order: Option<&mut DepthOrder<T>>,
-    ) -> Result<(), Box<Counterexample<T>>> {
+        pause_after: u64,
+    ) -> Result<Ended, Box<Counterexample<T>>> {
         let mut used = 0;
         summary.stopped = Stop::MaxSize;
         let mut next = from;
@@ -655,7 +711,10 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                         .and_then(|d| d.found.as_ref())
                         .is_some_and(|f| f.counterexample.size <= bound as u64)
                     {
-                        return Ok(());
+                        return Ok(Ended::Finished);
+                    }
+                    if used >= pause_after && bound < to {
+                        return Ok(Ended::Paused);
                     }
                 }
                 BoundResult::Failed(c) if !skipped.is_empty() => {
@@ -670,11 +729,11 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                     } else {
                         Stop::Time(bound)
                     };
-                    return Ok(());
+                    return Ok(Ended::Finished);
                 }
             }
         }
-        Ok(())
+        Ok(Ended::Finished)
     }
 
     /// Records bound `bound` as passed, with its runs.
@@ -751,6 +810,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
     fn random(
         &self,
         mut cases: RandomCases<'_>,
+        confirm_budget: u64,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
     ) -> Option<Box<Counterexample<T>>> {
@@ -821,7 +881,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                         &case.tree,
                         runs,
                         &found,
-                        self.config.runs,
+                        confirm_budget,
                         summary,
                         observe,
                     ));
@@ -861,6 +921,7 @@ impl<T: Enumerable> Phase<'_, '_, T> {
     fn sweep(
         &self,
         plan: &super::edges::SweepPlan,
+        confirm_budget: u64,
         summary: &mut Summary,
         observe: &mut dyn FnMut(BoundEvent<'_>),
     ) -> Option<Box<Counterexample<T>>> {
@@ -896,10 +957,15 @@ impl<T: Enumerable> Phase<'_, '_, T> {
                     shrink_steps,
                     passed_up_to,
                 };
-                let budget = self.config.runs;
-                return Some(
-                    self.shrink_and_confirm(c, tree, case, &found, budget, summary, observe),
-                );
+                return Some(self.shrink_and_confirm(
+                    c,
+                    tree,
+                    case,
+                    &found,
+                    confirm_budget,
+                    summary,
+                    observe,
+                ));
             }
         }
         tally.add_cases_to(summary);
@@ -998,7 +1064,16 @@ impl<T: Enumerable> Phase<'_, '_, T> {
             let before = summary.runs;
             // Bound by bound: a failure at `to` is known, so a skip to it
             // would fail and search the bounds below it anyway.
-            let confirmed = self.exhaust(from, to, budget, Skipping::Never, summary, observe, None);
+            let confirmed = self.exhaust(
+                from,
+                to,
+                budget,
+                Skipping::Never,
+                summary,
+                observe,
+                None,
+                u64::MAX,
+            );
             summary.confirm_runs += summary.runs - before;
             if let Err(canonical) = confirmed {
                 c.discard();

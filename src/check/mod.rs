@@ -11,12 +11,14 @@
 //!
 //! 1. inputs saved by earlier failures of the same test (the regression
 //!    file, `neatcheck-regressions/` beside the crate);
-//! 2. a **random probe** of 1 000 cases of all sizes (see 4), so that a bug
-//!    far past the small sizes is met before the whole exhaustive budget is
-//!    spent;
-//! 3. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
+//! 2. the **exhaustive phase**: every input of size 0, 1, 2, ... by lazy
 //!    search, until the size bound or the run budget; a counterexample found
-//!    here is a smallest one. Beside it a depth-bounded search (the
+//!    here is a smallest one. After its first bounds (eight runs per probe
+//!    case) it pauses for
+//! 3. a **random probe** of up to 1 000 cases of all sizes (see 4), so that
+//!    a bug far past the small sizes is met before the whole exhaustive
+//!    budget is spent, and the edge sweep; then it goes on from the next
+//!    bound with the rest of its budget. Beside it a depth-bounded search (the
 //!    portfolio, [`Config::portfolio`]) meets long but shallow
 //!    counterexamples early; what it finds is reported when the size order's
 //!    budget does not reach a counterexample, shrunk, saying whether it is

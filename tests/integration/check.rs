@@ -937,8 +937,9 @@ fn each_check_appends_one_json_line() {
         "{}",
         lines[0]
     );
+    // Both labels, the second one's quotes escaped.
     assert!(
-        lines[0].contains("\"labels\":{\"empty\":1,\"not \\\"empty\\\"\":"),
+        lines[0].contains("\"labels\":{\"empty\":") && lines[0].contains(",\"not \\\"empty\\\"\":"),
         "{}",
         lines[0]
     );
@@ -954,5 +955,34 @@ fn each_check_appends_one_json_line() {
         // Every quote inside a string is escaped: quotes pair up.
         let unescaped = line.replace("\\\\", "").replace("\\\"", "");
         assert_eq!(unescaped.matches('"').count() % 2, 0, "{line}");
+    }
+}
+
+/// The exhaustive phase's first bounds come before the random probe: a bug
+/// they meet is reported before any random case is drawn, and a passing
+/// check makes the same exhaustive runs, bound for bound, as one without
+/// the probe to pause for.
+#[test]
+fn the_first_bounds_run_before_the_probe_and_a_pass_makes_the_same_runs() {
+    // With the portfolio and a longer probe (100 cases: a pause after 800
+    // runs); budgets that keep the test short.
+    let deep = Config::deep().runs(20_000).samples(400, 100);
+    for config in [Config::default(), deep] {
+        let config = config.regressions(false);
+        let c = config
+            .try_check(|xs: Lazy<'_, Vec<bool>>| xs.len() < 3)
+            .unwrap_err();
+        assert_eq!(c.found, Found::Exhaustive);
+        assert_eq!(c.value, vec![false; 3]);
+        assert_eq!((c.summary.random, c.summary.edge_cases), (0, 0));
+
+        let passing = |xs: Lazy<'_, Vec<u8>>| xs.iter().take(3).count() <= 3;
+        let with_probe = config.clone().try_check(passing).unwrap();
+        let without = config.clone().samples(0, 0).try_check(passing).unwrap();
+        assert!(with_probe.random > 0);
+        assert_eq!(
+            (with_probe.runs, with_probe.exhausted, with_probe.stopped),
+            (without.runs, without.exhausted, without.stopped)
+        );
     }
 }
