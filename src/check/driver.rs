@@ -431,6 +431,8 @@ fn drive_phases<T: Enumerable + Debug>(
         u64::MAX
     };
     let runs_before = summary.runs;
+    // What the exhaustive phase has left of its budget.
+    let budget_left = |summary: &Summary| config.runs - (summary.runs - runs_before);
     let mut ended = phase.exhaust(
         0,
         last_bound,
@@ -446,8 +448,7 @@ fn drive_phases<T: Enumerable + Debug>(
             .long_up_to(last_random);
         // The sizes below its counterexample get what the exhaustive phase
         // has left of its budget.
-        let left = config.runs - (summary.runs - runs_before);
-        if let Some(c) = phase.random(cases, left, summary, observe) {
+        if let Some(c) = phase.random(cases, budget_left(summary), summary, observe) {
             return Err(c);
         }
     }
@@ -457,8 +458,7 @@ fn drive_phases<T: Enumerable + Debug>(
     // random phase's count (a `u64` alone has about 400 edge values).
     if !covered {
         let plan = super::edges::sweep(g, config.samples.saturating_mul(EDGE_CASES_PER_SAMPLE));
-        let left = config.runs - (summary.runs - runs_before);
-        if let Some(c) = phase.sweep(&plan, left, summary, observe) {
+        if let Some(c) = phase.sweep(&plan, budget_left(summary), summary, observe) {
             return Err(c);
         }
     }
@@ -467,11 +467,10 @@ fn drive_phases<T: Enumerable + Debug>(
     // passed, with the rest of the budget.
     if ended == Ended::Paused {
         let from = summary.exhausted.map_or(0, |e| e + 1);
-        let left = config.runs - (summary.runs - runs_before);
         ended = phase.exhaust(
             from,
             last_bound,
-            left,
+            budget_left(summary),
             Skipping::Allowed,
             summary,
             observe,

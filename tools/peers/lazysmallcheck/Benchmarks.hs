@@ -10,16 +10,12 @@
 -- lazy, which computes the same predicate and may read less of the input.
 -- Built with GHC -O2; `bench NAME` (lambda, redblack, regexp) runs `test`
 -- (depth 0, 1, 2, ... until a counterexample, which ends the process) and
--- prints the CPU seconds at exit (stdout is line buffered, so the depths
+-- prints the CPU seconds at exit (Timed.hs; stdout is line buffered, so the depths
 -- completed show even when `timeout` kills a run).
 module Main (main) where
 
-import Control.Exception (finally)
-import System.CPUTime (getCPUTime)
-import System.Environment (getArgs)
-import System.IO (BufferMode (LineBuffering), hFlush, hSetBuffering, stdout)
 import Test.LazySmallCheck
-import Text.Printf (printf)
+import Timed (timedMain)
 
 -- Peano naturals (all three benchmarks) ------------------------------------
 
@@ -374,16 +370,7 @@ regexpProp (n, k, p, q, s) =
 -- The driver ---------------------------------------------------------------
 
 main :: IO ()
-main = do
-  [name] <- getArgs
-  -- Each depth's line as it completes, also when a timeout ends the run.
-  hSetBuffering stdout LineBuffering
-  start <- getCPUTime
-  let seconds = do
-        end <- getCPUTime
-        printf "%s: %.4f s of CPU time\n" name (fromIntegral (end - start) / 1e12 :: Double)
-        hFlush stdout
-  run name `finally` seconds
+main = timedMain run
   where
     run "lambda" = test lambdaProp
     run "redblack" = test redblackProp

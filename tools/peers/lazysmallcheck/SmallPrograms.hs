@@ -8,14 +8,10 @@
 -- counterexample, which ends the process).
 module Main (main) where
 
-import Control.Exception (finally)
 import Data.List (delete, findIndex, nub, permutations, subsequences)
 import Data.Maybe (fromMaybe)
-import System.CPUTime (getCPUTime)
-import System.Environment (getArgs)
-import System.IO (hFlush, stdout)
 import Test.LazySmallCheck
-import Text.Printf (printf)
+import Timed (timedMain)
 
 newtype Nat = Nat Int deriving (Eq, Ord, Show)
 
@@ -256,14 +252,7 @@ turnerAbstraction (v, e) = case simplify (App (abstr v e) (Var v)) 1000 of
 -- The driver ---------------------------------------------------------------
 
 main :: IO ()
-main = do
-  [name] <- getArgs
-  start <- getCPUTime
-  let seconds = do
-        end <- getCPUTime
-        printf "%s: %.4f s of CPU time\n" name (fromIntegral (end - start) / 1e12 :: Double)
-        hFlush stdout
-  run name `finally` seconds
+main = timedMain run
   where
     run "six-distinct" = test sixDistinct
     run "five-chars" = test fiveChars

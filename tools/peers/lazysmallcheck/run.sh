@@ -15,8 +15,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 build="${TMPDIR:-/tmp}/neatcheck-lsc"
 mkdir -p "$build"
 command -v ghc >/dev/null || { echo "run.sh: needs ghc and libghc-lazysmallcheck-dev" >&2; exit 2; }
-ghc -O2 -v0 -outputdir "$build/small" -o "$build/small-programs" "$here/SmallPrograms.hs"
-ghc -O2 -v0 -outputdir "$build/bench" -o "$build/benchmarks" "$here/Benchmarks.hs"
+ghc -O2 -v0 -i"$here" -outputdir "$build/small" -o "$build/small-programs" "$here/SmallPrograms.hs"
+ghc -O2 -v0 -i"$here" -outputdir "$build/bench" -o "$build/benchmarks" "$here/Benchmarks.hs"
 
 small=(six-distinct five-chars seven-nonzero listset-shallow listset-fast huffman-opt
     sumpuz-carry countdown-sq turner)
