@@ -1140,7 +1140,7 @@ impl Grammar {
         let SortKind::Leaf { family, .. } = &self.sorts[sort.index()].kind else {
             unreachable!()
         };
-        family.value(size, &BigUint::from(offset))
+        family.value_at(size, offset)
     }
 
     /// The family of a lazy atom's sort.

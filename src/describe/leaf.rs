@@ -29,6 +29,13 @@ pub trait LeafFamily {
     fn last_size(&self) -> Option<usize>;
     /// The value number `index` (from 0) among those of `size`.
     fn value(&self, size: usize, index: &BigUint) -> Value;
+    /// [`LeafFamily::value`] for an index that fits in 64 bits, as every
+    /// index the search holds does. Forcing a leaf calls this once per
+    /// value, so the standard families override the default (which goes
+    /// through a big number) with machine arithmetic.
+    fn value_at(&self, size: usize, index: u64) -> Value {
+        self.value(size, &BigUint::from(index))
+    }
     /// `Debug` text of a value of the family.
     fn debug_value(&self, value: &dyn Any) -> String;
     /// The number of values of all sizes, or `None` if unbounded. The
@@ -72,12 +79,14 @@ impl<T: Debug + 'static> LeafFamily for Bits<T> {
         Some(self.bits as usize)
     }
     fn value(&self, size: usize, index: &BigUint) -> Value {
-        let v = if size == 0 {
-            0
-        } else {
-            (pow2(size - 1) + index)
-                .to_u64()
-                .expect("value fits in 64 bits")
+        self.value_at(size, index.to_u64().expect("value fits in 64 bits"))
+    }
+    fn value_at(&self, size: usize, index: u64) -> Value {
+        let v = match size {
+            0 => 0,
+            _ => (1u64 << (size - 1))
+                .checked_add(index)
+                .expect("value fits in 64 bits"),
         };
         Box::new((self.make)(v))
     }
@@ -163,8 +172,10 @@ impl<T: Debug + 'static> LeafFamily for Signed<T> {
         Some(self.bits as usize)
     }
     fn value(&self, size: usize, index: &BigUint) -> Value {
-        let offset = index.to_u64().expect("index fits in 64 bits");
-        Box::new((self.make)(signed_value(self.bits, size, offset)))
+        self.value_at(size, index.to_u64().expect("index fits in 64 bits"))
+    }
+    fn value_at(&self, size: usize, index: u64) -> Value {
+        Box::new((self.make)(signed_value(self.bits, size, index)))
     }
     fn debug_value(&self, value: &dyn Any) -> String {
         debug_of::<T>(value)
@@ -202,9 +213,13 @@ impl<T: Debug + 'static> LeafFamily for Range<T> {
     fn last_size(&self) -> Option<usize> {
         Some(1)
     }
-    fn value(&self, _size: usize, index: &BigUint) -> Value {
-        let offset = index.to_i128().expect("index fits");
-        Box::new((self.make)((self.lo as i128 + offset) as i64))
+    fn value(&self, size: usize, index: &BigUint) -> Value {
+        self.value_at(size, index.to_u64().expect("index fits in 64 bits"))
+    }
+    fn value_at(&self, _size: usize, index: u64) -> Value {
+        Box::new((self.make)(
+            (i128::from(self.lo) + i128::from(index)) as i64,
+        ))
     }
     fn debug_value(&self, value: &dyn Any) -> String {
         debug_of::<T>(value)
@@ -308,6 +323,9 @@ impl<T: Debug + 'static> LeafFamily for LinearNat<T> {
     fn value(&self, size: usize, _index: &BigUint) -> Value {
         Box::new((self.make)(size as u64))
     }
+    fn value_at(&self, size: usize, _index: u64) -> Value {
+        Box::new((self.make)(size as u64))
+    }
     fn debug_value(&self, value: &dyn Any) -> String {
         debug_of::<T>(value)
     }
@@ -368,7 +386,9 @@ impl<T: Debug + 'static> LeafFamily for LinearInt<T> {
         Some(usize::try_from(linear_half(self.bits)).unwrap_or(usize::MAX))
     }
     fn value(&self, size: usize, index: &BigUint) -> Value {
-        let offset = index.to_u64().expect("index fits in 64 bits");
+        self.value_at(size, index.to_u64().expect("index fits in 64 bits"))
+    }
+    fn value_at(&self, size: usize, offset: u64) -> Value {
         let global = if size == 0 {
             0
         } else {
@@ -396,4 +416,47 @@ pub fn linear_signed_family<T: Debug + 'static>(
         "linear_signed_family supports 1 to 64 bits"
     );
     Rc::new(LinearInt { bits, make })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value_at<T: Copy + 'static>(family: &Rc<dyn LeafFamily>, size: usize, index: u64) -> T {
+        let by_u64 = *family.value_at(size, index).downcast::<T>().unwrap();
+        let by_big = *family
+            .value(size, &BigUint::from(index))
+            .downcast::<T>()
+            .unwrap();
+        assert_eq!(
+            family.debug_value(&by_u64),
+            family.debug_value(&by_big),
+            "{size} {index}"
+        );
+        by_u64
+    }
+
+    #[test]
+    fn values_at_64_bit_indices_reach_the_ends_of_the_families() {
+        let bits = bits_family(64, |x| x);
+        assert_eq!(value_at::<u64>(&bits, 0, 0), 0);
+        assert_eq!(value_at::<u64>(&bits, 3, 3), 7);
+        assert_eq!(value_at::<u64>(&bits, 64, (1 << 63) - 1), u64::MAX);
+        let signed = signed_family(64, |x| x);
+        assert_eq!(value_at::<i64>(&signed, 2, 0), 2);
+        assert_eq!(value_at::<i64>(&signed, 2, 3), -3);
+        assert_eq!(value_at::<i64>(&signed, 63, u64::MAX >> 1), i64::MIN + 1);
+        assert_eq!(value_at::<i64>(&signed, 64, 0), i64::MIN);
+        let whole = range_family(i64::MIN, i64::MAX, |x| x);
+        assert_eq!(value_at::<i64>(&whole, 1, 0), i64::MIN);
+        assert_eq!(value_at::<i64>(&whole, 1, u64::MAX), i64::MAX);
+        let linear = linear_nat_family(10, |x| x);
+        assert_eq!(value_at::<u64>(&linear, 7, 0), 7);
+        let linear = linear_signed_family(8, |x| x);
+        let small: Vec<i64> = [(0, 0), (1, 0), (1, 1), (2, 0), (2, 1)]
+            .iter()
+            .map(|&(size, index)| value_at::<i64>(&linear, size, index))
+            .collect();
+        assert_eq!(small, [0, 1, -1, 2, -2]);
+    }
 }

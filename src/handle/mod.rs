@@ -389,6 +389,16 @@ fn non_canonical<T>() -> ! {
 /// Materialises the value of the node's sort, recording every open node
 /// below it in pre-order. Iterative: no recursion on deep values.
 pub(crate) fn materialize(ctx: &Ctx<'_>, idx: u32) -> Value {
+    // A whole leaf (a number with a hand-written space, forced) is its own
+    // value: no build, whose set-up cost as much as the value.
+    let node = ctx.touch(idx);
+    let g = ctx.grammar;
+    let p = &g.prods[node.prod().index()];
+    if p.atom.is_none() {
+        if let NodeKind::Leaf { index } = node.kind(p.leaf) {
+            return g.leaf_value(p.sort, index);
+        }
+    }
     thread_local! {
         /// This thread's stacks for forcing: a property forces a few small
         /// values per run, and fresh stacks were most of their cost.

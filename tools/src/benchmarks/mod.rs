@@ -4,6 +4,7 @@
 //! tests of this crate; `timing` is the clock the measurements read.
 
 pub mod conformance;
+pub mod countdown;
 pub mod imperative;
 pub mod lambda;
 pub mod nat;
