@@ -19,6 +19,7 @@
 
 mod storage;
 
+use std::cell::Cell;
 use std::fmt;
 use std::mem;
 use std::rc::Rc;
@@ -845,8 +846,13 @@ impl Strategy {
     /// observed run is still to make, from the returned schedule.
     pub(crate) fn look_ahead_and_observe(self, c: Cool<'_>, inherited: &Schedule) -> Fused {
         debug_assert_eq!(self.prepass(), Prepass::LookAhead);
+        thread_local! {
+            /// The forcing log of the last look-ahead, emptied: one per
+            /// node was an allocation and its growth on every run.
+            static SPARE_LOG: Cell<Vec<usize>> = const { Cell::new(Vec::new()) };
+        }
         let mut c = c;
-        let mut ev = Eval::Record(Vec::new());
+        let mut ev = Eval::Record(SPARE_LOG.take());
         let (start, _) = c.lookahead(&inherited.0, &mut ev);
         let Eval::Record(log) = ev else {
             unreachable!()
@@ -863,11 +869,16 @@ impl Strategy {
                 (value, children)
             }
         };
-        if ev.replayed_exactly() {
+        let fused = if ev.replayed_exactly() {
             Fused::Observed(value, Schedule(children))
         } else {
             Fused::Rerun(Schedule(start))
+        };
+        if let Eval::Replay { mut log, .. } = ev {
+            log.clear();
+            SPARE_LOG.set(log);
         }
+        fused
     }
 }
 
