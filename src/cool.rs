@@ -22,7 +22,7 @@ mod storage;
 use std::cell::Cell;
 use std::fmt;
 use std::mem;
-use std::rc::Rc;
+use std::num::NonZeroU32;
 use std::str::FromStr;
 use storage::{InlineFn, PairBox};
 
@@ -160,7 +160,7 @@ impl<'a> Cool<'a> {
 
     /// Evaluates left to right (strategy D).
     pub fn eval(mut self) -> bool {
-        self.seq_value(&mut Eval::Plain)
+        self.seq_value(&mut Eval::new(Forcing::Plain, &mut Flips::default()))
     }
 
     /// Negates in place.
@@ -272,13 +272,36 @@ impl FromStr for Strategy {
 /// right operand first. Persistent (shared between a node and its
 /// children) and opaque outside this module: the engine keeps the one a
 /// node's run produced and hands it to the node's children.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Schedule(Sched);
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Schedule {
+    root: Sched,
+    /// How many decisions the search's [`Flips`] held when this schedule
+    /// was made: the ones it may refer to.
+    live: u32,
+}
 
 impl Schedule {
     /// The empty schedule (everything left to right): the root's.
     pub(crate) fn empty() -> Self {
-        Schedule(None)
+        Schedule {
+            root: None,
+            live: 0,
+        }
+    }
+
+    /// The empty schedule for the children of a node under this one (a
+    /// node whose run made no schedule): it keeps alive what this one
+    /// refers to, which the node's later siblings still read.
+    pub(crate) fn emptied(self) -> Self {
+        Schedule { root: None, ..self }
+    }
+
+    /// `root`, made last in `flips`.
+    fn made(root: Sched, flips: &Flips) -> Self {
+        Schedule {
+            root,
+            live: flips.len(),
+        }
     }
 }
 
@@ -287,46 +310,94 @@ impl Schedule {
 /// (everything below left to right), and a decision to keep a conjunction
 /// in order with no decision below is `None` too: the two evaluate alike,
 /// and most conjunctions are never flipped, so they cost nothing.
-type Sched = Option<Rc<Flip>>;
+type Sched = Option<FlipId>;
+
+/// Where a decision lies in [`Flips`] (its index plus one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FlipId(NonZeroU32);
 
 /// A decision for a conjunction and schedules for its operands.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Flip {
     right_first: bool,
     left: Sched,
     right: Sched,
 }
 
-/// No decision, to borrow.
-const UNDECIDED: &Sched = &None;
+/// The decisions of one search's schedules, in the order they were made.
+///
+/// A node's schedule is made by its run and read only by the runs of its
+/// descendants, and the search visits nodes depth first: the decisions
+/// live as on a stack. A schedule records how many decisions existed when
+/// it was made, and before each run [`Flips::release_after`] drops those
+/// made after the inherited schedule (by finished subtrees and by runs
+/// whose node has no children). Nothing is counted or freed one by one:
+/// with a reference count per decision, allocating and freeing decisions
+/// was an eighth of strategy F's instructions.
+#[derive(Debug, Default)]
+pub(crate) struct Flips(Vec<Flip>);
 
-fn split(s: &Sched) -> (bool, &Sched, &Sched) {
-    match s {
-        None => (false, UNDECIDED, UNDECIDED),
-        Some(f) => (f.right_first, &f.left, &f.right),
+impl Flips {
+    fn len(&self) -> u32 {
+        u32::try_from(self.0.len()).expect("fewer than 2^32 decisions on a search path")
+    }
+
+    /// Drops the decisions `inherited` cannot refer to: the ones made
+    /// after it, by runs whose schedules are no longer kept.
+    pub(crate) fn release_after(&mut self, inherited: &Schedule) {
+        self.0.truncate(inherited.live as usize);
+    }
+
+    fn get(&self, id: FlipId) -> Flip {
+        self.0[id.0.get() as usize - 1]
+    }
+
+    fn push(&mut self, flip: Flip) -> Sched {
+        self.0.push(flip);
+        Some(FlipId(
+            NonZeroU32::new(self.len()).expect("a decision was pushed"),
+        ))
     }
 }
 
-fn same(a: &Sched, b: &Sched) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(a), Some(b)) => Rc::ptr_eq(a, b),
-        _ => false,
-    }
+/// A run over a formula: how it computes lazy nodes and atoms, and where
+/// it makes its decisions.
+struct Eval<'f> {
+    forcing: Forcing,
+    flips: &'f mut Flips,
 }
 
-/// The decision `b` with operands' schedules `l` and `r`, sharing `old`
-/// when it is that schedule already (most conjunctions keep their schedule
-/// from one run to the next: no allocation then).
-fn flip(old: &Sched, b: bool, l: &Sched, r: &Sched) -> Sched {
-    match old {
-        Some(f) if f.right_first == b && same(&f.left, l) && same(&f.right, r) => old.clone(),
-        _ if !b && l.is_none() && r.is_none() => None,
-        _ => Some(Rc::new(Flip {
+impl<'f> Eval<'f> {
+    fn new(forcing: Forcing, flips: &'f mut Flips) -> Self {
+        Eval { forcing, flips }
+    }
+
+    /// A schedule's decision for its conjunction, and its operands'
+    /// schedules.
+    fn split(&self, s: Sched) -> (bool, Sched, Sched) {
+        match s {
+            None => (false, None, None),
+            Some(id) => {
+                let f = self.flips.get(id);
+                (f.right_first, f.left, f.right)
+            }
+        }
+    }
+
+    /// The decision `b` with operands' schedules `l` and `r`, sharing
+    /// `old` when it is that schedule already (most conjunctions keep
+    /// their schedule from one run to the next: nothing is made then).
+    fn flip(&mut self, old: Sched, b: bool, l: Sched, r: Sched) -> Sched {
+        let made = Flip {
             right_first: b,
-            left: l.clone(),
-            right: r.clone(),
-        })),
+            left: l,
+            right: r,
+        };
+        match old {
+            Some(id) if self.flips.get(id) == made => old,
+            _ if !b && l.is_none() && r.is_none() => None,
+            _ => self.flips.push(made),
+        }
     }
 }
 
@@ -339,7 +410,7 @@ fn flip(old: &Sched, b: bool, l: &Sched, r: &Sched) -> Sched {
 /// it forced, and the observed run is replayed over the formula it left
 /// computed. The replay fails at the first node the look-ahead did not
 /// force, and succeeds only if it met every recorded forcing in order.
-enum Eval {
+enum Forcing {
     /// Force as needed.
     Plain,
     /// Force as needed, recording the position of each forcing.
@@ -352,13 +423,13 @@ enum Eval {
     },
 }
 
-impl Eval {
+impl Forcing {
     fn replaying(&self) -> bool {
-        matches!(self, Eval::Replay { .. })
+        matches!(self, Forcing::Replay { .. })
     }
 
     fn record(&mut self, at: usize) {
-        if let Eval::Record(log) = self {
+        if let Forcing::Record(log) = self {
             log.push(at);
         }
     }
@@ -366,7 +437,7 @@ impl Eval {
     /// The replay reaches `at`: the forcings recorded there, next in
     /// order, are met.
     fn replay(&mut self, at: usize) {
-        if let Eval::Replay { log, next, .. } = self {
+        if let Forcing::Replay { log, next, .. } = self {
             while log.get(*next) == Some(&at) {
                 *next += 1;
             }
@@ -374,7 +445,7 @@ impl Eval {
     }
 
     fn fail(&mut self) {
-        if let Eval::Replay { failed, .. } = self {
+        if let Forcing::Replay { failed, .. } = self {
             *failed = true;
         }
     }
@@ -382,7 +453,7 @@ impl Eval {
     /// Whether a replay met exactly the recorded forcings, in order.
     fn replayed_exactly(&self) -> bool {
         match self {
-            Eval::Replay { log, next, failed } => !failed && *next == log.len(),
+            Forcing::Replay { log, next, failed } => !failed && *next == log.len(),
             _ => false,
         }
     }
@@ -429,13 +500,13 @@ impl<'a> Cool<'a> {
     fn resolve(&mut self, ev: &mut Eval) {
         let at = self.position();
         while let Node::Lazy(..) = self.0 {
-            if ev.replaying() {
+            if ev.forcing.replaying() {
                 // The replay needs a node the recorded run never computed.
-                ev.fail();
+                ev.forcing.fail();
                 self.0 = Node::Bool(false);
                 return;
             }
-            ev.record(at);
+            ev.forcing.record(at);
             let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
                 unreachable!()
             };
@@ -444,22 +515,22 @@ impl<'a> Cool<'a> {
                 self.negate();
             }
         }
-        ev.replay(at);
+        ev.forcing.replay(at);
     }
 
     /// The value of a constant or an atom (computing the atom once).
     fn leaf_value(&mut self, ev: &mut Eval) -> bool {
         match self.0 {
             Node::Bool(b) => {
-                ev.replay(self.position());
+                ev.forcing.replay(self.position());
                 b
             }
-            Node::Atom(..) if ev.replaying() => {
-                ev.fail();
+            Node::Atom(..) if ev.forcing.replaying() => {
+                ev.forcing.fail();
                 false
             }
             Node::Atom(..) => {
-                ev.record(self.position());
+                ev.forcing.record(self.position());
                 let Node::Atom(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
                     unreachable!()
                 };
@@ -490,11 +561,11 @@ impl<'a> Cool<'a> {
     }
 
     /// The observed run of O and OS: evaluation under schedule `s`.
-    fn run(&mut self, s: &Sched, ev: &mut Eval) -> bool {
-        let (b, sl, sr) = match s {
-            None => return self.seq_value(ev),
-            Some(f) => (f.right_first, &f.left, &f.right),
-        };
+    fn run(&mut self, s: Sched, ev: &mut Eval) -> bool {
+        if s.is_none() {
+            return self.seq_value(ev);
+        }
+        let (b, sl, sr) = ev.split(s);
         self.resolve(ev);
         match &mut self.0 {
             Node::Seq(p, neg) => {
@@ -521,7 +592,7 @@ impl<'a> Cool<'a> {
 
     /// The look-ahead run of O and OF: the value and the schedule that
     /// evaluates first every operand found false.
-    fn lookahead(&mut self, s: &Sched, ev: &mut Eval) -> (Sched, bool) {
+    fn lookahead(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool) {
         self.resolve(ev);
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
@@ -534,14 +605,14 @@ impl<'a> Cool<'a> {
                 let (s2, v) = lookahead_and(s, l, r, ev);
                 (s2, v, *neg)
             }
-            _ => return (s.clone(), self.leaf_value(ev)),
+            _ => return (s, self.leaf_value(ev)),
         };
         (s2, v != neg)
     }
 
     /// The observed run of F, OF and OSF: the value and the schedule the
     /// children inherit (every false conjunction alternates).
-    fn par(&mut self, s: &Sched, ev: &mut Eval) -> (Sched, bool) {
+    fn par(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool) {
         self.resolve(ev);
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
@@ -554,30 +625,30 @@ impl<'a> Cool<'a> {
                 let (s2, v) = par_and(s, l, r, ev);
                 (s2, v, *neg)
             }
-            _ => return (s.clone(), self.leaf_value(ev)),
+            _ => return (s, self.leaf_value(ev)),
         };
         (s2, v != neg)
     }
 
     /// The counting run of OS and OSF.
-    fn subset(&mut self, s: &Sched, ev: &mut Eval, count: &dyn Fn() -> usize) -> (Sched, LRes<'a>) {
+    fn subset(&mut self, s: Sched, ev: &mut Eval, count: &dyn Fn() -> usize) -> (Sched, LRes<'a>) {
         self.resolve(ev);
         match &mut self.0 {
-            Node::Bool(b) => (s.clone(), LRes::Known(*b)),
+            Node::Bool(b) => (s, LRes::Known(*b)),
             Node::Atom(..) => {
                 // Visited once: the counting run never comes back here.
                 let Node::Atom(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
                     unreachable!()
                 };
-                (s.clone(), LRes::Atom(f, neg))
+                (s, LRes::Atom(f, neg))
             }
             Node::Seq(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
-                let (b, sl, sr) = split(s);
+                let (b, sl, sr) = ev.split(s);
                 let (sl2, rl) = l.subset(sl, ev, count);
                 let (sr2, rr) = r.subset(sr, ev, count);
-                (flip(s, b, &sl2, &sr2), LRes::And(Box::new((rl, rr)), neg))
+                (ev.flip(s, b, sl2, sr2), LRes::And(Box::new((rl, rr)), neg))
             }
             Node::And(p, neg) => {
                 let neg = *neg;
@@ -588,111 +659,127 @@ impl<'a> Cool<'a> {
             Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
         }
     }
+
+    /// The counting run, forced at once: [`Cool::subset`] then
+    /// [`LRes::force`], an atom computed in place (not moved out first).
+    fn subset_value(
+        &mut self,
+        s: Sched,
+        ev: &mut Eval,
+        count: &dyn Fn() -> usize,
+    ) -> (Sched, bool) {
+        self.resolve(ev);
+        match &mut self.0 {
+            Node::Bool(b) => (s, *b),
+            Node::Atom(..) => (s, self.leaf_value(ev)),
+            Node::And(p, neg) => {
+                let neg = *neg;
+                let [l, r] = &mut **p;
+                let (s2, v) = subset_and(s, l, r, ev, count);
+                (s2, v != neg)
+            }
+            Node::Seq(..) => {
+                let (s2, res) = self.subset(s, ev, count);
+                (s2, res.force())
+            }
+            Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
+        }
+    }
 }
 
-fn lookahead_seq<'a>(
-    s: &Sched,
-    l: &mut Cool<'a>,
-    r: &mut Cool<'a>,
-    ev: &mut Eval,
-) -> (Sched, bool) {
-    let (b, sl, sr) = split(s);
+fn lookahead_seq<'a>(s: Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
+    let (b, sl, sr) = ev.split(s);
     let (sl2, lv) = l.lookahead(sl, ev);
     if !lv {
-        return (flip(s, b, &sl2, sr), false);
+        return (ev.flip(s, b, sl2, sr), false);
     }
     let (sr2, rv) = r.lookahead(sr, ev);
     if rv {
-        (flip(s, false, &sl2, &sr2), true)
+        (ev.flip(s, false, sl2, sr2), true)
     } else {
-        (flip(s, true, sl, &sr2), false)
+        (ev.flip(s, true, sl, sr2), false)
     }
 }
 
-fn lookahead_and<'a>(
-    s: &Sched,
-    l: &mut Cool<'a>,
-    r: &mut Cool<'a>,
-    ev: &mut Eval,
-) -> (Sched, bool) {
-    let (b, sl, sr) = split(s);
+fn lookahead_and<'a>(s: Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
+    let (b, sl, sr) = ev.split(s);
     if !b {
         let (sl2, lv) = l.lookahead(sl, ev);
         if !lv {
-            return (flip(s, false, &sl2, sr), false);
+            return (ev.flip(s, false, sl2, sr), false);
         }
         let (sr2, rv) = r.lookahead(sr, ev);
         if rv {
-            (flip(s, false, &sl2, &sr2), true)
+            (ev.flip(s, false, sl2, sr2), true)
         } else {
-            (flip(s, true, sl, &sr2), false)
+            (ev.flip(s, true, sl, sr2), false)
         }
     } else {
         let (sr2, rv) = r.lookahead(sr, ev);
         if !rv {
             // (quirk) the left slot gets the old right schedule.
-            return (flip(s, true, sr, &sr2), false);
+            return (ev.flip(s, true, sr, sr2), false);
         }
         let (sl2, lv) = l.lookahead(sl, ev);
         if lv {
-            (flip(s, false, &sl2, &sr2), true)
+            (ev.flip(s, false, sl2, sr2), true)
         } else {
             // (quirk) the right slot gets the old left schedule.
-            (flip(s, false, &sl2, sl), false)
+            (ev.flip(s, false, sl2, sl), false)
         }
     }
 }
 
-fn par_seq<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
-    let (b, sl, sr) = split(s);
+fn par_seq<'a>(s: Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
+    let (b, sl, sr) = ev.split(s);
     if !b {
         let (sl2, lv) = l.par(sl, ev);
         if !lv {
-            return (flip(s, false, &sl2, sr), false);
+            return (ev.flip(s, false, sl2, sr), false);
         }
         let (sr2, rv) = r.par(sr, ev);
         if rv {
-            (flip(s, false, &sl2, &sr2), true)
+            (ev.flip(s, false, sl2, sr2), true)
         } else {
-            (flip(s, false, sl, &sr2), false)
+            (ev.flip(s, false, sl, sr2), false)
         }
     } else {
         let (sr2, rv) = r.par(sr, ev);
         if !rv {
-            return (flip(s, true, sr, &sr2), false); // (quirk)
+            return (ev.flip(s, true, sr, sr2), false); // (quirk)
         }
         let (sl2, lv) = l.par(sl, ev);
         if lv {
-            (flip(s, true, &sl2, &sr2), true)
+            (ev.flip(s, true, sl2, sr2), true)
         } else {
-            (flip(s, true, &sl2, sl), false) // (quirk)
+            (ev.flip(s, true, sl2, sl), false) // (quirk)
         }
     }
 }
 
-fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
-    let (b, sl, sr) = split(s);
+fn par_and<'a>(s: Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
+    let (b, sl, sr) = ev.split(s);
     if !b {
         let (sl2, lv) = l.par(sl, ev);
         if !lv {
-            return (flip(s, true, &sl2, sr), false);
+            return (ev.flip(s, true, sl2, sr), false);
         }
         let (sr2, rv) = r.par(sr, ev);
         if rv {
-            (flip(s, false, &sl2, &sr2), true)
+            (ev.flip(s, false, sl2, sr2), true)
         } else {
-            (flip(s, true, sl, &sr2), false)
+            (ev.flip(s, true, sl, sr2), false)
         }
     } else {
         let (sr2, rv) = r.par(sr, ev);
         if !rv {
-            return (flip(s, false, sr, &sr2), false); // (quirk)
+            return (ev.flip(s, false, sr, sr2), false); // (quirk)
         }
         let (sl2, lv) = l.par(sl, ev);
         if lv {
-            (flip(s, false, &sl2, &sr2), true)
+            (ev.flip(s, false, sl2, sr2), true)
         } else {
-            (flip(s, false, &sl2, sl), false) // (quirk)
+            (ev.flip(s, false, sl2, sl), false) // (quirk)
         }
     }
 }
@@ -701,20 +788,19 @@ fn par_and<'a>(s: &Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> 
 /// its operands in the scheduled order, flipped when the second one fails
 /// without reading anything new.
 fn subset_and<'a>(
-    s: &Sched,
+    s: Sched,
     l: &mut Cool<'a>,
     r: &mut Cool<'a>,
     ev: &mut Eval,
     count: &dyn Fn() -> usize,
 ) -> (Sched, bool) {
-    let (b, sl, sr) = split(s);
+    let (b, sl, sr) = ev.split(s);
     let ((first, sfirst), (second, ssecond)) = if b {
-        ((r, &sr), (l, &sl))
+        ((r, sr), (l, sl))
     } else {
-        ((l, &sl), (r, &sr))
+        ((l, sl), (r, sr))
     };
-    let (sf2, rf) = first.subset(sfirst, ev, count);
-    let fv = rf.force();
+    let (sf2, fv) = first.subset_value(sfirst, ev, count);
     // New schedules of the left and right operands once known.
     let assign = |sf2: Sched, ss2: Sched| -> (Sched, Sched) {
         if b {
@@ -724,40 +810,38 @@ fn subset_and<'a>(
         }
     };
     if fv {
-        let (ss2, rs) = second.subset(ssecond, ev, count);
-        let sv = rs.force();
+        let (ss2, sv) = second.subset_value(ssecond, ev, count);
         let (sl2, sr2) = assign(sf2, ss2);
         if sv {
-            return (flip(s, false, &sl2, &sr2), true);
+            return (ev.flip(s, false, sl2, sr2), true);
         }
         // The second fails: "second is subset".
-        return (second_is_subset(s, b, sl, sl2, sr2), false);
+        return (second_is_subset(ev, s, b, sl, sl2, sr2), false);
     }
     let n = count();
-    let (ss2, rs) = second.subset(ssecond, ev, count);
-    let sv = rs.force();
+    let (ss2, sv) = second.subset_value(ssecond, ev, count);
     let (sl2, sr2) = assign(sf2, ss2);
     if sv || count() > n {
         // "first fails"
         let s = if !b {
-            flip(s, false, &sl2, sr)
+            ev.flip(s, false, sl2, sr)
         } else {
-            flip(s, true, sr, &sr2) // (quirk)
+            ev.flip(s, true, sr, sr2) // (quirk)
         };
         (s, false)
     } else {
-        (second_is_subset(s, b, sl, sl2, sr2), false)
+        (second_is_subset(ev, s, b, sl, sl2, sr2), false)
     }
 }
 
 /// The schedule of a conjunction (`s`, flipped if `b`, left operand's
 /// schedule `sl`) whose second operand failed reading nothing the first did
 /// not: the second goes first from now on.
-fn second_is_subset(s: &Sched, b: bool, sl: &Sched, sl2: Sched, sr2: Sched) -> Sched {
+fn second_is_subset(ev: &mut Eval, s: Sched, b: bool, sl: Sched, sl2: Sched, sr2: Sched) -> Sched {
     if !b {
-        flip(s, true, sl, &sr2)
+        ev.flip(s, true, sl, sr2)
     } else {
-        flip(s, false, &sl2, sl) // (quirk)
+        ev.flip(s, false, sl2, sl) // (quirk)
     }
 }
 
@@ -798,42 +882,51 @@ impl Strategy {
     pub(crate) fn prepare(
         self,
         c: Cool<'_>,
-        inherited: &Schedule,
+        inherited: Schedule,
         reads: &dyn Fn() -> usize,
+        flips: &mut Flips,
     ) -> Schedule {
-        let s = &inherited.0;
-        Schedule(match self.prepass() {
-            Prepass::Nothing => s.clone(),
+        let s = inherited.root;
+        let mut ev = Eval::new(Forcing::Plain, flips);
+        let start = match self.prepass() {
+            Prepass::Nothing => s,
             Prepass::LookAhead => {
                 let mut c = c;
-                c.lookahead(s, &mut Eval::Plain).0
+                c.lookahead(s, &mut ev).0
             }
             Prepass::CountReads => {
                 let mut c = c;
-                c.subset(s, &mut Eval::Plain, reads).0
+                c.subset(s, &mut ev, reads).0
             }
-        })
+        };
+        Schedule::made(start, flips)
     }
 
     /// The observed run of a node: the formula's value, and the schedule
     /// the node's children inherit. `start` is the prepass's schedule, or
     /// the inherited one when the strategy has no prepass.
-    pub(crate) fn observe(self, c: Cool<'_>, start: &Schedule) -> (bool, Schedule) {
-        let s = &start.0;
+    pub(crate) fn observe(
+        self,
+        c: Cool<'_>,
+        start: Schedule,
+        flips: &mut Flips,
+    ) -> (bool, Schedule) {
+        let s = start.root;
+        let mut ev = Eval::new(Forcing::Plain, flips);
         let (value, children) = match self {
             // No formula needed: the plain left-to-right evaluation.
-            Strategy::D => (c.eval(), s.clone()),
+            Strategy::D => (c.eval(), s),
             Strategy::O | Strategy::OS => {
                 let mut c = c;
-                (c.run(s, &mut Eval::Plain), s.clone())
+                (c.run(s, &mut ev), s)
             }
             Strategy::F | Strategy::OF | Strategy::OSF => {
                 let mut c = c;
-                let (children, value) = c.par(s, &mut Eval::Plain);
+                let (children, value) = c.par(s, &mut ev);
                 (value, children)
             }
         };
-        (value, Schedule(children))
+        (value, Schedule::made(children, flips))
     }
 }
 
@@ -844,7 +937,12 @@ impl Strategy {
     /// runs again). Exactly [`Strategy::prepare`] then
     /// [`Strategy::observe`] when the replay succeeds; otherwise the
     /// observed run is still to make, from the returned schedule.
-    pub(crate) fn look_ahead_and_observe(self, c: Cool<'_>, inherited: &Schedule) -> Fused {
+    pub(crate) fn look_ahead_and_observe(
+        self,
+        c: Cool<'_>,
+        inherited: Schedule,
+        flips: &mut Flips,
+    ) -> Fused {
         debug_assert_eq!(self.prepass(), Prepass::LookAhead);
         thread_local! {
             /// The forcing log of the last look-ahead, emptied: one per
@@ -852,39 +950,39 @@ impl Strategy {
             static SPARE_LOG: Cell<Vec<usize>> = const { Cell::new(Vec::new()) };
         }
         let mut c = c;
-        let mut ev = Eval::Record(SPARE_LOG.take());
-        let (start, _) = c.lookahead(&inherited.0, &mut ev);
-        let Eval::Record(log) = ev else {
+        let mut ev = Eval::new(Forcing::Record(SPARE_LOG.take()), flips);
+        let (start, _) = c.lookahead(inherited.root, &mut ev);
+        let Forcing::Record(log) = mem::replace(&mut ev.forcing, Forcing::Plain) else {
             unreachable!()
         };
-        let mut ev = Eval::Replay {
+        ev.forcing = Forcing::Replay {
             log,
             next: 0,
             failed: false,
         };
         let (value, children) = match self {
-            Strategy::O => (c.run(&start, &mut ev), start.clone()),
+            Strategy::O => (c.run(start, &mut ev), start),
             _ => {
-                let (children, value) = c.par(&start, &mut ev);
+                let (children, value) = c.par(start, &mut ev);
                 (value, children)
             }
         };
-        let fused = if ev.replayed_exactly() {
-            Fused::Observed(value, Schedule(children))
-        } else {
-            Fused::Rerun(Schedule(start))
-        };
-        if let Eval::Replay { mut log, .. } = ev {
+        let exact = ev.forcing.replayed_exactly();
+        if let Forcing::Replay { mut log, .. } = ev.forcing {
             log.clear();
             SPARE_LOG.set(log);
         }
-        fused
+        if exact {
+            Fused::Observed(value, Schedule::made(children, flips))
+        } else {
+            Fused::Rerun(Schedule::made(start, flips))
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Cool, Prepass, Schedule, Strategy};
+    use super::{Cool, Flips, Prepass, Schedule, Strategy};
     use std::cell::RefCell;
 
     /// `a & b` over two constant atoms that log their evaluation.
@@ -903,17 +1001,18 @@ mod tests {
     /// evaluated in order, and the schedule the children inherit.
     fn node(
         strategy: Strategy,
-        inherited: &Schedule,
+        inherited: Schedule,
         (a, b): (bool, bool),
+        flips: &mut Flips,
     ) -> (bool, Vec<char>, Schedule) {
         let log = RefCell::new(vec![]);
         let start = match strategy.prepass() {
-            Prepass::Nothing => inherited.clone(),
+            Prepass::Nothing => inherited,
             // The prepass reads nothing new here: every read is old.
-            _ => strategy.prepare(logged(&log, a, b), inherited, &|| 0),
+            _ => strategy.prepare(logged(&log, a, b), inherited, &|| 0, flips),
         };
         log.borrow_mut().clear();
-        let (value, children) = strategy.observe(logged(&log, a, b), &start);
+        let (value, children) = strategy.observe(logged(&log, a, b), start, flips);
         (value, log.into_inner(), children)
     }
 
@@ -930,43 +1029,47 @@ mod tests {
     #[test]
     fn d_evaluates_left_to_right_and_passes_the_schedule_on() {
         let empty = Schedule::empty();
-        let (value, order, children) = node(Strategy::D, &empty, (true, false));
+        let mut flips = Flips::default();
+        let (value, order, children) = node(Strategy::D, empty, (true, false), &mut flips);
         assert_eq!((value, order), (false, vec!['a', 'b']));
         assert_eq!(children, empty);
-        let (value, order, _) = node(Strategy::D, &empty, (false, true));
+        let (value, order, _) = node(Strategy::D, empty, (false, true), &mut flips);
         assert_eq!((value, order), (false, vec!['a']));
     }
 
     #[test]
     fn o_runs_first_the_operand_the_look_ahead_found_false() {
         let empty = Schedule::empty();
-        let (value, order, children) = node(Strategy::O, &empty, (true, false));
+        let mut flips = Flips::default();
+        let (value, order, children) = node(Strategy::O, empty, (true, false), &mut flips);
         assert_eq!((value, order), (false, vec!['b']));
         assert_ne!(children, empty, "the children inherit the flip");
         // Both true: nothing to flip.
-        let (value, order, children) = node(Strategy::O, &empty, (true, true));
+        let (value, order, children) = node(Strategy::O, empty, (true, true), &mut flips);
         assert_eq!((value, order), (true, vec!['a', 'b']));
-        let (_, order, _) = node(Strategy::O, &children, (true, false));
+        let (_, order, _) = node(Strategy::O, children, (true, false), &mut flips);
         assert_eq!(order, vec!['b']);
     }
 
     #[test]
     fn f_alternates_a_false_conjunction_down_the_tree() {
         let empty = Schedule::empty();
-        let (value, order, child) = node(Strategy::F, &empty, (false, false));
+        let mut flips = Flips::default();
+        let (value, order, child) = node(Strategy::F, empty, (false, false), &mut flips);
         assert_eq!((value, order), (false, vec!['a']));
-        let (_, order, grandchild) = node(Strategy::F, &child, (false, false));
+        let (_, order, grandchild) = node(Strategy::F, child, (false, false), &mut flips);
         assert_eq!(order, vec!['b']);
-        let (_, order, _) = node(Strategy::F, &grandchild, (false, false));
+        let (_, order, _) = node(Strategy::F, grandchild, (false, false), &mut flips);
         assert_eq!(order, vec!['a']);
     }
 
     #[test]
     fn os_flips_only_when_the_second_operand_reads_nothing_new() {
         let empty = Schedule::empty();
+        let mut flips = Flips::default();
         // The left fails; the right fails too without reading: "second is
         // subset", so it goes first.
-        let (_, order, _) = node(Strategy::OS, &empty, (false, false));
+        let (_, order, _) = node(Strategy::OS, empty, (false, false), &mut flips);
         assert_eq!(order, vec!['b']);
         // The same formula whose right operand reads a new position.
         let log = RefCell::new(vec![]);
@@ -976,8 +1079,8 @@ mod tests {
                 *reads.borrow_mut() += 1;
                 false
             });
-        let start = Strategy::OS.prepare(reading, &empty, &|| *reads.borrow());
-        let (_, children) = Strategy::OS.observe(logged(&log, false, false), &start);
+        let start = Strategy::OS.prepare(reading, empty, &|| *reads.borrow(), &mut flips);
+        let (_, children) = Strategy::OS.observe(logged(&log, false, false), start, &mut flips);
         assert_eq!(log.into_inner(), vec!['a'], "no flip: the left fails first");
         assert_eq!(children, start);
     }
@@ -1062,11 +1165,12 @@ mod tests {
             let alive = Rc::new(());
             for strategy in Strategy::ALL {
                 let mut schedule = Schedule::empty();
+                let mut flips = Flips::default();
                 // A node, its child and its grandchild (the schedule is
                 // inherited), the child on another formula.
                 for s in [&shape, &grand, &shape] {
-                    let start = strategy.prepare(s.build(&alive), &schedule, &|| 0);
-                    let (value, children) = strategy.observe(s.build(&alive), &start);
+                    let start = strategy.prepare(s.build(&alive), schedule, &|| 0, &mut flips);
+                    let (value, children) = strategy.observe(s.build(&alive), start, &mut flips);
                     proptest::prop_assert_eq!(value, s.value(), "{} on {:?}", strategy, s);
                     proptest::prop_assert_eq!(Rc::strong_count(&alive), 1);
                     schedule = children;
@@ -1112,7 +1216,7 @@ mod tests {
             }) & Cool::atom(move || c.as_ref() == &()));
         let quiet = crate::internal::quiet::Quiet::new();
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Strategy::F.observe(formula, &Schedule::empty())
+            Strategy::F.observe(formula, Schedule::empty(), &mut Flips::default())
         }));
         drop(quiet);
         assert!(caught.is_err());

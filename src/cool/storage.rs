@@ -14,7 +14,7 @@
 #![allow(unsafe_code)]
 
 use super::Cool;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::marker::PhantomData;
 use std::mem::{self, ManuallyDrop, MaybeUninit};
 use std::ops::{Deref, DerefMut};
@@ -109,10 +109,66 @@ type Block = MaybeUninit<[Cool<'static>; 2]>;
 /// hundred conjunctions reuses all of its blocks in the next run).
 const CACHE: usize = 1024;
 
+/// A thread's freed blocks, linked through their first word: taking and
+/// giving one back is a few loads and stores (a `RefCell<Vec<Box>>` cost a
+/// sixth of the instructions of building and dropping a pair).
+struct FreeBlocks {
+    head: Cell<Option<NonNull<Block>>>,
+    len: Cell<usize>,
+}
+
+/// What a block on the free list holds in its first word.
+type Link = Option<NonNull<Block>>;
+
+impl FreeBlocks {
+    fn take(&self) -> Option<NonNull<Block>> {
+        let head = self.head.get()?;
+        // SAFETY: a block on the list holds the link to the next one in
+        // its first word (written by `give`); a block is large and aligned
+        // enough for a link.
+        let next = unsafe { head.cast::<Link>().read() };
+        self.head.set(next);
+        self.len.set(self.len.get() - 1);
+        Some(head)
+    }
+
+    /// Keeps `block`, allocated as a `Box<Block>` and holding nothing;
+    /// gives it back when the list is full.
+    fn give(&self, block: NonNull<Block>) -> Option<NonNull<Block>> {
+        if self.len.get() >= CACHE {
+            return Some(block);
+        }
+        // SAFETY: the block is unused memory of a block's size and
+        // alignment, which hold a link.
+        unsafe { block.cast::<Link>().write(self.head.get()) };
+        self.head.set(Some(block));
+        self.len.set(self.len.get() + 1);
+        None
+    }
+}
+
+impl Drop for FreeBlocks {
+    fn drop(&mut self) {
+        while let Some(block) = self.take() {
+            // SAFETY: every block on the list was allocated as a
+            // `Box<Block>` and is owned by the list alone.
+            drop(unsafe { Box::from_raw(block.as_ptr()) });
+        }
+    }
+}
+
+const _: () = assert!(
+    mem::size_of::<Block>() >= mem::size_of::<Link>()
+        && mem::align_of::<Block>() >= mem::align_of::<Link>()
+);
+
 thread_local! {
-    // Boxes, not blocks: each is the allocation a `PairBox` points into.
-    #[allow(clippy::vec_box)]
-    static FREE_BLOCKS: RefCell<Vec<Box<Block>>> = const { RefCell::new(Vec::new()) };
+    static FREE_BLOCKS: FreeBlocks = const {
+        FreeBlocks {
+            head: Cell::new(None),
+            len: Cell::new(0),
+        }
+    };
 }
 
 /// A conjunction's operands, owned like a `Box<[Cool; 2]>`.
@@ -124,11 +180,11 @@ pub(crate) struct PairBox<'a> {
 impl<'a> PairBox<'a> {
     pub(crate) fn new(pair: [Cool<'a>; 2]) -> Self {
         let block = FREE_BLOCKS
-            .try_with(|free| free.borrow_mut().pop())
+            .try_with(FreeBlocks::take)
             .ok()
             .flatten()
-            .unwrap_or_else(|| Box::new(MaybeUninit::uninit()));
-        let at = NonNull::from(Box::leak(block)).cast::<[Cool<'a>; 2]>();
+            .unwrap_or_else(|| NonNull::from(Box::leak(Box::new(MaybeUninit::uninit()))));
+        let at = block.cast::<[Cool<'a>; 2]>();
         // SAFETY: the block is allocated for a pair of this layout and
         // holds nothing.
         unsafe { at.as_ptr().write(pair) };
@@ -158,16 +214,14 @@ impl Drop for PairBox<'_> {
     fn drop(&mut self) {
         // SAFETY: the block holds the pair, dropped once here; then it is
         // an empty block again, allocated as a `Box<Block>`.
-        let block = unsafe {
-            ptr::drop_in_place(self.pair.as_ptr());
-            Box::from_raw(self.pair.as_ptr().cast::<Block>())
-        };
-        let _ = FREE_BLOCKS.try_with(|free| {
-            let mut free = free.borrow_mut();
-            if free.len() < CACHE {
-                free.push(block);
-            }
-            // (otherwise `block` is freed as it goes out of scope)
-        });
+        unsafe { ptr::drop_in_place(self.pair.as_ptr()) };
+        let block = self.pair.cast::<Block>();
+        let unkept = FREE_BLOCKS
+            .try_with(|free| free.give(block))
+            .unwrap_or(Some(block));
+        if let Some(block) = unkept {
+            // SAFETY: as above; nothing else refers to the block.
+            drop(unsafe { Box::from_raw(block.as_ptr()) });
+        }
     }
 }

@@ -41,7 +41,7 @@ struct Frame {
     floor: u32,
     undo: Option<Undo>,
     /// The schedule the node's run produced (for conjunction strategies).
-    schedule: Option<Schedule>,
+    schedule: Schedule,
     /// Extra locks (`LockRule::Reference`): `extras[extra_start..extra_live]`
     /// are still locked; each unlocks when the children reach the index
     /// below its own.
@@ -94,6 +94,9 @@ struct Hot {
     next_tag: u32,
     next_final: bool,
     leaf: bool,
+    /// An alternative's mark when nothing locks it (`initial_mark`; a
+    /// leaf's depends on its index).
+    alternative_mark: u32,
     /// A leaf's entry in `Engine::leaf_sizes`.
     leaf_sizes: u32,
     /// The next alternative's template: `templates[start..start + len]`.
@@ -110,11 +113,25 @@ struct TplNode {
     /// for a leaf, whose index starts at 0).
     first: u32,
     tag: u32,
+    /// The offset of the node's parent in the template, or
+    /// [`TEMPLATE_OWNER`] when it is a field of the node the template is
+    /// pushed for.
+    parent: u32,
 }
+
+/// `TplNode::parent` of a field of the node the template is pushed for.
+const TEMPLATE_OWNER: u32 = u32::MAX;
 
 /// `TplNode::first` of a leaf: no offset can be this large (a template
 /// would need `u32::MAX` nodes), so it costs no flag.
 const LEAF_AT_ZERO: u32 = u32::MAX;
+
+/// The parent of the root in `Engine::parents`.
+const NO_PARENT: u32 = u32::MAX;
+/// `Engine::first_inside` of a node no fitting read has reached yet.
+const UNREACHED: u32 = u32::MAX;
+/// `Engine::first_inside` of a read without a child, not reached yet.
+const CANDIDATE: u32 = u32::MAX - 1;
 
 /// The mark a fresh node starts with, from what the grammar says of its
 /// alternative.
@@ -149,10 +166,20 @@ pub(crate) struct Engine {
     leaf_sizes: Vec<(SortId, OnceCell<LeafSizes>)>,
     /// Extra locks of the frames (`LockRule::Reference`): (node, child index).
     extras: Vec<(u32, u32)>,
-    /// Scratch for `LockRule::Reference`: parent of every arena node.
+    /// For `LockRule::Reference`: the parent of each arena node (`NO_PARENT`
+    /// for the root), valid for the first `parents_len` nodes. Kept up to
+    /// date as templates are pushed once a search asks for it: rebuilding
+    /// it on every run was a sixth of strategy OSF's instructions.
     parents: Vec<u32>,
-    /// Scratch: child index of the first fitting read inside a node.
+    parents_len: usize,
+    /// Whether `parents` is kept up to date as nodes are pushed.
+    tracking_parents: bool,
+    /// Scratch for `LockRule::Reference`, per node: `UNREACHED` between
+    /// calls, `CANDIDATE` for a read without a child, else the child index
+    /// of the first fitting read inside the node.
     first_inside: Vec<u32>,
+    /// Scratch: the entries of `first_inside` set by the call.
+    touched: Vec<u32>,
     templates: Rc<[TplNode]>,
     root_template: (u32, u32),
     pub bound: u64,
@@ -238,7 +265,17 @@ impl EngineTables {
         let mut templates = vec![];
         let mut add = |t: &[crate::grammar::TemplateNode]| -> (u32, u32) {
             let start = id32(templates.len());
-            templates.extend(t.iter().map(|n| TplNode {
+            let mut parents = vec![TEMPLATE_OWNER; t.len()];
+            for (i, n) in t.iter().enumerate() {
+                let p = &grammar.prods[n.prod.index()];
+                if !p.leaf {
+                    for k in 0..p.slots.len() {
+                        parents[n.first as usize + k] = id32(i);
+                    }
+                }
+            }
+            templates.extend(t.iter().zip(parents).map(|(n, parent)| TplNode {
+                parent,
                 prod: n.prod,
                 mark: initial_mark(n.fixity),
                 first: if grammar.prods[n.prod.index()].leaf {
@@ -281,6 +318,7 @@ impl EngineTables {
                 next_tag,
                 next_final,
                 leaf: p.leaf,
+                alternative_mark: initial_mark(grammar.fixity(ProdId::new(hot.len()), 0)),
                 leaf_sizes: if p.leaf {
                     leaf_sorts.push(p.sort);
                     id32(leaf_sorts.len() - 1)
@@ -320,7 +358,10 @@ impl Engine {
         Engine {
             extras: vec![],
             parents: vec![],
+            parents_len: 0,
+            tracking_parents: false,
             first_inside: vec![],
+            touched: vec![],
             hot,
             leaf_sizes,
             templates,
@@ -440,6 +481,7 @@ impl Engine {
             match self.grammar.min_size() {
                 Some(m) if m <= self.bound => {
                     self.push_template(self.root_template);
+                    self.parents_pushed(0, NO_PARENT);
                     self.size = m;
                     self.pending = true;
                     return true;
@@ -553,6 +595,9 @@ impl Engine {
             let node = &mut self.nodes[e as usize];
             node.set_choice(Choice::alternative(next, base, h.next_tag));
             node.mark.set(if h.next_final { FINAL } else { OPEN });
+            if self.tracking_parents {
+                self.template_parents_pushed(base, (h.start, h.len), e);
+            }
         }
         self.size += undo.delta as u64;
         self.max_size = self.max_size.max(self.size);
@@ -564,6 +609,8 @@ impl Engine {
     #[inline(never)]
     fn swap_by_depth(&mut self, e: u32) -> Option<Undo> {
         let depth = self.depth.as_mut()?;
+        // The depth order moves nodes its own way: parents are rebuilt.
+        self.parents_len = 0;
         let saved = self.nodes[e as usize].choice();
         let arena_len = id32(self.nodes.len());
         let delta = depth.swap(&self.grammar, &mut self.nodes, e)?;
@@ -585,6 +632,7 @@ impl Engine {
         node.set_choice(u.saved);
         node.mark.set(OPEN);
         self.nodes.truncate(u.arena_len as usize);
+        self.parents_len = self.parents_len.min(u.arena_len as usize);
         // Sign-extended: a depth-bounded move may make the value smaller.
         self.size = self.size.wrapping_sub(u.delta as i32 as u64);
     }
@@ -630,13 +678,11 @@ impl Engine {
         for r in mark as usize..self.reads.len() {
             let e = self.reads()[r];
             let n = &self.nodes[e as usize];
-            let leaf = self.grammar.prods[n.prod().index()].leaf;
-            let index = match n.kind(leaf) {
-                NodeKind::Leaf { index } => index,
-                NodeKind::Alternative { .. } => 0,
-            };
-            n.mark
-                .set(initial_mark(self.grammar.fixity(n.prod(), index)));
+            let h = &self.hot[n.prod().index()];
+            n.mark.set(match n.kind(h.leaf) {
+                NodeKind::Leaf { index } => initial_mark(self.grammar.fixity(n.prod(), index)),
+                NodeKind::Alternative { .. } => h.alternative_mark,
+            });
         }
         self.discard_reads(mark);
     }
@@ -682,6 +728,9 @@ impl Engine {
             self.nodes[node as usize].mark.set(LOCKED);
         }
         let extra_live = id32(self.extras.len());
+        // A node without a schedule of its own leaves its children none,
+        // but keeps alive what its parent's refers to.
+        let schedule = schedule.unwrap_or_else(|| self.inherited_schedule().emptied());
         self.frames.push(Frame {
             start: mark,
             end,
@@ -698,40 +747,40 @@ impl Engine {
     /// contain a read position with one, and from which child index on they
     /// are locked; pushes them on `extras` sorted by that index.
     fn reference_extras(&mut self, mark: u32, end: u32) {
+        self.tracking_parents = true;
         let n = self.nodes.len();
-        self.parents.clear();
-        self.parents.resize(n, u32::MAX);
-        for (i, node) in self.nodes.iter().enumerate() {
-            let h = &self.hot[node.prod().index()];
-            if let NodeKind::Alternative { first, .. } = node.kind(h.leaf) {
-                for k in 0..h.arity {
-                    self.parents[(first + k) as usize] = id32(i);
-                }
-            }
+        if self.parents_len < n {
+            self.parents.clear();
+            self.parents.resize(n, NO_PARENT);
+            self.parents_len = 0;
+            self.parents_pushed(0, NO_PARENT);
         }
-        self.first_inside.clear();
-        self.first_inside.resize(n, u32::MAX);
-        // Non-fitting reads are candidates (mark them with u32::MAX - 1).
-        let reads: Vec<u32> = self.reads()[mark as usize..end as usize].to_vec();
-        let fits: Vec<bool> = reads.iter().map(|&e| self.fits(e)).collect();
-        for (&e, &f) in reads.iter().zip(&fits) {
-            if !f {
-                self.first_inside[e as usize] = u32::MAX - 1;
+        if self.first_inside.len() < n {
+            self.first_inside.resize(n, UNREACHED);
+        }
+        for r in mark..end {
+            let e = self.reads()[r as usize];
+            if !self.fits(e) {
+                self.first_inside[e as usize] = CANDIDATE;
+                self.touched.push(e);
             }
         }
         let mut child = 0u32;
-        for (&e, &f) in reads.iter().zip(&fits) {
-            if !f {
+        for r in mark..end {
+            let e = self.reads()[r as usize];
+            // Marked above: it has no child (fitting reads are never
+            // marked, and only marked nodes change).
+            if self.first_inside[e as usize] != UNREACHED {
                 continue;
             }
             let mut a = self.parents[e as usize];
-            while a != u32::MAX {
+            while a != NO_PARENT {
                 match self.first_inside[a as usize] {
-                    v if v == u32::MAX - 1 => {
+                    CANDIDATE => {
                         self.first_inside[a as usize] = child;
                         self.extras.push((a, child));
                     }
-                    u32::MAX => {}
+                    UNREACHED => {}
                     // Already reached from an earlier read: so are its
                     // ancestors.
                     _ => break,
@@ -740,6 +789,57 @@ impl Engine {
             }
             child += 1;
         }
+        for &e in &self.touched {
+            self.first_inside[e as usize] = UNREACHED;
+        }
+        self.touched.clear();
+    }
+
+    /// [`Engine::parents_pushed`] for template `(start, len)` pushed at
+    /// `base` for `owner`, from the parents the template records.
+    fn template_parents_pushed(&mut self, base: u32, (start, len): (u32, u32), owner: u32) {
+        if self.parents_len != base as usize {
+            return;
+        }
+        let template = &self.templates[start as usize..(start + len) as usize];
+        self.parents.truncate(base as usize);
+        self.parents.extend(template.iter().map(|t| match t.parent {
+            TEMPLATE_OWNER => owner,
+            p => base + p,
+        }));
+        self.parents_len = self.parents.len();
+        #[cfg(debug_assertions)]
+        {
+            let by_template = self.parents.clone();
+            self.parents_len = base as usize;
+            self.parents_pushed(base, owner);
+            debug_assert_eq!(self.parents, by_template, "a template's parents");
+        }
+    }
+
+    /// Records the parents of the nodes pushed from `base` on, when
+    /// `parents` is kept and valid below `base`: `owner`'s fields (the
+    /// alternative just chosen, whose fields start at `base`) and the
+    /// fields of the pushed nodes themselves.
+    fn parents_pushed(&mut self, base: u32, owner: u32) {
+        if !self.tracking_parents || self.parents_len != base as usize {
+            return;
+        }
+        let n = self.nodes.len();
+        self.parents.truncate(base as usize);
+        self.parents.resize(n, NO_PARENT);
+        for i in std::iter::once(owner)
+            .filter(|&o| o != NO_PARENT)
+            .chain(base..id32(n))
+        {
+            let h = &self.hot[self.nodes[i as usize].prod().index()];
+            if let NodeKind::Alternative { first, .. } = self.nodes[i as usize].kind(h.leaf) {
+                for k in 0..h.arity {
+                    self.parents[(first + k) as usize] = i;
+                }
+            }
+        }
+        self.parents_len = n;
     }
 
     /// The sizes of the leaf sort of `h`.
@@ -817,6 +917,7 @@ impl Engine {
     /// Drops the search's frames, extra locks and reads (before a value is
     /// loaded in place of the search).
     fn forget_search(&mut self) {
+        self.parents_len = 0;
         self.frames.clear();
         self.extras.clear();
         self.reads.truncate(0);
@@ -913,6 +1014,7 @@ impl Engine {
     /// moves to the root.
     pub(crate) fn restart(&mut self) {
         self.nodes.clear();
+        self.parents_len = 0;
         self.reads.truncate(0);
         self.frames.clear();
         self.extras.clear();
@@ -1038,10 +1140,7 @@ impl Engine {
 
     /// The schedule inherited by the current node (from its parent).
     pub(crate) fn inherited_schedule(&self) -> Schedule {
-        match self.frames.last().and_then(|f| f.schedule.clone()) {
-            Some(s) => s,
-            None => Schedule::empty(),
-        }
+        self.frames.last().map_or(Schedule::empty(), |f| f.schedule)
     }
 
     /// A context that records every read, locked or not, for tracing which

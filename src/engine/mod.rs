@@ -15,7 +15,7 @@ pub(crate) use source::GrammarSource;
 pub(crate) use parallel::Parallel;
 pub use parallel::{Balance, WorkerBalance};
 
-use crate::cool::{Cool, Fused, Prepass, Schedule, Strategy};
+use crate::cool::{Cool, Flips, Fused, Prepass, Schedule, Strategy};
 use crate::describe::Space;
 use crate::grammar::{compile_space, Grammar, Tree};
 use crate::handle::Lazy;
@@ -154,6 +154,9 @@ pub struct Searcher<T> {
     internal: Option<String>,
     /// The part of the search this searcher runs, when it runs one shard.
     shard: Option<shard::ShardCut>,
+    /// The decisions of the schedules the frames keep (formula
+    /// strategies only).
+    flips: Flips,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -189,6 +192,7 @@ impl<T: 'static> Searcher<T> {
             start: Instant::now(),
             internal: None,
             shard: None,
+            flips: Flips::default(),
             _t: PhantomData,
         }
     }
@@ -220,6 +224,7 @@ impl<T: 'static> Searcher<T> {
             start: Instant::now(),
             internal: None,
             shard: None,
+            flips: Flips::default(),
             _t: PhantomData,
         }
     }
@@ -257,6 +262,7 @@ impl<T: 'static> Searcher<T> {
             return None;
         }
         let inherited = self.engine.inherited_schedule();
+        self.flips.release_after(&inherited);
         let mark = self.engine.read_mark();
         // O's observed run reads as its look-ahead unless the look-ahead
         // flips a conjunction; OF's flips too often for the replay to pay.
@@ -264,9 +270,10 @@ impl<T: 'static> Searcher<T> {
             self.look_ahead_and_observe(strategy, pred, inherited)
         } else {
             let start = self.prepass(strategy, pred, inherited);
+            let flips = &mut self.flips;
             start.and_then(|start| {
                 self.engine.run(RunMode::Observe, |ctx| {
-                    strategy.observe(pred(Lazy::new(ctx, 0)), &start)
+                    strategy.observe(pred(Lazy::new(ctx, 0)), start, flips)
                 })
             })
         };
@@ -302,15 +309,16 @@ impl<T: 'static> Searcher<T> {
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
     {
         let mark = self.engine.read_mark();
+        let flips = &mut self.flips;
         let fused = self.engine.run(RunMode::Observe, |ctx| {
-            strategy.look_ahead_and_observe(pred(Lazy::new(ctx, 0)), &inherited)
+            strategy.look_ahead_and_observe(pred(Lazy::new(ctx, 0)), inherited, flips)
         });
         match fused {
             Ok(Fused::Observed(value, children)) => Ok((value, children)),
             Ok(Fused::Rerun(start)) => {
                 self.engine.discard_reads(mark);
                 self.engine.run(RunMode::Observe, |ctx| {
-                    strategy.observe(pred(Lazy::new(ctx, 0)), &start)
+                    strategy.observe(pred(Lazy::new(ctx, 0)), start, flips)
                 })
             }
             // The look-ahead panicked: as a look-ahead, it reads nothing.
@@ -333,16 +341,17 @@ impl<T: 'static> Searcher<T> {
     where
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
     {
+        let flips = &mut self.flips;
         match strategy.prepass() {
             Prepass::Nothing => Ok(inherited),
             Prepass::LookAhead => self.engine.run(RunMode::Plain, |ctx| {
-                strategy.prepare(pred(Lazy::new(ctx, 0)), &inherited, &|| 0)
+                strategy.prepare(pred(Lazy::new(ctx, 0)), inherited, &|| 0, flips)
             }),
             Prepass::CountReads => {
                 let mark = self.engine.read_mark();
                 let start = self.engine.run(RunMode::Count, |ctx| {
                     let reads = || ctx.reads_len() - mark as usize;
-                    strategy.prepare(pred(Lazy::new(ctx, 0)), &inherited, &reads)
+                    strategy.prepare(pred(Lazy::new(ctx, 0)), inherited, &reads, flips)
                 });
                 self.engine.end_count(mark);
                 start
