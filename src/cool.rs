@@ -497,7 +497,21 @@ impl LRes<'_> {
 impl<'a> Cool<'a> {
     /// Forces lazy nodes until this one is a constant, an atom or a
     /// conjunction.
+    #[inline(always)]
     fn resolve(&mut self, ev: &mut Eval) {
+        // Most nodes a run meets are resolved already (a conjunction's
+        // operands once its lazy parent is forced): a check here, the
+        // forcing loop out of line, so the walks stay small.
+        if let Node::Lazy(..) = self.0 {
+            self.force_lazy(ev);
+        } else {
+            ev.forcing.replay(self.position());
+        }
+    }
+
+    /// [`Cool::resolve`] of a lazy node.
+    #[inline(never)]
+    fn force_lazy(&mut self, ev: &mut Eval) {
         let at = self.position();
         while let Node::Lazy(..) = self.0 {
             if ev.forcing.replaying() {
