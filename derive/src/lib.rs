@@ -504,15 +504,24 @@ fn force_lazy_fn(ty: &TypeInfo<'_>) -> TokenStream2 {
         let build = construct(ty.ctor_path(v), v, values, bare);
         quote!(#tag => #build,)
     });
+    // A type without fields materialises no nested value: it needs no
+    // depth guard (a thread-local counter).
+    let guard = if ty.enumerated().all(|v| v.fields.is_empty()) {
+        quote!()
+    } else {
+        quote! {
+            let Some(__guard) = #p::DepthGuard::enter() else {
+                return __lazy.force_generic();
+            };
+        }
+    };
     quote! {
         #[allow(unused_variables)]
         fn force_lazy(__lazy: #nc::Lazy<'_, Self>) -> Self {
             if !#p::is_canonical(__lazy) {
                 return __lazy.force_generic();
             }
-            let Some(__guard) = #p::DepthGuard::enter() else {
-                return __lazy.force_generic();
-            };
+            #guard
             let (__tag, __first) = #p::open(__lazy);
             match __tag {
                 #(#arms)*
