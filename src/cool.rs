@@ -3,7 +3,9 @@
 //!
 //! A predicate may return a [`Cool`] formula instead of a `bool`. Its atoms
 //! and sub-formulas are evaluated lazily, at most once per run, and its
-//! parallel conjunctions may be evaluated in either order. Which order is
+//! parallel conjunctions may be evaluated in either order. Atoms and lazy
+//! sub-formulas must therefore be pure functions of the input: under O and
+//! OF a part computed once stands for its computation in another order. Which order is
 //! chosen is a *schedule*, computed per search node by the strategy and
 //! inherited by the node's children. `docs/spec.md#strategies` states
 //! exactly what each strategy evaluates and runs (after
@@ -19,7 +21,6 @@
 
 mod storage;
 
-use std::cell::Cell;
 use std::fmt;
 use std::mem;
 use std::num::NonZeroU32;
@@ -363,12 +364,12 @@ impl Flips {
 /// A run over a formula: how it computes lazy nodes and atoms, and where
 /// it makes its decisions.
 struct Eval<'f> {
-    forcing: Forcing,
+    forcing: Forcing<'f>,
     flips: &'f mut Flips,
 }
 
 impl<'f> Eval<'f> {
-    fn new(forcing: Forcing, flips: &'f mut Flips) -> Self {
+    fn new(forcing: Forcing<'f>, flips: &'f mut Flips) -> Self {
         Eval { forcing, flips }
     }
 
@@ -403,44 +404,184 @@ impl<'f> Eval<'f> {
 
 /// How a run treats the computing of lazy nodes and atoms ("forcings").
 ///
-/// The observed run of O and OF evaluates again the formula the look-ahead
-/// just evaluated. When it would force the same nodes in the same order,
-/// it reads the input exactly as the look-ahead did, so the look-ahead,
-/// made as an observed run, can stand for it: the look-ahead records where
-/// it forced, and the observed run is replayed over the formula it left
-/// computed. The replay fails at the first node the look-ahead did not
-/// force, and succeeds only if it met every recorded forcing in order.
-enum Forcing {
+/// The observed run of O evaluates again the formula the look-ahead just
+/// evaluated, possibly in another order (the look-ahead may flip
+/// conjunctions) and possibly less of it (a flipped conjunction may
+/// short-circuit). Each forcing reads the same positions whenever it runs
+/// (a formula's parts are pure), so the look-ahead, made as an observed
+/// run, can stand for both: it records its reads in one segment per
+/// forcing, each segment holding every position the forcing read
+/// (`Ctx::begin_segment`), and the observed run is replayed over the
+/// formula it left computed, listing the forcings it meets in its order.
+/// The observed run's reads are then the look-ahead's first reads (the
+/// predicate's, before any forcing) followed by those segments in that
+/// order, each position kept where it comes first
+/// (`Engine::merge_segments`). The replay fails at the first node the
+/// look-ahead did not force: that run must be made.
+enum Forcing<'f> {
     /// Force as needed.
     Plain,
-    /// Force as needed, recording the position of each forcing.
-    Record(Vec<usize>),
-    /// Force nothing; check that the recorded forcings are met in order.
+    /// Force as needed, starting a segment of reads at each forcing
+    /// (`segment` says where it starts, or `None` when segments can not be
+    /// made in this run).
+    Record {
+        log: &'f mut ForcingLog,
+        segment: &'f dyn Fn() -> Option<u32>,
+        failed: bool,
+    },
+    /// Force nothing; list the recorded forcings in the order met.
     Replay {
-        log: Vec<usize>,
-        next: usize,
+        log: &'f mut ForcingLog,
         failed: bool,
     },
 }
 
-impl Forcing {
+/// Up to this many forcings, the replay finds a node's forcings by a scan.
+const LINEAR_LOOKUP: usize = 16;
+
+/// The forcings of strategy O's fused look-ahead ([`Forcing`]), kept by the
+/// search from one run to the next so that no run allocates.
+#[derive(Debug, Default)]
+pub(crate) struct ForcingLog {
+    /// Per forcing, in the look-ahead's order: where the node lies and
+    /// where its segment of reads starts.
+    forcings: Vec<(usize, u32)>,
+    /// The forcings sorted by position, with their indices (for the
+    /// replay's lookups when there are many).
+    by_position: Vec<(usize, u32)>,
+    /// A bit per forced position (a Bloom filter): the replay looks up
+    /// only the nodes whose bit is set.
+    filter: u64,
+    /// Which forcings the replay has met.
+    met: Vec<bool>,
+    /// The forcings the replay met, in its order.
+    order: Vec<u32>,
+    /// Where each forcing's segment starts, in the look-ahead's order.
+    starts: Vec<u32>,
+}
+
+impl ForcingLog {
+    fn clear(&mut self) {
+        self.filter = 0;
+        self.forcings.clear();
+        self.by_position.clear();
+        self.met.clear();
+        self.order.clear();
+        self.starts.clear();
+    }
+
+    /// Readies the log for the replay.
+    fn index(&mut self) {
+        if self.forcings.len() > LINEAR_LOOKUP {
+            self.by_position.extend(
+                self.forcings
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(at, _))| (at, i as u32)),
+            );
+            self.by_position.sort_unstable();
+        }
+        self.filter = self
+            .forcings
+            .iter()
+            .fold(0, |filter, &(at, _)| filter | Self::filter_bit(at));
+        self.met.resize(self.forcings.len(), false);
+        self.starts
+            .extend(self.forcings.iter().map(|&(_, start)| start));
+    }
+
+    /// A bit of [`ForcingLog::filter`] for the node at `at` (nodes lie at
+    /// least 8 bytes apart).
+    #[inline(always)]
+    fn filter_bit(at: usize) -> u64 {
+        1 << (((at >> 3) ^ (at >> 9)) % 64)
+    }
+
+    /// The replay reaches the node at `at`: the forcings recorded there
+    /// (several when a lazy node computed a lazy node), unless met already.
+    #[inline(always)]
+    fn meet(&mut self, at: usize) {
+        // Most nodes the replay meets were never forced.
+        if self.filter & Self::filter_bit(at) != 0 {
+            self.meet_forced(at);
+        }
+    }
+
+    #[inline(never)]
+    fn meet_forced(&mut self, at: usize) {
+        let next = match self.order.last() {
+            // Met just now: a node's value is read right after its
+            // resolution.
+            Some(&last) if self.forcings[last as usize].0 == at => return,
+            Some(&last) => last as usize + 1,
+            None => 0,
+        };
+        // The replay mostly meets the forcings in the look-ahead's order.
+        let first = match self.forcings.get(next) {
+            Some(&(p, _)) if p == at => Some(next),
+            _ if self.forcings.len() <= LINEAR_LOOKUP => {
+                self.forcings.iter().position(|&(p, _)| p == at)
+            }
+            _ => {
+                let k = self.by_position.partition_point(|&(p, _)| p < at);
+                match self.by_position.get(k) {
+                    Some(&(p, i)) if p == at => Some(i as usize),
+                    _ => None,
+                }
+            }
+        };
+        let Some(first) = first else { return };
+        if self.met[first] {
+            return;
+        }
+        // A lazy node that computed lazy nodes was forced several times in
+        // a row, at one position.
+        for (i, &(p, _)) in self.forcings.iter().enumerate().skip(first) {
+            if p != at {
+                break;
+            }
+            self.met[i] = true;
+            self.order.push(i as u32);
+        }
+    }
+
+    /// Where each forcing's segment of reads starts, in the look-ahead's
+    /// order.
+    pub(crate) fn segment_starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    /// The forcings the observed run met, in its order (indices into
+    /// [`ForcingLog::segment_starts`]).
+    pub(crate) fn order(&self) -> &[u32] {
+        &self.order
+    }
+}
+
+impl Forcing<'_> {
     fn replaying(&self) -> bool {
         matches!(self, Forcing::Replay { .. })
     }
 
+    /// A forcing of the node at `at` begins.
     fn record(&mut self, at: usize) {
-        if let Forcing::Record(log) = self {
-            log.push(at);
+        if let Forcing::Record {
+            log,
+            segment,
+            failed,
+        } = self
+        {
+            match segment() {
+                Some(start) => log.forcings.push((at, start)),
+                None => *failed = true,
+            }
         }
     }
 
-    /// The replay reaches `at`: the forcings recorded there, next in
-    /// order, are met.
+    /// The replay reaches the node at `at`.
     fn replay(&mut self, at: usize) {
-        if let Forcing::Replay { log, next, .. } = self {
-            while log.get(*next) == Some(&at) {
-                *next += 1;
-            }
+        if let Forcing::Replay { log, .. } = self {
+            log.meet(at);
         }
     }
 
@@ -449,25 +590,19 @@ impl Forcing {
             *failed = true;
         }
     }
-
-    /// Whether a replay met exactly the recorded forcings, in order.
-    fn replayed_exactly(&self) -> bool {
-        match self {
-            Forcing::Replay { log, next, failed } => !failed && *next == log.len(),
-            _ => false,
-        }
-    }
 }
 
 /// The look-ahead and the observed run of a node made as one run
 /// ([`Strategy::look_ahead_and_observe`]).
 #[derive(Debug)]
 pub(crate) enum Fused {
-    /// The observed run read as the look-ahead did: its value and the
-    /// schedule the children inherit. The run's reads are the node's.
+    /// The observed run forced nothing the look-ahead did not: its value
+    /// and the schedule the children inherit. The node's reads are the
+    /// run's segments merged in the order of the log the run was given
+    /// (`Engine::merge_segments`).
     Observed(bool, Schedule),
-    /// It would read otherwise: the run's reads are to be discarded and
-    /// the observed run made from this schedule.
+    /// The observed run needs more: the run's reads are to be discarded
+    /// and the observed run made from this schedule.
     Rerun(Schedule),
 }
 
@@ -535,10 +670,9 @@ impl<'a> Cool<'a> {
     /// The value of a constant or an atom (computing the atom once).
     fn leaf_value(&mut self, ev: &mut Eval) -> bool {
         match self.0 {
-            Node::Bool(b) => {
-                ev.forcing.replay(self.position());
-                b
-            }
+            // (Its replay was met by `resolve`, which every caller calls
+            // first.)
+            Node::Bool(b) => b,
             Node::Atom(..) if ev.forcing.replaying() => {
                 ev.forcing.fail();
                 false
@@ -946,34 +1080,48 @@ impl Strategy {
 
 impl Strategy {
     /// For a strategy whose prepass is the look-ahead (O, OF): the
-    /// look-ahead of a node, made as an observed run, then the observed run
+    /// look-ahead of a node, made as an observed run whose reads are
+    /// recorded in segments (`segment` starts one), then the observed run
     /// replayed over the formula the look-ahead computed (no predicate code
-    /// runs again). Exactly [`Strategy::prepare`] then
-    /// [`Strategy::observe`] when the replay succeeds; otherwise the
-    /// observed run is still to make, from the returned schedule.
+    /// runs again), listing in `log` the segments it meets. Exactly
+    /// [`Strategy::prepare`] then [`Strategy::observe`] when the replay
+    /// succeeds (see [`Forcing`]); otherwise the observed run is still to
+    /// make, from the returned schedule.
     pub(crate) fn look_ahead_and_observe(
         self,
         c: Cool<'_>,
         inherited: Schedule,
         flips: &mut Flips,
+        log: &mut ForcingLog,
+        segment: &dyn Fn() -> Option<u32>,
     ) -> Fused {
         debug_assert_eq!(self.prepass(), Prepass::LookAhead);
-        thread_local! {
-            /// The forcing log of the last look-ahead, emptied: one per
-            /// node was an allocation and its growth on every run.
-            static SPARE_LOG: Cell<Vec<usize>> = const { Cell::new(Vec::new()) };
-        }
+        log.clear();
         let mut c = c;
-        let mut ev = Eval::new(Forcing::Record(SPARE_LOG.take()), flips);
-        let (start, _) = c.lookahead(inherited.root, &mut ev);
-        let Forcing::Record(log) = mem::replace(&mut ev.forcing, Forcing::Plain) else {
-            unreachable!()
+        let (start, recorded) = {
+            let mut ev = Eval::new(
+                Forcing::Record {
+                    log: &mut *log,
+                    segment,
+                    failed: false,
+                },
+                &mut *flips,
+            );
+            let (start, _) = c.lookahead(inherited.root, &mut ev);
+            let recorded = !matches!(ev.forcing, Forcing::Record { failed: true, .. });
+            (start, recorded)
         };
-        ev.forcing = Forcing::Replay {
-            log,
-            next: 0,
-            failed: false,
-        };
+        if !recorded {
+            return Fused::Rerun(Schedule::made(start, flips));
+        }
+        log.index();
+        let mut ev = Eval::new(
+            Forcing::Replay {
+                log: &mut *log,
+                failed: false,
+            },
+            &mut *flips,
+        );
         let (value, children) = match self {
             Strategy::O => (c.run(start, &mut ev), start),
             _ => {
@@ -981,12 +1129,8 @@ impl Strategy {
                 (value, children)
             }
         };
-        let exact = ev.forcing.replayed_exactly();
-        if let Forcing::Replay { mut log, .. } = ev.forcing {
-            log.clear();
-            SPARE_LOG.set(log);
-        }
-        if exact {
+        let replayed = !matches!(ev.forcing, Forcing::Replay { failed: true, .. });
+        if replayed {
             Fused::Observed(value, Schedule::made(children, flips))
         } else {
             Fused::Rerun(Schedule::made(start, flips))

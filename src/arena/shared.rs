@@ -42,6 +42,11 @@ impl ReadLog {
         self.reads.get_mut().truncate(len);
     }
 
+    /// Appends `reads`, between runs.
+    pub(crate) fn extend_from_slice(&mut self, reads: &[u32]) {
+        self.reads.get_mut().extend_from_slice(reads);
+    }
+
     /// Number of reads recorded.
     #[inline]
     pub(crate) fn len(&self) -> usize {

@@ -16,7 +16,8 @@ use crate::grammar::{Fixity, Grammar, LeafSizes, ProdId, SortId};
 use crate::handle::{Ctx, ProdInfo, COUNT_STAMP};
 use crate::run_slot::RunSlot;
 use std::any::{Any, TypeId};
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
+use std::mem;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -188,6 +189,9 @@ pub(crate) struct Engine {
     frames: Vec<Frame>,
     size: u64,
     stamp: u32,
+    /// The merged reads of [`Engine::merge_segments`], kept for the next
+    /// merge.
+    merge_scratch: Vec<u32>,
     started: bool,
     finished: bool,
     /// Whether the current node has been set up and not yet run.
@@ -375,6 +379,7 @@ impl Engine {
             frames: Vec::with_capacity(256),
             size: 0,
             stamp: 0,
+            merge_scratch: Vec::new(),
             started: false,
             finished: false,
             pending: false,
@@ -664,7 +669,63 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
-        self.with_ctx(stamp, |ctx| self.call(ctx, f))
+        let (result, last_stamp) = self.with_ctx(stamp, |ctx| (self.call(ctx, f), ctx.stamp.get()));
+        if mode == RunMode::Observe {
+            // The run's segments (`Ctx::begin_segment`) used the stamps up
+            // to here.
+            self.stamp = last_stamp;
+        }
+        result
+    }
+
+    /// Replaces the reads since `mark`, recorded in segments (the reads
+    /// before `segment_starts[0]`, then one segment per start), by the
+    /// reads of a run that reads the first part and then the segments
+    /// `order` in that order: their concatenation, each position kept
+    /// where it comes first.
+    pub(crate) fn merge_segments(&mut self, mark: u32, segment_starts: &[u32], order: &[u32]) {
+        let end = id32(self.reads.len());
+        let segment = |i: usize| {
+            let start = segment_starts[i];
+            let next = segment_starts.get(i + 1).copied().unwrap_or(end);
+            start as usize..next as usize
+        };
+        let head = mark as usize..segment_starts.first().map_or(end, |&s| s) as usize;
+        let stamp = self.next_stamp();
+        if order.len() == segment_starts.len()
+            && order.iter().enumerate().all(|(i, &o)| o as usize == i)
+        {
+            // Every segment in the recorded order: only repeats to drop,
+            // in place.
+            let reads = self.reads.as_mut_slice();
+            let mut kept = mark as usize;
+            for r in mark as usize..end as usize {
+                let position = reads[r];
+                let node = &self.nodes[position as usize];
+                if node.mark.get() != stamp {
+                    node.mark.set(stamp);
+                    reads[kept] = position;
+                    kept += 1;
+                }
+            }
+            self.reads.truncate(kept);
+            return;
+        }
+        let mut merged = mem::take(&mut self.merge_scratch);
+        merged.clear();
+        let reads = self.reads.as_mut_slice();
+        for range in std::iter::once(head).chain(order.iter().map(|&i| segment(i as usize))) {
+            for &position in &reads[range] {
+                let node = &self.nodes[position as usize];
+                if node.mark.get() != stamp {
+                    node.mark.set(stamp);
+                    merged.push(position);
+                }
+            }
+        }
+        self.reads.truncate(mark as usize);
+        self.reads.extend_from_slice(&merged);
+        self.merge_scratch = merged;
     }
 
     /// Length of the read vector (to mark where a run's reads start).
@@ -1178,15 +1239,20 @@ impl Engine {
             info: &self.info,
             slot_types: &self.slot_types,
             grammar: &self.grammar,
-            stamp,
+            stamp: Cell::new(stamp),
             trusted: false,
             checked: None,
             reads: &self.reads,
         };
         let ctx = Ctx {
+            nodes: &self.nodes,
+            info: &self.info,
+            slot_types: &self.slot_types,
+            grammar: &self.grammar,
+            stamp: Cell::new(stamp),
             trusted: self.grammar.trusted,
             checked: Some(&checked),
-            ..checked
+            reads: &self.reads,
         };
         if self.grammar.has_functions {
             crate::handle::in_run(&ctx, || f(&ctx))

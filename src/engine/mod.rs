@@ -15,7 +15,7 @@ pub(crate) use source::GrammarSource;
 pub(crate) use parallel::Parallel;
 pub use parallel::{Balance, WorkerBalance};
 
-use crate::cool::{Cool, Flips, Fused, Prepass, Schedule, Strategy};
+use crate::cool::{Cool, Flips, ForcingLog, Fused, Prepass, Schedule, Strategy};
 use crate::describe::Space;
 use crate::grammar::{compile_space, Grammar, Tree};
 use crate::handle::Lazy;
@@ -157,6 +157,9 @@ pub struct Searcher<T> {
     /// The decisions of the schedules the frames keep (formula
     /// strategies only).
     flips: Flips,
+    /// Strategy O's forcings of the run made last (see
+    /// `Strategy::look_ahead_and_observe`).
+    forcing_log: ForcingLog,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -193,6 +196,7 @@ impl<T: 'static> Searcher<T> {
             internal: None,
             shard: None,
             flips: Flips::default(),
+            forcing_log: ForcingLog::default(),
             _t: PhantomData,
         }
     }
@@ -225,6 +229,7 @@ impl<T: 'static> Searcher<T> {
             internal: None,
             shard: None,
             flips: Flips::default(),
+            forcing_log: ForcingLog::default(),
             _t: PhantomData,
         }
     }
@@ -258,15 +263,23 @@ impl<T: 'static> Searcher<T> {
     where
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
     {
+        self.step_cool_fusing(strategy, pred, strategy.prepass() == Prepass::LookAhead)
+    }
+
+    /// [`Searcher::step_cool`], with the look-ahead and the observed run
+    /// made as one run where they can be (`fuse`, for strategies with a
+    /// look-ahead) or always as two (what the fused run must equal).
+    fn step_cool_fusing<F>(&mut self, strategy: Strategy, pred: &F, fuse: bool) -> Option<RunResult>
+    where
+        F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
+    {
         if !self.advance() {
             return None;
         }
         let inherited = self.engine.inherited_schedule();
         self.flips.release_after(&inherited);
         let mark = self.engine.read_mark();
-        // O's observed run reads as its look-ahead unless the look-ahead
-        // flips a conjunction; OF's flips too often for the replay to pay.
-        let result = if strategy == Strategy::O {
+        let result = if fuse {
             self.look_ahead_and_observe(strategy, pred, inherited)
         } else {
             let start = self.prepass(strategy, pred, inherited);
@@ -296,9 +309,9 @@ impl<T: 'static> Searcher<T> {
     }
 
     /// The look-ahead and the observed run of the pending node, as one
-    /// run when the observed run would read as the look-ahead did (see
-    /// `Strategy::look_ahead_and_observe`), else as two. Reads, value and
-    /// schedule are those of the two runs made apart.
+    /// run when the observed run forces nothing the look-ahead did not
+    /// (see `Strategy::look_ahead_and_observe`), else as two. Reads, value
+    /// and schedule are those of the two runs made apart.
     fn look_ahead_and_observe<F>(
         &mut self,
         strategy: Strategy,
@@ -310,11 +323,24 @@ impl<T: 'static> Searcher<T> {
     {
         let mark = self.engine.read_mark();
         let flips = &mut self.flips;
+        let log = &mut self.forcing_log;
         let fused = self.engine.run(RunMode::Observe, |ctx| {
-            strategy.look_ahead_and_observe(pred(Lazy::new(ctx, 0)), inherited, flips)
+            let segment = || ctx.begin_segment();
+            strategy.look_ahead_and_observe(
+                pred(Lazy::new(ctx, 0)),
+                inherited,
+                flips,
+                log,
+                &segment,
+            )
         });
         match fused {
-            Ok(Fused::Observed(value, children)) => Ok((value, children)),
+            Ok(Fused::Observed(value, children)) => {
+                let log = &self.forcing_log;
+                self.engine
+                    .merge_segments(mark, log.segment_starts(), log.order());
+                Ok((value, children))
+            }
             Ok(Fused::Rerun(start)) => {
                 self.engine.discard_reads(mark);
                 self.engine.run(RunMode::Observe, |ctx| {
@@ -940,7 +966,84 @@ pub(crate) fn bound_in_searcher<T: 'static, Tl: Tally>(
 #[cfg(test)]
 mod tests {
     use super::Searcher;
+    use crate::cool::{Cool, Strategy as Conj};
     use crate::handle::Lazy;
+    use proptest::prelude::*;
+
+    /// A formula over a list of booleans whose atoms and lazy nodes read
+    /// overlapping prefixes of the list.
+    #[derive(Clone, Debug)]
+    enum Form {
+        /// Element `i` exists and is true.
+        Elem(usize),
+        /// The list has at least `k` elements.
+        LenGe(usize),
+        And(Box<Form>, Box<Form>),
+        Seq(Box<Form>, Box<Form>),
+        Not(Box<Form>),
+        /// Computed when needed, after reading element `i`.
+        Lazy(usize, Box<Form>),
+    }
+
+    fn to_cool<'a>(f: &Form, xs: Lazy<'a, Vec<bool>>) -> Cool<'a> {
+        match f {
+            &Form::Elem(i) => Cool::atom(move || xs.nth(i).is_some_and(|b| b.get())),
+            &Form::LenGe(k) => Cool::atom(move || k == 0 || xs.nth(k - 1).is_some()),
+            Form::And(a, b) => to_cool(a, xs) & to_cool(b, xs),
+            Form::Seq(a, b) => Cool::seq(to_cool(a, xs), to_cool(b, xs)),
+            Form::Not(a) => !to_cool(a, xs),
+            Form::Lazy(i, a) => {
+                let (i, a) = (*i, (**a).clone());
+                Cool::lazy(move || {
+                    let _ = xs.nth(i).map(|b| b.get());
+                    to_cool(&a, xs)
+                })
+            }
+        }
+    }
+
+    fn form() -> impl Strategy<Value = Form> {
+        let leaf = prop_oneof![
+            (0..5usize).prop_map(Form::Elem),
+            (0..6usize).prop_map(Form::LenGe)
+        ];
+        leaf.prop_recursive(5, 24, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| Form::And(Box::new(a), Box::new(b))),
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| Form::Seq(Box::new(a), Box::new(b))),
+                inner.clone().prop_map(|a| Form::Not(Box::new(a))),
+                (0..5usize, inner).prop_map(|(i, a)| Form::Lazy(i, Box::new(a))),
+            ]
+        })
+    }
+
+    /// Every run of a search: its result and value.
+    fn runs(f: &Form, bound: usize, strategy: Conj, fuse: bool) -> Vec<(bool, Vec<bool>)> {
+        fn pred<F: for<'a> Fn(Lazy<'a, Vec<bool>>) -> Cool<'a>>(f: F) -> F {
+            f
+        }
+        let p = pred(|xs| to_cool(f, xs));
+        let mut s = Searcher::<Vec<bool>>::new(bound);
+        let mut runs = vec![];
+        while let Some(r) = s.step_cool_fusing(strategy, &p, fuse) {
+            runs.push((r.is_true(), s.value()));
+        }
+        runs
+    }
+
+    proptest! {
+        /// O and OF make their look-ahead and observed run as one run
+        /// (merging the look-ahead's reads in the observed run's order):
+        /// the search is the one the two runs made apart make, run for run.
+        #[test]
+        fn a_fused_look_ahead_searches_as_two_runs(f in form(), bound in 0..=9usize) {
+            for strategy in [Conj::O, Conj::OF] {
+                prop_assert_eq!(runs(&f, bound, strategy, true), runs(&f, bound, strategy, false), "{}", strategy);
+            }
+        }
+    }
 
     /// Reads the whole list.
     fn length(xs: Lazy<'_, Vec<bool>>) -> bool {

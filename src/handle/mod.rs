@@ -15,7 +15,7 @@ use crate::arena::{BuildStacks, NodeKind, Opened, ReadLog, Unfold};
 use crate::describe::{AtomBlock, Value};
 use crate::grammar::{Grammar, ProdId};
 use std::any::TypeId;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 
 pub(crate) use crate::arena::Node;
@@ -25,6 +25,11 @@ pub(crate) use crate::arena::Node;
 /// the reference's OS counts (positions at their last alternative do not
 /// count as new reads there).
 pub(crate) const COUNT_STAMP: u32 = crate::arena::FINAL;
+
+/// Segments may raise an observed run's stamp up to here: above it lie the
+/// stamp of the engine's merge of the segments, the wrap-around of
+/// `Engine::next_stamp`, and [`COUNT_STAMP`].
+const SEGMENT_STAMPS_END: u32 = crate::arena::FINAL - 3;
 
 /// Per-alternative facts the accessors need, packed for the hot path.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +51,9 @@ pub(crate) struct Ctx<'a> {
     pub(crate) slot_types: &'a [Option<TypeId>],
     pub(crate) grammar: &'a Grammar,
     /// Reads are recorded iff a node's mark is below the stamp (0: never).
-    pub(crate) stamp: u32,
+    /// A run's stamp rises when it starts a new segment of reads
+    /// ([`Ctx::begin_segment`]).
+    pub(crate) stamp: Cell<u32>,
     /// Whether typed accessors may skip the canonical-space check (see
     /// `Grammar::trusted`).
     pub(crate) trusted: bool,
@@ -63,18 +70,40 @@ impl<'a> Ctx<'a> {
         self.reads.len()
     }
 
+    /// Starts a new segment of an observed run's reads: from here on a
+    /// position is recorded again even if the run read it before, so that
+    /// each segment holds every position read while it lasted (strategy
+    /// O's fused look-ahead: one segment per forcing). Returns where the
+    /// segment starts in the read log, or `None` in a run that records
+    /// nothing or when the stamps run out (the caller then runs again).
+    pub(crate) fn begin_segment(&self) -> Option<u32> {
+        let stamp = self.stamp.get();
+        // One stamp stays free for the engine's merge of the segments.
+        if stamp == 0 || stamp >= SEGMENT_STAMPS_END {
+            return None;
+        }
+        self.stamp.set(stamp + 1);
+        if let Some(checked) = self.checked {
+            checked.stamp.set(stamp + 1);
+        }
+        self.reads.reserve(self.nodes.len() + 1);
+        u32::try_from(self.reads.len()).ok()
+    }
+
     #[inline(always)]
     pub(crate) fn touch(&self, idx: u32) -> &'a Node {
         let node = &self.nodes[idx as usize];
         let mark = node.mark.get();
-        let record = mark < self.stamp;
+        let stamp = self.stamp.get();
+        let record = mark < stamp;
         // Branch-free: whether the read is new depends on the data and is
         // badly predicted.
-        node.mark.set(if record { self.stamp } else { mark });
+        node.mark.set(if record { stamp } else { mark });
         #[allow(unsafe_code)]
         // SAFETY: the engine reserves room for one read per node plus one
-        // before every run (`Engine::with_ctx`), and a node is recorded at
-        // most once per run: its mark was just raised to the stamp.
+        // before every run (`Engine::with_ctx`) and every segment
+        // (`Ctx::begin_segment`), and a node is recorded at most once per
+        // segment: its mark was just raised to the stamp.
         unsafe {
             self.reads.record_if(idx, record)
         };

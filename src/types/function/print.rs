@@ -8,6 +8,7 @@ use super::space::*;
 use crate::describe::Shape;
 use crate::grammar::{Grammar, ProdId, SortId, SortKind, Tree};
 use crate::handle::{Ctx, Lazy};
+use std::cell::Cell;
 use std::fmt;
 
 // ---------------------------------------------------------------------------
@@ -342,10 +343,14 @@ impl<Args: Enumerable, B: fmt::Debug + 'static> Core<Args, B> {
 /// property changes nothing the search sees.
 pub(super) fn standing_text<B: fmt::Debug + 'static>(ctx: &Ctx<'_>, root: u32) -> String {
     let quiet = Ctx {
-        stamp: 0,
+        nodes: ctx.nodes,
+        info: ctx.info,
+        slot_types: ctx.slot_types,
+        grammar: ctx.grammar,
+        stamp: Cell::new(0),
         trusted: false,
         checked: None,
-        ..*ctx
+        reads: ctx.reads,
     };
     let (shape, start) = live_root(&quiet, root);
     let show = |node: u32| format!("{:?}", Lazy::<B>::new(&quiet, node).force_generic());
