@@ -421,12 +421,12 @@ impl<'f> Eval<'f> {
 enum Forcing<'f> {
     /// Force as needed.
     Plain,
-    /// Force as needed, starting a segment of reads at each forcing
-    /// (`segment` says where it starts, or `None` when segments can not be
-    /// made in this run).
+    /// Force as needed, recording each forcing and, given `segment`,
+    /// starting a segment of reads there (`segment` says where it starts,
+    /// or `None` when segments can not be made in this run).
     Record {
         log: &'f mut ForcingLog,
-        segment: &'f dyn Fn() -> Option<u32>,
+        segment: Option<&'f dyn Fn() -> Option<u32>>,
         failed: bool,
     },
     /// Force nothing; list the recorded forcings in the order met.
@@ -439,19 +439,28 @@ enum Forcing<'f> {
 /// Up to this many forcings, the replay finds a node's forcings by a scan.
 const LINEAR_LOOKUP: usize = 16;
 
-/// The forcings of strategy O's fused look-ahead ([`Forcing`]), kept by the
-/// search from one run to the next so that no run allocates.
+/// The forcings of the look-ahead of O and OF made as the observed run
+/// ([`Forcing`]), kept by the search from one run to the next so that no
+/// run allocates.
 #[derive(Debug, Default)]
 pub(crate) struct ForcingLog {
     /// Per forcing, in the look-ahead's order: where the node lies and
     /// where its segment of reads starts.
     forcings: Vec<(usize, u32)>,
-    /// The forcings sorted by position, with their indices (for the
-    /// replay's lookups when there are many).
-    by_position: Vec<(usize, u32)>,
+    /// Whether the replay ran to its end (it met no node the look-ahead
+    /// did not force).
+    replayed: bool,
+    /// Whether the look-ahead was made with segments. Without, the replay
+    /// only checks that it meets the forcings in order (`next` is the
+    /// first it has not met) and the fields after `next` stay empty.
+    segmented: bool,
+    next: usize,
     /// A bit per forced position (a Bloom filter): the replay looks up
     /// only the nodes whose bit is set.
     filter: u64,
+    /// The forcings sorted by position, with their indices (for the
+    /// replay's lookups when there are many).
+    by_position: Vec<(usize, u32)>,
     /// Which forcings the replay has met.
     met: Vec<bool>,
     /// The forcings the replay met, in its order.
@@ -462,16 +471,26 @@ pub(crate) struct ForcingLog {
 
 impl ForcingLog {
     fn clear(&mut self) {
-        self.filter = 0;
+        self.replayed = false;
         self.forcings.clear();
-        self.by_position.clear();
-        self.met.clear();
-        self.order.clear();
-        self.starts.clear();
+        self.next = 0;
+        if self.segmented {
+            self.segmented = false;
+            self.filter = 0;
+            self.by_position.clear();
+            self.met.clear();
+            self.order.clear();
+            self.starts.clear();
+        }
     }
 
-    /// Readies the log for the replay.
-    fn index(&mut self) {
+    /// Readies the log for the replay of a look-ahead made with segments
+    /// (`segmented`) or without.
+    fn index(&mut self, segmented: bool) {
+        self.segmented = segmented;
+        if !segmented {
+            return;
+        }
         if self.forcings.len() > LINEAR_LOOKUP {
             self.by_position.extend(
                 self.forcings
@@ -501,8 +520,13 @@ impl ForcingLog {
     /// (several when a lazy node computed a lazy node), unless met already.
     #[inline(always)]
     fn meet(&mut self, at: usize) {
-        // Most nodes the replay meets were never forced.
-        if self.filter & Self::filter_bit(at) != 0 {
+        if !self.segmented {
+            // Only whether the forcings are met in order counts.
+            while self.forcings.get(self.next).is_some_and(|&(p, _)| p == at) {
+                self.next += 1;
+            }
+        } else if self.filter & Self::filter_bit(at) != 0 {
+            // (Most nodes the replay meets were never forced.)
             self.meet_forced(at);
         }
     }
@@ -551,6 +575,22 @@ impl ForcingLog {
         &self.starts
     }
 
+    /// Whether the last replay ran to its end.
+    pub(crate) fn replayed(&self) -> bool {
+        self.replayed
+    }
+
+    /// Whether the replay met every forcing, in the look-ahead's order
+    /// (then the look-ahead's reads are the observed run's, segments or
+    /// not).
+    pub(crate) fn met_in_order(&self) -> bool {
+        if !self.segmented {
+            return self.next == self.forcings.len();
+        }
+        self.order.len() == self.forcings.len()
+            && self.order.iter().enumerate().all(|(i, &o)| o as usize == i)
+    }
+
     /// The forcings the observed run met, in its order (indices into
     /// [`ForcingLog::segment_starts`]).
     pub(crate) fn order(&self) -> &[u32] {
@@ -571,7 +611,7 @@ impl Forcing<'_> {
             failed,
         } = self
         {
-            match segment() {
+            match segment.map_or(Some(0), |segment| segment()) {
                 Some(start) => log.forcings.push((at, start)),
                 None => *failed = true,
             }
@@ -596,10 +636,11 @@ impl Forcing<'_> {
 /// ([`Strategy::look_ahead_and_observe`]).
 #[derive(Debug)]
 pub(crate) enum Fused {
-    /// The observed run forced nothing the look-ahead did not: its value
-    /// and the schedule the children inherit. The node's reads are the
-    /// run's segments merged in the order of the log the run was given
-    /// (`Engine::merge_segments`).
+    /// The observed run forced nothing the look-ahead did not (and, made
+    /// without segments, forced it all in the same order): its value and
+    /// the schedule the children inherit. The node's reads are the run's,
+    /// or with segments, its segments merged in the order of the log the
+    /// run was given (`Engine::merge_segments`).
     Observed(bool, Schedule),
     /// The observed run needs more: the run's reads are to be discarded
     /// and the observed run made from this schedule.
@@ -1081,19 +1122,22 @@ impl Strategy {
 impl Strategy {
     /// For a strategy whose prepass is the look-ahead (O, OF): the
     /// look-ahead of a node, made as an observed run whose reads are
-    /// recorded in segments (`segment` starts one), then the observed run
-    /// replayed over the formula the look-ahead computed (no predicate code
-    /// runs again), listing in `log` the segments it meets. Exactly
-    /// [`Strategy::prepare`] then [`Strategy::observe`] when the replay
-    /// succeeds (see [`Forcing`]); otherwise the observed run is still to
-    /// make, from the returned schedule.
+    /// recorded in segments when `segment` is given (it starts one), then
+    /// the observed run replayed over the formula the look-ahead computed
+    /// (no predicate code runs again), listing in `log` the forcings it
+    /// meets. Exactly [`Strategy::prepare`] then [`Strategy::observe`] when
+    /// the replay succeeds (see [`Forcing`]); otherwise the observed run is
+    /// still to make, from the returned schedule. Without segments the
+    /// replay succeeds only if it meets every forcing in the recorded
+    /// order: segments cost a little on every run and save a whole run
+    /// where the order changes.
     pub(crate) fn look_ahead_and_observe(
         self,
         c: Cool<'_>,
         inherited: Schedule,
         flips: &mut Flips,
         log: &mut ForcingLog,
-        segment: &dyn Fn() -> Option<u32>,
+        segment: Option<&dyn Fn() -> Option<u32>>,
     ) -> Fused {
         debug_assert_eq!(self.prepass(), Prepass::LookAhead);
         log.clear();
@@ -1114,7 +1158,7 @@ impl Strategy {
         if !recorded {
             return Fused::Rerun(Schedule::made(start, flips));
         }
-        log.index();
+        log.index(segment.is_some());
         let mut ev = Eval::new(
             Forcing::Replay {
                 log: &mut *log,
@@ -1130,7 +1174,8 @@ impl Strategy {
             }
         };
         let replayed = !matches!(ev.forcing, Forcing::Replay { failed: true, .. });
-        if replayed {
+        log.replayed = replayed;
+        if replayed && (segment.is_some() || log.met_in_order()) {
             Fused::Observed(value, Schedule::made(children, flips))
         } else {
             Fused::Rerun(Schedule::made(start, flips))

@@ -669,12 +669,19 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
+        self.with_ctx(stamp, |ctx| self.call(ctx, f))
+    }
+
+    /// An observed run whose reads `f` may record in segments
+    /// (`Ctx::begin_segment`, which uses further stamps).
+    pub(crate) fn run_in_segments<R>(
+        &mut self,
+        f: impl FnOnce(&Ctx<'_>) -> R,
+    ) -> Result<R, Box<dyn Any + Send>> {
+        debug_assert!(self.pending, "run without a pending node");
+        let stamp = self.next_stamp();
         let (result, last_stamp) = self.with_ctx(stamp, |ctx| (self.call(ctx, f), ctx.stamp.get()));
-        if mode == RunMode::Observe {
-            // The run's segments (`Ctx::begin_segment`) used the stamps up
-            // to here.
-            self.stamp = last_stamp;
-        }
+        self.stamp = last_stamp;
         result
     }
 

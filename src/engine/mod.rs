@@ -157,10 +157,47 @@ pub struct Searcher<T> {
     /// The decisions of the schedules the frames keep (formula
     /// strategies only).
     flips: Flips,
-    /// Strategy O's forcings of the run made last (see
+    /// The forcings of the last look-ahead made as the observed run (see
     /// `Strategy::look_ahead_and_observe`).
     forcing_log: ForcingLog,
+    /// How those look-aheads went: whether to record their reads in
+    /// segments.
+    fusion: FusionStats,
     _t: PhantomData<fn() -> T>,
+}
+
+/// What the look-aheads made as observed runs met: whether recording
+/// their reads in segments pays. Segments cost a little on every run and
+/// save a second predicate run wherever the observed run forces in another
+/// order than its look-ahead; they are used once that happened in more
+/// than one fused run in eight so far. Counted in runs, so the choice (a
+/// matter of speed only: both ways search alike) is deterministic.
+#[derive(Debug, Default)]
+struct FusionStats {
+    runs: u64,
+    reordered: u64,
+    /// Segments always or never, whatever the counts (tests).
+    #[cfg(test)]
+    fixed: Option<bool>,
+}
+
+impl FusionStats {
+    fn segments(&self) -> bool {
+        #[cfg(test)]
+        if let Some(fixed) = self.fixed {
+            return fixed;
+        }
+        self.reordered * 8 > self.runs
+    }
+
+    /// Counts a fused run whose replay ended as `log` says.
+    #[inline]
+    fn count(&mut self, log: &ForcingLog) {
+        self.runs += 1;
+        if log.replayed() && !log.met_in_order() {
+            self.reordered += 1;
+        }
+    }
 }
 
 impl<T> fmt::Debug for Searcher<T> {
@@ -197,6 +234,7 @@ impl<T: 'static> Searcher<T> {
             shard: None,
             flips: Flips::default(),
             forcing_log: ForcingLog::default(),
+            fusion: FusionStats::default(),
             _t: PhantomData,
         }
     }
@@ -230,6 +268,7 @@ impl<T: 'static> Searcher<T> {
             shard: None,
             flips: Flips::default(),
             forcing_log: ForcingLog::default(),
+            fusion: FusionStats::default(),
             _t: PhantomData,
         }
     }
@@ -324,21 +363,23 @@ impl<T: 'static> Searcher<T> {
         let mark = self.engine.read_mark();
         let flips = &mut self.flips;
         let log = &mut self.forcing_log;
-        let fused = self.engine.run(RunMode::Observe, |ctx| {
+        let segmented = self.fusion.segments();
+        let fused = self.engine.run_in_segments(|ctx| {
             let segment = || ctx.begin_segment();
-            strategy.look_ahead_and_observe(
-                pred(Lazy::new(ctx, 0)),
-                inherited,
-                flips,
-                log,
-                &segment,
-            )
+            let segment: Option<&dyn Fn() -> Option<u32>> =
+                if segmented { Some(&segment) } else { None };
+            strategy.look_ahead_and_observe(pred(Lazy::new(ctx, 0)), inherited, flips, log, segment)
         });
+        if fused.is_ok() {
+            self.fusion.count(&self.forcing_log);
+        }
         match fused {
             Ok(Fused::Observed(value, children)) => {
-                let log = &self.forcing_log;
-                self.engine
-                    .merge_segments(mark, log.segment_starts(), log.order());
+                if segmented {
+                    let log = &self.forcing_log;
+                    self.engine
+                        .merge_segments(mark, log.segment_starts(), log.order());
+                }
                 Ok((value, children))
             }
             Ok(Fused::Rerun(start)) => {
@@ -1019,15 +1060,22 @@ mod tests {
         })
     }
 
-    /// Every run of a search: its result and value.
-    fn runs(f: &Form, bound: usize, strategy: Conj, fuse: bool) -> Vec<(bool, Vec<bool>)> {
+    /// Every run of a search: its result and value. `segments`: made as
+    /// one run (with segments or without), or `None`: as two.
+    fn runs(
+        f: &Form,
+        bound: usize,
+        strategy: Conj,
+        segments: Option<bool>,
+    ) -> Vec<(bool, Vec<bool>)> {
         fn pred<F: for<'a> Fn(Lazy<'a, Vec<bool>>) -> Cool<'a>>(f: F) -> F {
             f
         }
         let p = pred(|xs| to_cool(f, xs));
         let mut s = Searcher::<Vec<bool>>::new(bound);
+        s.fusion.fixed = segments;
         let mut runs = vec![];
-        while let Some(r) = s.step_cool_fusing(strategy, &p, fuse) {
+        while let Some(r) = s.step_cool_fusing(strategy, &p, segments.is_some()) {
             runs.push((r.is_true(), s.value()));
         }
         runs
@@ -1035,12 +1083,16 @@ mod tests {
 
     proptest! {
         /// O and OF make their look-ahead and observed run as one run
-        /// (merging the look-ahead's reads in the observed run's order):
-        /// the search is the one the two runs made apart make, run for run.
+        /// (with segments: merging the look-ahead's reads in the observed
+        /// run's order; without: where the orders agree): the search is the
+        /// one the two runs made apart make, run for run.
         #[test]
         fn a_fused_look_ahead_searches_as_two_runs(f in form(), bound in 0..=9usize) {
             for strategy in [Conj::O, Conj::OF] {
-                prop_assert_eq!(runs(&f, bound, strategy, true), runs(&f, bound, strategy, false), "{}", strategy);
+                let apart = runs(&f, bound, strategy, None);
+                for segments in [true, false] {
+                    prop_assert_eq!(&runs(&f, bound, strategy, Some(segments)), &apart, "{} {}", strategy, segments);
+                }
             }
         }
     }
