@@ -404,8 +404,8 @@ impl<'f> Eval<'f> {
 
 /// How a run treats the computing of lazy nodes and atoms ("forcings").
 ///
-/// The observed run of O evaluates again the formula the look-ahead just
-/// evaluated, possibly in another order (the look-ahead may flip
+/// The observed run of O and OF evaluates again the formula the look-ahead
+/// just evaluated, possibly in another order (the look-ahead may flip
 /// conjunctions) and possibly less of it (a flipped conjunction may
 /// short-circuit). Each forcing reads the same positions whenever it runs
 /// (a formula's parts are pure), so the look-ahead, made as an observed
@@ -416,8 +416,10 @@ impl<'f> Eval<'f> {
 /// The observed run's reads are then the look-ahead's first reads (the
 /// predicate's, before any forcing) followed by those segments in that
 /// order, each position kept where it comes first
-/// (`Engine::merge_segments`). The replay fails at the first node the
-/// look-ahead did not force: that run must be made.
+/// (`Engine::merge_segments`). Made without segments (where the order
+/// rarely changes), the look-ahead's reads are the observed run's only if
+/// the replay meets every forcing in the recorded order. The replay fails
+/// at the first node the look-ahead did not force: that run must be made.
 enum Forcing<'f> {
     /// Force as needed.
     Plain,
