@@ -642,6 +642,12 @@ impl Engine {
         self.size = self.size.wrapping_sub(u.delta as i32 as u64);
     }
 
+    /// Moves the stamps on to `stamp` (tests of their wrap-around).
+    #[cfg(test)]
+    pub(crate) fn set_stamp(&mut self, stamp: u32) {
+        self.stamp = stamp;
+    }
+
     fn next_stamp(&mut self) -> u32 {
         if self.stamp >= FINAL - 1 {
             for n in &self.nodes {

@@ -1068,17 +1068,55 @@ mod tests {
         strategy: Conj,
         segments: Option<bool>,
     ) -> Vec<(bool, Vec<bool>)> {
+        runs_from_stamp(f, bound, strategy, segments, 0)
+    }
+
+    /// [`runs`], with the engine's stamps moved on to `stamp` first.
+    fn runs_from_stamp(
+        f: &Form,
+        bound: usize,
+        strategy: Conj,
+        segments: Option<bool>,
+        stamp: u32,
+    ) -> Vec<(bool, Vec<bool>)> {
         fn pred<F: for<'a> Fn(Lazy<'a, Vec<bool>>) -> Cool<'a>>(f: F) -> F {
             f
         }
         let p = pred(|xs| to_cool(f, xs));
         let mut s = Searcher::<Vec<bool>>::new(bound);
         s.fusion.fixed = segments;
+        s.engine.set_stamp(stamp);
         let mut runs = vec![];
         while let Some(r) = s.step_cool_fusing(strategy, &p, segments.is_some()) {
             runs.push((r.is_true(), s.value()));
         }
         runs
+    }
+
+    /// Segments use up stamps quickly: near the end of the stamps a fused
+    /// run that can not start a segment is made again as two runs, and the
+    /// stamps wrap around; the search is the same.
+    #[test]
+    fn segments_at_the_end_of_the_stamps_search_as_two_runs() {
+        let elem = |i| Box::new(Form::Elem(i));
+        // Flipped by the look-ahead (the right operand fails), with lazy
+        // nodes that read before computing.
+        let f = Form::And(
+            Box::new(Form::Lazy(2, elem(3))),
+            Box::new(Form::Lazy(0, Box::new(Form::Not(elem(1))))),
+        );
+        for strategy in [Conj::O, Conj::OF] {
+            let apart = runs(&f, 9, strategy, None);
+            assert!(apart.len() > 10, "a search of some size");
+            for back in [1, 2, 3, 4, 5, 8, 20, 100] {
+                let stamp = crate::arena::FINAL - back;
+                assert_eq!(
+                    runs_from_stamp(&f, 9, strategy, Some(true), stamp),
+                    apart,
+                    "{strategy} from {back} below the end"
+                );
+            }
+        }
     }
 
     proptest! {
