@@ -446,9 +446,10 @@ const LINEAR_LOOKUP: usize = 16;
 /// run allocates.
 #[derive(Debug, Default)]
 pub(crate) struct ForcingLog {
-    /// Per forcing, in the look-ahead's order: where the node lies and
-    /// where its segment of reads starts.
-    forcings: Vec<(usize, u32)>,
+    /// Where each forced node lies, in the look-ahead's order.
+    positions: Vec<usize>,
+    /// Where each forcing's segment of reads starts, in the same order.
+    starts: Vec<u32>,
     /// Whether the replay ran to its end (it met no node the look-ahead
     /// did not force).
     replayed: bool,
@@ -459,7 +460,7 @@ pub(crate) struct ForcingLog {
     next: usize,
     /// A bit per forced position (a Bloom filter): the replay looks up
     /// only the nodes whose bit is set.
-    filter: u64,
+    filter: [u64; 2],
     /// The forcings sorted by position, with their indices (for the
     /// replay's lookups when there are many).
     by_position: Vec<(usize, u32)>,
@@ -467,22 +468,23 @@ pub(crate) struct ForcingLog {
     met: Vec<bool>,
     /// The forcings the replay met, in its order.
     order: Vec<u32>,
-    /// Where each forcing's segment starts, in the look-ahead's order.
-    starts: Vec<u32>,
+    /// Whether the replay met a forcing out of the look-ahead's order.
+    reordered: bool,
 }
 
 impl ForcingLog {
     fn clear(&mut self) {
         self.replayed = false;
-        self.forcings.clear();
+        self.positions.clear();
+        self.starts.clear();
         self.next = 0;
         if self.segmented {
             self.segmented = false;
-            self.filter = 0;
+            self.filter = [0; 2];
             self.by_position.clear();
             self.met.clear();
             self.order.clear();
-            self.starts.clear();
+            self.reordered = false;
         }
     }
 
@@ -493,29 +495,28 @@ impl ForcingLog {
         if !segmented {
             return;
         }
-        if self.forcings.len() > LINEAR_LOOKUP {
+        if self.positions.len() > LINEAR_LOOKUP {
             self.by_position.extend(
-                self.forcings
+                self.positions
                     .iter()
                     .enumerate()
-                    .map(|(i, &(at, _))| (at, i as u32)),
+                    .map(|(i, &at)| (at, i as u32)),
             );
             self.by_position.sort_unstable();
         }
-        self.filter = self
-            .forcings
-            .iter()
-            .fold(0, |filter, &(at, _)| filter | Self::filter_bit(at));
-        self.met.resize(self.forcings.len(), false);
-        self.starts
-            .extend(self.forcings.iter().map(|&(_, start)| start));
+        for &at in &self.positions {
+            let (word, bit) = Self::filter_bit(at);
+            self.filter[word] |= bit;
+        }
+        self.met.resize(self.positions.len(), false);
     }
 
-    /// A bit of [`ForcingLog::filter`] for the node at `at` (nodes lie at
-    /// least 8 bytes apart).
+    /// The word and bit of [`ForcingLog::filter`] for the node at `at`
+    /// (nodes lie at least 8 bytes apart).
     #[inline(always)]
-    fn filter_bit(at: usize) -> u64 {
-        1 << (((at >> 3) ^ (at >> 9)) % 64)
+    fn filter_bit(at: usize) -> (usize, u64) {
+        let h = (at >> 3) ^ (at >> 10);
+        ((h >> 6) & 1, 1 << (h % 64))
     }
 
     /// The replay reaches the node at `at`: the forcings recorded there
@@ -524,29 +525,26 @@ impl ForcingLog {
     fn meet(&mut self, at: usize) {
         if !self.segmented {
             // Only whether the forcings are met in order counts.
-            while self.forcings.get(self.next).is_some_and(|&(p, _)| p == at) {
+            while self.positions.get(self.next) == Some(&at) {
                 self.next += 1;
             }
-        } else if self.filter & Self::filter_bit(at) != 0 {
+        } else {
+            let (word, bit) = Self::filter_bit(at);
             // (Most nodes the replay meets were never forced.)
-            self.meet_forced(at);
+            if self.filter[word] & bit != 0 {
+                self.meet_forced(at);
+            }
         }
     }
 
     #[inline(never)]
     fn meet_forced(&mut self, at: usize) {
-        let next = match self.order.last() {
-            // Met just now: a node's value is read right after its
-            // resolution.
-            Some(&last) if self.forcings[last as usize].0 == at => return,
-            Some(&last) => last as usize + 1,
-            None => 0,
-        };
+        let next = self.order.last().map_or(0, |&last| last as usize + 1);
         // The replay mostly meets the forcings in the look-ahead's order.
-        let first = match self.forcings.get(next) {
-            Some(&(p, _)) if p == at => Some(next),
-            _ if self.forcings.len() <= LINEAR_LOOKUP => {
-                self.forcings.iter().position(|&(p, _)| p == at)
+        let first = match self.positions.get(next) {
+            Some(&p) if p == at => Some(next),
+            _ if self.positions.len() <= LINEAR_LOOKUP => {
+                self.positions.iter().position(|&p| p == at)
             }
             _ => {
                 let k = self.by_position.partition_point(|&(p, _)| p < at);
@@ -560,9 +558,10 @@ impl ForcingLog {
         if self.met[first] {
             return;
         }
+        self.reordered |= first != next;
         // A lazy node that computed lazy nodes was forced several times in
         // a row, at one position.
-        for (i, &(p, _)) in self.forcings.iter().enumerate().skip(first) {
+        for (i, &p) in self.positions.iter().enumerate().skip(first) {
             if p != at {
                 break;
             }
@@ -587,10 +586,9 @@ impl ForcingLog {
     /// not).
     pub(crate) fn met_in_order(&self) -> bool {
         if !self.segmented {
-            return self.next == self.forcings.len();
+            return self.next == self.positions.len();
         }
-        self.order.len() == self.forcings.len()
-            && self.order.iter().enumerate().all(|(i, &o)| o as usize == i)
+        !self.reordered && self.order.len() == self.positions.len()
     }
 
     /// The forcings the observed run met, in its order (indices into
@@ -614,7 +612,10 @@ impl Forcing<'_> {
         } = self
         {
             match segment.map_or(Some(0), |segment| segment()) {
-                Some(start) => log.forcings.push((at, start)),
+                Some(start) => {
+                    log.positions.push(at);
+                    log.starts.push(start);
+                }
                 None => *failed = true,
             }
         }
