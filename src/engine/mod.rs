@@ -348,9 +348,10 @@ impl<T: 'static> Searcher<T> {
     }
 
     /// The look-ahead and the observed run of the pending node, as one
-    /// run when the observed run forces nothing the look-ahead did not
-    /// (see `Strategy::look_ahead_and_observe`), else as two. Reads, value
-    /// and schedule are those of the two runs made apart.
+    /// run where the look-ahead can stand for both (see
+    /// `Strategy::look_ahead_and_observe`; with segments when
+    /// [`FusionStats`] says they pay), else as two. Reads, value and
+    /// schedule are those of the two runs made apart.
     fn look_ahead_and_observe<F>(
         &mut self,
         strategy: Strategy,
