@@ -5,9 +5,9 @@
 //! and sub-formulas are evaluated lazily, at most once per run, and its
 //! parallel conjunctions may be evaluated in either order. Atoms and lazy
 //! sub-formulas must therefore be pure functions of the input: under O and
-//! OF a part computed once stands for its computation in another order. Which order is
-//! chosen is a *schedule*, computed per search node by the strategy and
-//! inherited by the node's children. `docs/spec.md#strategies` states
+//! OF a part computed once stands for its computation in another order.
+//! Which order is chosen is a *schedule*, computed per search node by the
+//! strategy and inherited by the node's children. `docs/spec.md#strategies` states
 //! exactly what each strategy evaluates and runs (after
 //! `docs/benchmarks/README.md` §6, the normative description); the
 //! reference's quirks are reproduced so that run counts can be compared.
