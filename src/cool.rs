@@ -96,12 +96,15 @@ impl fmt::Debug for Cool<'_> {
 }
 
 impl<'a> Cool<'a> {
-    /// A lazily computed atom.
+    /// A lazily computed atom. Like every part of a formula it must be a
+    /// pure function of the input: a strategy may compute it once for two
+    /// orders of evaluation.
     pub fn atom(f: impl FnOnce() -> bool + 'a) -> Self {
         Cool(Node::Atom(InlineFn::new(f), false))
     }
 
-    /// A lazily computed sub-formula (computing it may read input).
+    /// A lazily computed sub-formula (computing it may read input; like an
+    /// atom, it must be a pure function of the input).
     pub fn lazy(f: impl FnOnce() -> Cool<'a> + 'a) -> Self {
         Cool(Node::Lazy(InlineFn::new(f), false))
     }
