@@ -365,12 +365,28 @@ impl<T: 'static> Searcher<T> {
         let flips = &mut self.flips;
         let log = &mut self.forcing_log;
         let segmented = self.fusion.segments();
-        let fused = self.engine.run_in_segments(|ctx| {
-            let segment = || ctx.begin_segment();
-            let segment: Option<&dyn Fn() -> Option<u32>> =
-                if segmented { Some(&segment) } else { None };
-            strategy.look_ahead_and_observe(pred(Lazy::new(ctx, 0)), inherited, flips, log, segment)
-        });
+        let fused = if segmented {
+            self.engine.run_in_segments(|ctx| {
+                let segment = || ctx.begin_segment();
+                strategy.look_ahead_and_observe(
+                    pred(Lazy::new(ctx, 0)),
+                    inherited,
+                    flips,
+                    log,
+                    Some(&segment),
+                )
+            })
+        } else {
+            self.engine.run(RunMode::Observe, |ctx| {
+                strategy.look_ahead_and_observe(
+                    pred(Lazy::new(ctx, 0)),
+                    inherited,
+                    flips,
+                    log,
+                    None,
+                )
+            })
+        };
         if fused.is_ok() {
             self.fusion.count(&self.forcing_log);
         }
