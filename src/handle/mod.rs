@@ -72,8 +72,8 @@ impl<'a> Ctx<'a> {
 
     /// Starts a new segment of an observed run's reads: from here on a
     /// position is recorded again even if the run read it before, so that
-    /// each segment holds every position read while it lasted (strategy
-    /// O's fused look-ahead: one segment per forcing). Returns where the
+    /// each segment holds every position read while it lasted (the fused
+    /// look-ahead of O and OF: one segment per forcing). Returns where the
     /// segment starts in the read log, or `None` in a run that records
     /// nothing or when the stamps run out (the caller then runs again).
     pub(crate) fn begin_segment(&self) -> Option<u32> {
