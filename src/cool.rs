@@ -7,10 +7,11 @@
 //! sub-formulas must therefore be pure functions of the input: under O and
 //! OF a part computed once stands for its computation in another order.
 //! Which order is chosen is a *schedule*, computed per search node by the
-//! strategy and inherited by the node's children. `docs/spec.md#strategies` states
-//! exactly what each strategy evaluates and runs (after
-//! `docs/benchmarks/README.md` §6, the normative description); the
-//! reference's quirks are reproduced so that run counts can be compared.
+//! strategy and inherited by the node's children.
+//! `docs/spec.md#strategies` states exactly what each strategy evaluates
+//! and runs (after `docs/benchmarks/README.md` §6, the normative
+//! description); the reference's quirks are reproduced so that run counts
+//! can be compared.
 //!
 //! The engine asks, this module answers: per node, which run comes before
 //! the observed one (`Strategy::prepass`: none, a look-ahead or a
@@ -451,7 +452,8 @@ const LINEAR_LOOKUP: usize = 16;
 pub(crate) struct ForcingLog {
     /// Where each forced node lies, in the look-ahead's order.
     positions: Vec<usize>,
-    /// Where each forcing's segment of reads starts, in the same order.
+    /// Where each forcing's segment of reads starts, in the same order
+    /// (0 without segments: pushing it costs less than a second branch).
     starts: Vec<u32>,
     /// Whether the replay ran to its end (it met no node the look-ahead
     /// did not force).
@@ -595,9 +597,10 @@ impl ForcingLog {
     }
 
     /// The forcings the observed run met, in its order (indices into
-    /// [`ForcingLog::segment_starts`]).
-    pub(crate) fn order(&self) -> &[u32] {
-        &self.order
+    /// [`ForcingLog::segment_starts`]), or `None` when that is all of them
+    /// in the look-ahead's order.
+    pub(crate) fn reordering(&self) -> Option<&[u32]> {
+        (!self.met_in_order()).then_some(&self.order[..])
     }
 }
 

@@ -693,23 +693,19 @@ impl Engine {
 
     /// Replaces the reads since `mark`, recorded in segments (the reads
     /// before `segment_starts[0]`, then one segment per start), by the
-    /// reads of a run that reads the first part and then the segments
-    /// `order` in that order: their concatenation, each position kept
-    /// where it comes first.
-    pub(crate) fn merge_segments(&mut self, mark: u32, segment_starts: &[u32], order: &[u32]) {
+    /// reads of a run that reads the first part and then the segments in
+    /// `order` (`None`: all of them, in the recorded order): their
+    /// concatenation, each position kept where it comes first.
+    pub(crate) fn merge_segments(
+        &mut self,
+        mark: u32,
+        segment_starts: &[u32],
+        order: Option<&[u32]>,
+    ) {
         let end = id32(self.reads.len());
-        let segment = |i: usize| {
-            let start = segment_starts[i];
-            let next = segment_starts.get(i + 1).copied().unwrap_or(end);
-            start as usize..next as usize
-        };
-        let head = mark as usize..segment_starts.first().map_or(end, |&s| s) as usize;
         let stamp = self.next_stamp();
-        if order.len() == segment_starts.len()
-            && order.iter().enumerate().all(|(i, &o)| o as usize == i)
-        {
-            // Every segment in the recorded order: only repeats to drop,
-            // in place.
+        let Some(order) = order else {
+            // Only repeats to drop, in place.
             let reads = self.reads.as_mut_slice();
             let mut kept = mark as usize;
             for r in mark as usize..end as usize {
@@ -723,7 +719,13 @@ impl Engine {
             }
             self.reads.truncate(kept);
             return;
-        }
+        };
+        let segment = |i: usize| {
+            let start = segment_starts[i];
+            let next = segment_starts.get(i + 1).copied().unwrap_or(end);
+            start as usize..next as usize
+        };
+        let head = mark as usize..segment_starts.first().map_or(end, |&s| s) as usize;
         let mut merged = mem::take(&mut self.merge_scratch);
         merged.clear();
         let reads = self.reads.as_mut_slice();

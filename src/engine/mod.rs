@@ -395,7 +395,7 @@ impl<T: 'static> Searcher<T> {
                 if segmented {
                     let log = &self.forcing_log;
                     self.engine
-                        .merge_segments(mark, log.segment_starts(), log.order());
+                        .merge_segments(mark, log.segment_starts(), log.reordering());
                 }
                 Ok((value, children))
             }
