@@ -575,6 +575,14 @@ impl ForcingLog {
         }
     }
 
+    /// Records, without a replay, that the observed run met every forcing
+    /// in the look-ahead's order (it was the look-ahead run itself).
+    fn met_all_in_order(&mut self) {
+        self.index(false);
+        self.next = self.positions.len();
+        self.replayed = true;
+    }
+
     /// Where each forcing's segment of reads starts, in the look-ahead's
     /// order.
     pub(crate) fn segment_starts(&self) -> &[u32] {
@@ -1160,12 +1168,20 @@ impl Strategy {
                 },
                 &mut *flips,
             );
-            let (start, _) = c.lookahead(inherited.root, &mut ev);
+            let (start, value) = c.lookahead(inherited.root, &mut ev);
             let recorded = !matches!(ev.forcing, Forcing::Record { failed: true, .. });
-            (start, recorded)
+            (start, recorded.then_some(value))
         };
-        if !recorded {
+        let Some(value) = recorded else {
             return Fused::Rerun(Schedule::made(start, flips));
+        };
+        if self == Strategy::O && start == inherited.root {
+            // The look-ahead changed no decision: O's observed run evaluates
+            // exactly as the look-ahead did (both follow the schedule's
+            // order, a sequential conjunction's left operand first), so it
+            // is the look-ahead run, forcings in order.
+            log.met_all_in_order();
+            return Fused::Observed(value, Schedule::made(start, flips));
         }
         log.index(segment.is_some());
         let mut ev = Eval::new(
