@@ -142,6 +142,39 @@ pub enum TEnv<'e, 'a> {
     Nil,
     /// A binding and the rest.
     Cons(LNat<'a>, LType<'a>, &'e TEnv<'e, 'a>),
+    /// The rest is a persistent environment (the Typecheck benchmark's
+    /// formula nodes own theirs).
+    Shared(&'e SharedEnv<'a>),
+}
+
+/// A persistent typing environment: the same list, owned and shared by
+/// reference counts, for checkers whose environments outlive a call.
+#[derive(Clone, Debug, Default)]
+pub struct SharedEnv<'a>(Option<std::rc::Rc<(LNat<'a>, LType<'a>, SharedEnv<'a>)>>);
+
+impl<'a> SharedEnv<'a> {
+    /// The empty environment.
+    pub fn empty() -> Self {
+        SharedEnv(None)
+    }
+
+    /// `(x, t) : self`.
+    pub fn push(&self, x: LNat<'a>, t: LType<'a>) -> Self {
+        SharedEnv(Some(std::rc::Rc::new((x, t, self.clone()))))
+    }
+
+    /// `lookupT(x, self)`.
+    fn lookup(&self, x: LNat<'a>) -> Option<LType<'a>> {
+        let mut env = self;
+        while let Some(cell) = &env.0 {
+            let (y, t, rest) = &**cell;
+            if eq_nat(x, *y) {
+                return Some(*t);
+            }
+            env = rest;
+        }
+        None
+    }
 }
 
 /// `lookupT(x, env)`: reads `x` then each name until one is equal.
@@ -150,6 +183,7 @@ pub fn lookup<'a>(x: LNat<'a>, env: &TEnv<'_, 'a>) -> Option<LType<'a>> {
     loop {
         match env {
             TEnv::Nil => return None,
+            TEnv::Shared(shared) => return shared.lookup(x),
             TEnv::Cons(y, t, rest) => {
                 if eq_nat(x, *y) {
                     return Some(*t);

@@ -16,52 +16,17 @@
 //! deferring them into a `Cool::atom` would read the same positions at the
 //! same point.
 
-use super::lambda::{self, ExprView, LBinds, LExpr, LType, TEnv, Ty, TyView};
-use super::nat::LNat;
+use super::lambda::{self, ExprView, LBinds, LExpr, TEnv, Ty, TyView};
 use neatcheck::cool::Cool;
 use neatcheck::lazy::ListView;
 
 /// A typing environment owned by formula nodes: a persistent list of
 /// (name, declared type) input sub-terms, most recent binding first.
-#[derive(Clone, Debug, Default)]
-pub struct Env<'a>(Option<std::rc::Rc<(LNat<'a>, LType<'a>, Env<'a>)>>);
-
-impl<'a> Env<'a> {
-    /// The empty environment.
-    pub fn empty() -> Self {
-        Env(None)
-    }
-
-    /// `(x, t) : self`.
-    pub fn push(&self, x: LNat<'a>, t: LType<'a>) -> Self {
-        Env(Some(std::rc::Rc::new((x, t, self.clone()))))
-    }
-
-    /// Runs `f` on the same environment as lambda.rs's stack-allocated
-    /// [`TEnv`] (so that its `infer` and `lookup` can be reused).
-    pub fn with_tenv<R>(&self, f: impl FnOnce(&TEnv<'_, 'a>) -> R) -> R {
-        let mut f = Some(f);
-        let mut out = None;
-        self.build(&mut |te| out = f.take().map(|f| f(te)));
-        out.expect("the continuation runs once")
-    }
-
-    /// Builds the [`TEnv`] on the stack, innermost binding at its head,
-    /// and passes it to `k`.
-    fn build(&self, k: &mut dyn FnMut(&TEnv<'_, 'a>)) {
-        match &self.0 {
-            None => k(&TEnv::Nil),
-            Some(cell) => {
-                let (x, t, rest) = &**cell;
-                rest.build(&mut |tail| k(&TEnv::Cons(*x, *t, tail)));
-            }
-        }
-    }
-}
+pub type Env<'a> = lambda::SharedEnv<'a>;
 
 /// `infer(env, e)` of lambda.rs on an owned environment.
 fn infer<'a>(env: &Env<'a>, e: LExpr<'a>) -> Option<Ty<'a>> {
-    env.with_tenv(|te| lambda::infer(te, e))
+    lambda::infer(&TEnv::Shared(env), e)
 }
 
 /// `eqType(a, b)`: reads a's constructor, then b's; two function types give
@@ -101,7 +66,7 @@ pub fn arg_ok<'a>(env: &Env<'a>, f: LExpr<'a>, a: LExpr<'a>) -> Cool<'a> {
 /// `ok(env, e)`: the parallel type checker.
 pub fn ok<'a>(env: &Env<'a>, e: LExpr<'a>) -> Cool<'a> {
     match e.view() {
-        ExprView::Var(x) => Cool::constant(env.with_tenv(|te| lambda::lookup(x, te)).is_some()),
+        ExprView::Var(x) => Cool::constant(lambda::lookup(x, &TEnv::Shared(env)).is_some()),
         ExprView::Lit(_) => Cool::constant(true),
         ExprView::Lam(t, x, b) => ok(&env.push(x, t), b),
         ExprView::App(f, a) => {
