@@ -377,6 +377,16 @@ impl<'f> Eval<'f> {
         Eval { forcing, flips }
     }
 
+    /// The recording run's log (O's look-ahead lists its observed order
+    /// only as one).
+    #[inline(always)]
+    fn log(&mut self) -> &mut ForcingLog {
+        match &mut self.forcing {
+            Forcing::Record { log, .. } => log,
+            _ => unreachable!("only a recording run lists an observed order"),
+        }
+    }
+
     /// A schedule's decision for its conjunction, and its operands'
     /// schedules.
     fn split(&self, s: Sched) -> (bool, Sched, Sched) {
@@ -415,15 +425,17 @@ impl<'f> Eval<'f> {
 /// (a formula's parts are pure), so the look-ahead, made as an observed
 /// run, can stand for both: it records its reads in one segment per
 /// forcing, each segment holding every position the forcing read
-/// (`Ctx::begin_segment`), and the observed run is replayed over the
-/// formula it left computed, listing the forcings it meets in its order.
-/// The observed run's reads are then the look-ahead's first reads (the
-/// predicate's, before any forcing) followed by those segments in that
-/// order, each position kept where it comes first
-/// (`Engine::merge_segments`). Made without segments (where the order
-/// rarely changes), the look-ahead's reads are the observed run's only if
-/// the replay meets every forcing in the recorded order. The replay fails
-/// at the first node the look-ahead did not force: that run must be made.
+/// (`Ctx::begin_segment`), and the forcings the observed run meets are
+/// listed in its order: by O's look-ahead as it goes (`lookahead` with
+/// `ORDER`), or by replaying OF's observed run over the formula the
+/// look-ahead left computed. The observed run's reads are then the
+/// look-ahead's first reads (the predicate's, before any forcing) followed
+/// by those segments in that order, each position kept where it comes
+/// first (`Engine::merge_segments`). Made without segments (where the
+/// order rarely changes), the look-ahead's reads are the observed run's
+/// only if the observed run meets every forcing in the recorded order.
+/// OF's replay fails at the first node the look-ahead did not force: that
+/// run must be made.
 enum Forcing<'f> {
     /// Force as needed.
     Plain,
@@ -455,8 +467,9 @@ pub(crate) struct ForcingLog {
     /// Where each forcing's segment of reads starts, in the same order
     /// (0 without segments: pushing it costs less than a second branch).
     starts: Vec<u32>,
-    /// Whether the replay ran to its end (it met no node the look-ahead
-    /// did not force).
+    /// Whether the observed run's forcings were listed: always under O,
+    /// under OF when the replay ran to its end (it met no node the
+    /// look-ahead did not force).
     replayed: bool,
     /// Whether the look-ahead was made with segments. Without, the replay
     /// only checks that it meets the forcings in order (`next` is the
@@ -475,6 +488,10 @@ pub(crate) struct ForcingLog {
     order: Vec<u32>,
     /// Whether the replay met a forcing out of the look-ahead's order.
     reordered: bool,
+    /// O's observed order, listed by its look-ahead: ranges of forcings
+    /// (indices into `positions`), in the order the observed run meets
+    /// them.
+    observed: Vec<(u32, u32)>,
 }
 
 impl ForcingLog {
@@ -482,6 +499,7 @@ impl ForcingLog {
         self.replayed = false;
         self.positions.clear();
         self.starts.clear();
+        self.observed.clear();
         self.next = 0;
         if self.segmented {
             self.segmented = false;
@@ -575,12 +593,79 @@ impl ForcingLog {
         }
     }
 
-    /// Records, without a replay, that the observed run met every forcing
-    /// in the look-ahead's order (it was the look-ahead run itself).
-    fn met_all_in_order(&mut self) {
-        self.index(false);
-        self.next = self.positions.len();
+    /// How many forcings the run has recorded.
+    #[inline(always)]
+    fn forcings(&self) -> u32 {
+        self.positions.len() as u32
+    }
+
+    /// Where the observed order's next entry goes.
+    #[inline(always)]
+    fn observed_mark(&self) -> usize {
+        self.observed.len()
+    }
+
+    /// The observed run meets here the forcings recorded since `first`.
+    #[inline(always)]
+    fn observe_since(&mut self, first: u32) {
+        let now = self.forcings();
+        if now > first {
+            self.observed.push((first, now));
+        }
+    }
+
+    /// The observed run skips the operand observed in `from..to`.
+    fn unobserve(&mut self, from: usize, to: usize) {
+        self.observed.drain(from..to);
+    }
+
+    /// The observed run meets the operand observed from `second` on before
+    /// the one observed in `first..second`.
+    fn observe_swapped(&mut self, first: usize, second: usize) {
+        self.observed[first..].rotate_left(second - first);
+    }
+
+    /// The observed run meets the forcings of the operand observed in
+    /// `from..to` in the order they were recorded.
+    /// (`recorded`: the forcings recorded while it was evaluated.)
+    fn observe_as_recorded(&mut self, from: usize, to: usize, recorded: (u32, u32)) {
+        if recorded.0 == recorded.1 {
+            self.observed.drain(from..to);
+        } else {
+            self.observed.splice(from..to, [recorded]);
+        }
+    }
+
+    /// Ends O's fused run, whose look-ahead listed the observed order:
+    /// whether the observed run's reads can be made from the recorded ones
+    /// (with segments, or when it meets every forcing in the recorded
+    /// order).
+    fn order_observed(&mut self, segmented: bool) -> bool {
         self.replayed = true;
+        let mut next = 0;
+        for &(first, end) in &self.observed {
+            if first != next {
+                break;
+            }
+            next = end;
+        }
+        if next == self.forcings() {
+            self.index(false);
+            self.next = self.positions.len();
+            return true;
+        }
+        if !segmented {
+            // Counted as out of order: the run is made again.
+            self.index(false);
+            return false;
+        }
+        self.segmented = true;
+        self.reordered = true;
+        let order = &mut self.order;
+        for &(first, end) in &self.observed {
+            order.extend(first..end);
+        }
+        true
     }
 
     /// Where each forcing's segment of reads starts, in the look-ahead's
@@ -589,7 +674,8 @@ impl ForcingLog {
         &self.starts
     }
 
-    /// Whether the last replay ran to its end.
+    /// Whether the observed run's forcings were listed (under OF: the
+    /// last replay ran to its end).
     pub(crate) fn replayed(&self) -> bool {
         self.replayed
     }
@@ -797,21 +883,36 @@ impl<'a> Cool<'a> {
     }
 
     /// The look-ahead run of O and OF: the value and the schedule that
-    /// evaluates first every operand found false.
-    fn lookahead(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool) {
+    /// evaluates first every operand found false. With `ORDER` (O's fused
+    /// run, recording), it also lists in the log the forcings O's observed
+    /// run would meet, in its order ([`ForcingLog::observed`]).
+    fn lookahead<const ORDER: bool>(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool) {
+        let first = if ORDER { ev.log().forcings() } else { 0 };
         self.resolve(ev);
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
+                if ORDER {
+                    ev.log().observe_since(first);
+                }
                 let [l, r] = &mut **p;
-                let (s2, v) = lookahead_seq(s, l, r, ev);
+                let (s2, v) = lookahead_seq::<ORDER>(s, l, r, ev);
                 (s2, v, *neg)
             }
             Node::And(p, neg) => {
+                if ORDER {
+                    ev.log().observe_since(first);
+                }
                 let [l, r] = &mut **p;
-                let (s2, v) = lookahead_and(s, l, r, ev);
+                let (s2, v) = lookahead_and::<ORDER>(s, l, r, ev);
                 (s2, v, *neg)
             }
-            _ => return (s, self.leaf_value(ev)),
+            _ => {
+                let v = self.leaf_value(ev);
+                if ORDER {
+                    ev.log().observe_since(first);
+                }
+                return (s, v);
+            }
         };
         (s2, v != neg)
     }
@@ -893,43 +994,95 @@ impl<'a> Cool<'a> {
     }
 }
 
-fn lookahead_seq<'a>(s: Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
+// The observed order of O ([`Cool::lookahead`] with `ORDER`): O's observed
+// run follows the schedule the look-ahead returns, and at every conjunction
+// it evaluates only operands the look-ahead evaluated, each under the
+// schedule the look-ahead returned for it, except where a sequential
+// conjunction keeps its left operand's old schedule: that operand is
+// evaluated as the look-ahead evaluated it. So a conjunction's observed
+// forcings are its operands' observed forcings, one of them, both in
+// either order, or (that exception) the left operand's recorded forcings
+// then the right operand's observed ones: each case below edits the list
+// its operands left.
+
+fn lookahead_seq<'a, const ORDER: bool>(
+    s: Sched,
+    l: &mut Cool<'a>,
+    r: &mut Cool<'a>,
+    ev: &mut Eval,
+) -> (Sched, bool) {
     let (b, sl, sr) = ev.split(s);
-    let (sl2, lv) = l.lookahead(sl, ev);
+    let (left_start, left_forcings) = if ORDER {
+        (ev.log().observed_mark(), ev.log().forcings())
+    } else {
+        (0, 0)
+    };
+    let (sl2, lv) = l.lookahead::<ORDER>(sl, ev);
     if !lv {
         return (ev.flip(s, b, sl2, sr), false);
     }
-    let (sr2, rv) = r.lookahead(sr, ev);
+    let (right_start, right_forcings) = if ORDER {
+        (ev.log().observed_mark(), ev.log().forcings())
+    } else {
+        (0, 0)
+    };
+    let (sr2, rv) = r.lookahead::<ORDER>(sr, ev);
     if rv {
         (ev.flip(s, false, sl2, sr2), true)
     } else {
+        if ORDER {
+            // The left operand keeps `sl`, the schedule it was just
+            // evaluated under: it is evaluated as recorded.
+            ev.log()
+                .observe_as_recorded(left_start, right_start, (left_forcings, right_forcings));
+        }
         (ev.flip(s, true, sl, sr2), false)
     }
 }
 
-fn lookahead_and<'a>(s: Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (Sched, bool) {
+fn lookahead_and<'a, const ORDER: bool>(
+    s: Sched,
+    l: &mut Cool<'a>,
+    r: &mut Cool<'a>,
+    ev: &mut Eval,
+) -> (Sched, bool) {
     let (b, sl, sr) = ev.split(s);
+    let first_start = if ORDER { ev.log().observed_mark() } else { 0 };
     if !b {
-        let (sl2, lv) = l.lookahead(sl, ev);
+        let (sl2, lv) = l.lookahead::<ORDER>(sl, ev);
         if !lv {
             return (ev.flip(s, false, sl2, sr), false);
         }
-        let (sr2, rv) = r.lookahead(sr, ev);
+        let second_start = if ORDER { ev.log().observed_mark() } else { 0 };
+        let (sr2, rv) = r.lookahead::<ORDER>(sr, ev);
         if rv {
             (ev.flip(s, false, sl2, sr2), true)
         } else {
+            if ORDER {
+                // Flipped: the right operand alone, and it fails.
+                ev.log().unobserve(first_start, second_start);
+            }
             (ev.flip(s, true, sl, sr2), false)
         }
     } else {
-        let (sr2, rv) = r.lookahead(sr, ev);
+        let (sr2, rv) = r.lookahead::<ORDER>(sr, ev);
         if !rv {
             // (quirk) the left slot gets the old right schedule.
             return (ev.flip(s, true, sr, sr2), false);
         }
-        let (sl2, lv) = l.lookahead(sl, ev);
+        let second_start = if ORDER { ev.log().observed_mark() } else { 0 };
+        let (sl2, lv) = l.lookahead::<ORDER>(sl, ev);
         if lv {
+            if ORDER {
+                // Back in order: the left operand first.
+                ev.log().observe_swapped(first_start, second_start);
+            }
             (ev.flip(s, false, sl2, sr2), true)
         } else {
+            if ORDER {
+                // Back in order: the left operand alone, and it fails.
+                ev.log().unobserve(first_start, second_start);
+            }
             // (quirk) the right slot gets the old left schedule.
             (ev.flip(s, false, sl2, sl), false)
         }
@@ -1098,7 +1251,7 @@ impl Strategy {
             Prepass::Nothing => s,
             Prepass::LookAhead => {
                 let mut c = c;
-                c.lookahead(s, &mut ev).0
+                c.lookahead::<false>(s, &mut ev).0
             }
             Prepass::CountReads => {
                 let mut c = c;
@@ -1139,15 +1292,16 @@ impl Strategy {
 impl Strategy {
     /// For a strategy whose prepass is the look-ahead (O, OF): the
     /// look-ahead of a node, made as an observed run whose reads are
-    /// recorded in segments when `segment` is given (it starts one), then
-    /// the observed run replayed over the formula the look-ahead computed
-    /// (no predicate code runs again), listing in `log` the forcings it
-    /// meets. Exactly [`Strategy::prepare`] then [`Strategy::observe`] when
-    /// the replay succeeds (see [`Forcing`]); otherwise the observed run is
-    /// still to make, from the returned schedule. Without segments the
-    /// replay succeeds only if it meets every forcing in the recorded
-    /// order: segments cost a little on every run and save a whole run
-    /// where the order changes.
+    /// recorded in segments when `segment` is given (it starts one), and
+    /// the order in which the observed run meets its forcings, in `log`:
+    /// under O listed by the look-ahead itself, under OF by replaying the
+    /// observed run over the formula the look-ahead computed (no predicate
+    /// code runs again). Exactly [`Strategy::prepare`] then
+    /// [`Strategy::observe`] when that succeeds (see [`Forcing`]);
+    /// otherwise the observed run is still to make, from the returned
+    /// schedule. Without segments it succeeds only if the observed run
+    /// meets every forcing in the recorded order: segments cost a little on
+    /// every run and save a whole run where the order changes.
     pub(crate) fn look_ahead_and_observe(
         self,
         c: Cool<'_>,
@@ -1168,20 +1322,26 @@ impl Strategy {
                 },
                 &mut *flips,
             );
-            let (start, value) = c.lookahead(inherited.root, &mut ev);
+            let (start, value) = if self == Strategy::O {
+                c.lookahead::<true>(inherited.root, &mut ev)
+            } else {
+                c.lookahead::<false>(inherited.root, &mut ev)
+            };
             let recorded = !matches!(ev.forcing, Forcing::Record { failed: true, .. });
             (start, recorded.then_some(value))
         };
         let Some(value) = recorded else {
             return Fused::Rerun(Schedule::made(start, flips));
         };
-        if self == Strategy::O && start == inherited.root {
-            // The look-ahead changed no decision: O's observed run evaluates
-            // exactly as the look-ahead did (both follow the schedule's
-            // order, a sequential conjunction's left operand first), so it
-            // is the look-ahead run, forcings in order.
-            log.met_all_in_order();
-            return Fused::Observed(value, Schedule::made(start, flips));
+        if self == Strategy::O {
+            // The look-ahead listed the observed run's forcings: no replay.
+            // (O's observed run only meets what the look-ahead forced, and
+            // its value is the look-ahead's: a formula's parts are pure.)
+            return if log.order_observed(segment.is_some()) {
+                Fused::Observed(value, Schedule::made(start, flips))
+            } else {
+                Fused::Rerun(Schedule::made(start, flips))
+            };
         }
         log.index(segment.is_some());
         let mut ev = Eval::new(
@@ -1191,13 +1351,8 @@ impl Strategy {
             },
             &mut *flips,
         );
-        let (value, children) = match self {
-            Strategy::O => (c.run(start, &mut ev), start),
-            _ => {
-                let (children, value) = c.par(start, &mut ev);
-                (value, children)
-            }
-        };
+        // OF's observed run.
+        let (children, value) = c.par(start, &mut ev);
         let replayed = !matches!(ev.forcing, Forcing::Replay { failed: true, .. });
         log.replayed = replayed;
         if replayed && (segment.is_some() || log.met_in_order()) {

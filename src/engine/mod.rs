@@ -1136,6 +1136,44 @@ mod tests {
         }
     }
 
+    /// O's look-ahead lists the order its observed run meets the forcings
+    /// in: per conjunction, the operands' lists kept, dropped, swapped, or
+    /// (a sequential conjunction keeping its left operand's schedule) the
+    /// left one as recorded. One formula per case, each a case the random
+    /// formulas below meet only now and then.
+    #[test]
+    fn o_lists_its_observed_order_in_every_case() {
+        use Form::{And, Elem, Lazy, LenGe, Not, Seq};
+        let b = Box::new;
+        let cases = [
+            // Flipped back in order (the left operand first again).
+            And(b(Not(b(Elem(0)))), b(Lazy(1, b(LenGe(1))))),
+            // Flipped: the left operand dropped.
+            And(b(And(b(Not(b(Elem(2)))), b(Elem(0)))), b(Not(b(Elem(0))))),
+            // Flipped back, failing: the right operand dropped.
+            And(
+                b(Not(b(Lazy(2, b(LenGe(1)))))),
+                b(Lazy(1, b(Seq(b(LenGe(2)), b(LenGe(0)))))),
+            ),
+            // A sequential conjunction whose right operand fails.
+            Seq(b(Lazy(0, b(LenGe(0)))), b(Elem(1))),
+            Seq(
+                b(And(b(Lazy(2, b(Elem(0)))), b(Not(b(Elem(3)))))),
+                b(Elem(1)),
+            ),
+        ];
+        for f in &cases {
+            let apart = runs(f, 7, Conj::O, None);
+            for segments in [true, false] {
+                assert_eq!(
+                    runs(f, 7, Conj::O, Some(segments)),
+                    apart,
+                    "{f:?} {segments}"
+                );
+            }
+        }
+    }
+
     proptest! {
         /// O and OF make their look-ahead and observed run as one run
         /// (with segments: merging the look-ahead's reads in the observed
