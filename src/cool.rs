@@ -426,9 +426,10 @@ impl<'f> Eval<'f> {
 /// run, can stand for both: it records its reads in one segment per
 /// forcing, each segment holding every position the forcing read
 /// (`Ctx::begin_segment`), and the forcings the observed run meets are
-/// listed in its order: by O's look-ahead as it goes (`lookahead` with
-/// `ORDER`), or by replaying OF's observed run over the formula the
-/// look-ahead left computed. The observed run's reads are then the
+/// listed in its order: by the look-ahead as it goes (`lookahead` with
+/// `ORDER`) for O's observed run and for OF's when it evaluates as O's,
+/// else by replaying OF's observed run over the formula the look-ahead
+/// left computed. The observed run's reads are then the
 /// look-ahead's first reads (the predicate's, before any forcing) followed
 /// by those segments in that order, each position kept where it comes
 /// first (`Engine::merge_segments`). Made without segments (where the
@@ -447,9 +448,11 @@ enum Forcing<'f> {
         segment: Option<&'f dyn Fn() -> Option<u32>>,
         failed: bool,
     },
-    /// Force nothing; list the recorded forcings in the order met.
+    /// Force nothing; list the recorded forcings in the order met in
+    /// `log`, or without one (the look-ahead listed them), only fail at
+    /// a node the recording run did not force.
     Replay {
-        log: &'f mut ForcingLog,
+        log: Option<&'f mut ForcingLog>,
         failed: bool,
     },
 }
@@ -492,6 +495,10 @@ pub(crate) struct ForcingLog {
     /// (indices into `positions`), in the order the observed run meets
     /// them.
     observed: Vec<(u32, u32)>,
+    /// Whether the look-ahead met a sequential conjunction that F's
+    /// observed run may evaluate right to left (its decision, inherited or
+    /// made, says so): then OF's observed order may not be O's.
+    seq_right_first: bool,
 }
 
 impl ForcingLog {
@@ -500,6 +507,7 @@ impl ForcingLog {
         self.positions.clear();
         self.starts.clear();
         self.observed.clear();
+        self.seq_right_first = false;
         self.next = 0;
         if self.segmented {
             self.segmented = false;
@@ -723,7 +731,7 @@ impl Forcing<'_> {
 
     /// The replay reaches the node at `at`.
     fn replay(&mut self, at: usize) {
-        if let Forcing::Replay { log, .. } = self {
+        if let Forcing::Replay { log: Some(log), .. } = self {
             log.meet(at);
         }
     }
@@ -1012,6 +1020,9 @@ fn lookahead_seq<'a, const ORDER: bool>(
     ev: &mut Eval,
 ) -> (Sched, bool) {
     let (b, sl, sr) = ev.split(s);
+    if ORDER && b {
+        ev.log().seq_right_first = true;
+    }
     let (left_start, left_forcings) = if ORDER {
         (ev.log().observed_mark(), ev.log().forcings())
     } else {
@@ -1033,8 +1044,9 @@ fn lookahead_seq<'a, const ORDER: bool>(
         if ORDER {
             // The left operand keeps `sl`, the schedule it was just
             // evaluated under: it is evaluated as recorded.
-            ev.log()
-                .observe_as_recorded(left_start, right_start, (left_forcings, right_forcings));
+            let log = ev.log();
+            log.observe_as_recorded(left_start, right_start, (left_forcings, right_forcings));
+            log.seq_right_first = true;
         }
         (ev.flip(s, true, sl, sr2), false)
     }
@@ -1294,9 +1306,11 @@ impl Strategy {
     /// look-ahead of a node, made as an observed run whose reads are
     /// recorded in segments when `segment` is given (it starts one), and
     /// the order in which the observed run meets its forcings, in `log`:
-    /// under O listed by the look-ahead itself, under OF by replaying the
+    /// listed by the look-ahead itself (under OF, unless a sequential
+    /// conjunction is decided right to left) or else by replaying the
     /// observed run over the formula the look-ahead computed (no predicate
-    /// code runs again). Exactly [`Strategy::prepare`] then
+    /// code runs again; OF replays its observed run in any case, for the
+    /// children's schedules). Exactly [`Strategy::prepare`] then
     /// [`Strategy::observe`] when that succeeds (see [`Forcing`]);
     /// otherwise the observed run is still to make, from the returned
     /// schedule. Without segments it succeeds only if the observed run
@@ -1322,23 +1336,40 @@ impl Strategy {
                 },
                 &mut *flips,
             );
-            let (start, value) = if self == Strategy::O {
-                c.lookahead::<true>(inherited.root, &mut ev)
-            } else {
-                c.lookahead::<false>(inherited.root, &mut ev)
-            };
+            let (start, value) = c.lookahead::<true>(inherited.root, &mut ev);
             let recorded = !matches!(ev.forcing, Forcing::Record { failed: true, .. });
             (start, recorded.then_some(value))
         };
         let Some(value) = recorded else {
             return Fused::Rerun(Schedule::made(start, flips));
         };
-        if self == Strategy::O {
-            // The look-ahead listed the observed run's forcings: no replay.
-            // (O's observed run only meets what the look-ahead forced, and
-            // its value is the look-ahead's: a formula's parts are pure.)
+        // The look-ahead listed O's observed order. O's observed run meets
+        // only what the look-ahead forced, and its value is the
+        // look-ahead's (a formula's parts are pure). F's observed run
+        // evaluates as O's unless a sequential conjunction is to be
+        // evaluated right to left: it then has only the children's
+        // schedules to make.
+        if self == Strategy::O || !log.seq_right_first {
+            let children = if self == Strategy::O {
+                start
+            } else {
+                let mut ev = Eval::new(
+                    Forcing::Replay {
+                        log: None,
+                        failed: false,
+                    },
+                    &mut *flips,
+                );
+                let (children, _) = c.par(start, &mut ev);
+                let replayed = !matches!(ev.forcing, Forcing::Replay { failed: true, .. });
+                debug_assert!(replayed, "F's observed run evaluated as O's");
+                if !replayed {
+                    return Fused::Rerun(Schedule::made(start, flips));
+                }
+                children
+            };
             return if log.order_observed(segment.is_some()) {
-                Fused::Observed(value, Schedule::made(start, flips))
+                Fused::Observed(value, Schedule::made(children, flips))
             } else {
                 Fused::Rerun(Schedule::made(start, flips))
             };
@@ -1346,7 +1377,7 @@ impl Strategy {
         log.index(segment.is_some());
         let mut ev = Eval::new(
             Forcing::Replay {
-                log: &mut *log,
+                log: Some(&mut *log),
                 failed: false,
             },
             &mut *flips,
