@@ -426,17 +426,17 @@ impl<'f> Eval<'f> {
 /// run, can stand for both: it records its reads in one segment per
 /// forcing, each segment holding every position the forcing read
 /// (`Ctx::begin_segment`), and the forcings the observed run meets are
-/// listed in its order: by the look-ahead as it goes (`lookahead` with
-/// `ORDER`) for O's observed run and for OF's when it evaluates as O's,
-/// else by replaying OF's observed run over the formula the look-ahead
-/// left computed. The observed run's reads are then the
-/// look-ahead's first reads (the predicate's, before any forcing) followed
-/// by those segments in that order, each position kept where it comes
-/// first (`Engine::merge_segments`). Made without segments (where the
-/// order rarely changes), the look-ahead's reads are the observed run's
-/// only if the observed run meets every forcing in the recorded order.
-/// OF's replay fails at the first node the look-ahead did not force: that
-/// run must be made.
+/// listed in its order: by the look-ahead as it goes ([`LookAhead`]),
+/// or, where OF's observed run evaluates what the look-ahead did not
+/// (rare: a sequential conjunction decided right to left), by replaying
+/// it over the formula the look-ahead left computed. The observed run's
+/// reads are then the look-ahead's first reads (the predicate's, before
+/// any forcing) followed by those segments in that order, each position
+/// kept where it comes first (`Engine::merge_segments`). Made without
+/// segments (where the order rarely changes), the look-ahead's reads are
+/// the observed run's only if the observed run meets every forcing in the
+/// recorded order. The replay fails at the first node the look-ahead did
+/// not force: that run must be made.
 enum Forcing<'f> {
     /// Force as needed.
     Plain,
@@ -448,11 +448,9 @@ enum Forcing<'f> {
         segment: Option<&'f dyn Fn() -> Option<u32>>,
         failed: bool,
     },
-    /// Force nothing; list the recorded forcings in the order met in
-    /// `log`, or without one (the look-ahead listed them), only fail at
-    /// a node the recording run did not force.
+    /// Force nothing; list the recorded forcings in the order met.
     Replay {
-        log: Option<&'f mut ForcingLog>,
+        log: &'f mut ForcingLog,
         failed: bool,
     },
 }
@@ -495,10 +493,9 @@ pub(crate) struct ForcingLog {
     /// (indices into `positions`), in the order the observed run meets
     /// them.
     observed: Vec<(u32, u32)>,
-    /// Whether the look-ahead met a sequential conjunction that F's
-    /// observed run may evaluate right to left (its decision, inherited or
-    /// made, says so): then OF's observed order may not be O's.
-    seq_right_first: bool,
+    /// Whether OF's observed run evaluates an operand its look-ahead never
+    /// evaluated: its order is then not listed, but found by a replay.
+    unlisted: bool,
 }
 
 impl ForcingLog {
@@ -507,7 +504,7 @@ impl ForcingLog {
         self.positions.clear();
         self.starts.clear();
         self.observed.clear();
-        self.seq_right_first = false;
+        self.unlisted = false;
         self.next = 0;
         if self.segmented {
             self.segmented = false;
@@ -731,7 +728,7 @@ impl Forcing<'_> {
 
     /// The replay reaches the node at `at`.
     fn replay(&mut self, at: usize) {
-        if let Forcing::Replay { log: Some(log), .. } = self {
+        if let Forcing::Replay { log, .. } = self {
             log.meet(at);
         }
     }
@@ -890,39 +887,42 @@ impl<'a> Cool<'a> {
         }
     }
 
-    /// The look-ahead run of O and OF: the value and the schedule that
-    /// evaluates first every operand found false. With `ORDER` (O's fused
-    /// run, recording), it also lists in the log the forcings O's observed
-    /// run would meet, in its order ([`ForcingLog::observed`]).
-    fn lookahead<const ORDER: bool>(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool) {
-        let first = if ORDER { ev.log().forcings() } else { 0 };
+    /// The look-ahead run of O and OF: the schedule that evaluates first
+    /// every operand found false, and the value. With `M` other than
+    /// [`Look`] (a fused run, recording), it also lists in the log the
+    /// forcings the observed run meets, in its order
+    /// ([`ForcingLog::observed`]), and with [`LookOF`] it also returns
+    /// the schedule F's observed run makes under the returned one (the
+    /// children's schedule under OF).
+    fn lookahead<M: LookAhead>(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool, M::Fair) {
+        let first = if M::LISTS { ev.log().forcings() } else { 0 };
         self.resolve(ev);
-        let (s2, v, neg) = match &mut self.0 {
+        let (s2, v, s3, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
-                if ORDER {
+                if M::LISTS {
                     ev.log().observe_since(first);
                 }
                 let [l, r] = &mut **p;
-                let (s2, v) = lookahead_seq::<ORDER>(s, l, r, ev);
-                (s2, v, *neg)
+                let (s2, v, s3) = lookahead_seq::<M>(s, l, r, ev);
+                (s2, v, s3, *neg)
             }
             Node::And(p, neg) => {
-                if ORDER {
+                if M::LISTS {
                     ev.log().observe_since(first);
                 }
                 let [l, r] = &mut **p;
-                let (s2, v) = lookahead_and::<ORDER>(s, l, r, ev);
-                (s2, v, *neg)
+                let (s2, v, s3) = lookahead_and::<M>(s, l, r, ev);
+                (s2, v, s3, *neg)
             }
             _ => {
                 let v = self.leaf_value(ev);
-                if ORDER {
+                if M::LISTS {
                     ev.log().observe_since(first);
                 }
-                return (s, v);
+                return (s, v, M::fair(|| s));
             }
         };
-        (s2, v != neg)
+        (s2, v != neg, s3)
     }
 
     /// The observed run of F, OF and OSF: the value and the schedule the
@@ -1002,101 +1002,198 @@ impl<'a> Cool<'a> {
     }
 }
 
-// The observed order of O ([`Cool::lookahead`] with `ORDER`): O's observed
-// run follows the schedule the look-ahead returns, and at every conjunction
-// it evaluates only operands the look-ahead evaluated, each under the
-// schedule the look-ahead returned for it, except where a sequential
-// conjunction keeps its left operand's old schedule: that operand is
-// evaluated as the look-ahead evaluated it. So a conjunction's observed
-// forcings are its operands' observed forcings, one of them, both in
-// either order, or (that exception) the left operand's recorded forcings
-// then the right operand's observed ones: each case below edits the list
-// its operands left.
+/// What a look-ahead run works out besides its schedule and value
+/// ([`Cool::lookahead`]).
+trait LookAhead {
+    /// Whether it lists the observed run's forcings in the log.
+    const LISTS: bool;
+    /// Whether the observed run is F's (OF's) rather than O's.
+    const FAIR: bool;
+    /// What it returns of F's observed run under the returned schedule:
+    /// the schedule that run makes, or nothing (`()`, which costs
+    /// nothing to return).
+    type Fair: Copy;
+    /// F's schedule `s`, kept when it is made.
+    fn fair(s: impl FnOnce() -> Sched) -> Self::Fair;
+    /// The schedule kept by [`LookAhead::fair`] (only read where made).
+    fn sched(f: Self::Fair) -> Sched;
+}
 
-fn lookahead_seq<'a, const ORDER: bool>(
-    s: Sched,
-    l: &mut Cool<'a>,
-    r: &mut Cool<'a>,
-    ev: &mut Eval,
-) -> (Sched, bool) {
-    let (b, sl, sr) = ev.split(s);
-    if ORDER && b {
-        ev.log().seq_right_first = true;
-    }
-    let (left_start, left_forcings) = if ORDER {
-        (ev.log().observed_mark(), ev.log().forcings())
-    } else {
-        (0, 0)
-    };
-    let (sl2, lv) = l.lookahead::<ORDER>(sl, ev);
-    if !lv {
-        return (ev.flip(s, b, sl2, sr), false);
-    }
-    let (right_start, right_forcings) = if ORDER {
-        (ev.log().observed_mark(), ev.log().forcings())
-    } else {
-        (0, 0)
-    };
-    let (sr2, rv) = r.lookahead::<ORDER>(sr, ev);
-    if rv {
-        (ev.flip(s, false, sl2, sr2), true)
-    } else {
-        if ORDER {
-            // The left operand keeps `sl`, the schedule it was just
-            // evaluated under: it is evaluated as recorded.
-            let log = ev.log();
-            log.observe_as_recorded(left_start, right_start, (left_forcings, right_forcings));
-            log.seq_right_first = true;
-        }
-        (ev.flip(s, true, sl, sr2), false)
+/// The prepass run: nothing more.
+struct Look;
+/// O's fused run: O's observed order.
+struct LookO;
+/// OF's fused run: OF's observed order and the children's schedules.
+struct LookOF;
+
+impl LookAhead for Look {
+    const LISTS: bool = false;
+    const FAIR: bool = false;
+    type Fair = ();
+    fn fair(_: impl FnOnce() -> Sched) {}
+    fn sched((): ()) -> Sched {
+        None
     }
 }
 
-fn lookahead_and<'a, const ORDER: bool>(
+impl LookAhead for LookO {
+    const LISTS: bool = true;
+    const FAIR: bool = false;
+    type Fair = ();
+    fn fair(_: impl FnOnce() -> Sched) {}
+    fn sched((): ()) -> Sched {
+        None
+    }
+}
+
+impl LookAhead for LookOF {
+    const LISTS: bool = true;
+    const FAIR: bool = true;
+    type Fair = Sched;
+    #[inline(always)]
+    fn fair(s: impl FnOnce() -> Sched) -> Sched {
+        s()
+    }
+    #[inline(always)]
+    fn sched(f: Sched) -> Sched {
+        f
+    }
+}
+
+// The observed runs, worked out by the look-ahead. O's observed run follows
+// the schedule the look-ahead returns, and at every conjunction it
+// evaluates only operands the look-ahead evaluated, each under the schedule
+// the look-ahead returned for it, except where a sequential conjunction
+// keeps its left operand's old schedule: that operand is evaluated as the
+// look-ahead evaluated it. So a conjunction's observed forcings are its
+// operands' observed forcings, one of them, both in either order, or (that
+// exception) the left operand's recorded forcings then the right
+// operand's observed ones: each case below edits the list its operands
+// left. F's observed run under that schedule (OF's) evaluates the same
+// operands under the same schedules, in the same order, except that a
+// sequential conjunction decided right to left evaluates its right operand
+// first: where the look-ahead returned that decision, the right operand
+// alone (it fails), and where it kept it, an operand the look-ahead never
+// evaluated: OF's order is then found by a replay (`ForcingLog::unlisted`).
+// The schedule F's run makes at a conjunction (`s3`) follows from the
+// schedules it makes for those operands, which their look-aheads returned.
+
+fn lookahead_seq<'a, M: LookAhead>(
     s: Sched,
     l: &mut Cool<'a>,
     r: &mut Cool<'a>,
     ev: &mut Eval,
-) -> (Sched, bool) {
+) -> (Sched, bool, M::Fair) {
     let (b, sl, sr) = ev.split(s);
-    let first_start = if ORDER { ev.log().observed_mark() } else { 0 };
-    if !b {
-        let (sl2, lv) = l.lookahead::<ORDER>(sl, ev);
-        if !lv {
-            return (ev.flip(s, false, sl2, sr), false);
+    let (left_start, left_forcings) = if M::LISTS {
+        (ev.log().observed_mark(), ev.log().forcings())
+    } else {
+        (0, 0)
+    };
+    let (sl2, lv, sl3) = l.lookahead::<M>(sl, ev);
+    if !lv {
+        let s2 = ev.flip(s, b, sl2, sr);
+        if M::FAIR && b {
+            // F evaluates first the right operand, never evaluated.
+            ev.log().unlisted = true;
         }
-        let second_start = if ORDER { ev.log().observed_mark() } else { 0 };
-        let (sr2, rv) = r.lookahead::<ORDER>(sr, ev);
-        if rv {
-            (ev.flip(s, false, sl2, sr2), true)
+        return (s2, false, M::fair(|| ev.flip(s2, false, M::sched(sl3), sr)));
+    }
+    let (right_start, right_forcings) = if M::LISTS {
+        (ev.log().observed_mark(), ev.log().forcings())
+    } else {
+        (0, 0)
+    };
+    let (sr2, rv, sr3) = r.lookahead::<M>(sr, ev);
+    if rv {
+        let s2 = ev.flip(s, false, sl2, sr2);
+        (
+            s2,
+            true,
+            M::fair(|| ev.flip(s2, false, M::sched(sl3), M::sched(sr3))),
+        )
+    } else {
+        let s2 = ev.flip(s, true, sl, sr2);
+        if M::FAIR {
+            // F: the right operand first, and it fails.
+            ev.log().unobserve(left_start, right_start);
+        } else if M::LISTS {
+            // The left operand keeps `sl`, the schedule it was just
+            // evaluated under: it is evaluated as recorded.
+            ev.log()
+                .observe_as_recorded(left_start, right_start, (left_forcings, right_forcings));
+        }
+        // (F's quirk)
+        (s2, false, M::fair(|| ev.flip(s2, true, sr2, M::sched(sr3))))
+    }
+}
+
+fn lookahead_and<'a, M: LookAhead>(
+    s: Sched,
+    l: &mut Cool<'a>,
+    r: &mut Cool<'a>,
+    ev: &mut Eval,
+) -> (Sched, bool, M::Fair) {
+    let (b, sl, sr) = ev.split(s);
+    let first_start = if M::LISTS {
+        ev.log().observed_mark()
+    } else {
+        0
+    };
+    // F's schedule under `s2`, made only for OF.
+    let fair =
+        |ev: &mut Eval, s2: Sched, b: bool, l: Sched, r: Sched| M::fair(|| ev.flip(s2, b, l, r));
+    if !b {
+        let (sl2, lv, sl3) = l.lookahead::<M>(sl, ev);
+        if !lv {
+            let s2 = ev.flip(s, false, sl2, sr);
+            return (s2, false, fair(ev, s2, true, M::sched(sl3), sr));
+        }
+        let second_start = if M::LISTS {
+            ev.log().observed_mark()
         } else {
-            if ORDER {
+            0
+        };
+        let (sr2, rv, sr3) = r.lookahead::<M>(sr, ev);
+        if rv {
+            let s2 = ev.flip(s, false, sl2, sr2);
+            (s2, true, fair(ev, s2, false, M::sched(sl3), M::sched(sr3)))
+        } else {
+            if M::LISTS {
                 // Flipped: the right operand alone, and it fails.
                 ev.log().unobserve(first_start, second_start);
             }
-            (ev.flip(s, true, sl, sr2), false)
+            let s2 = ev.flip(s, true, sl, sr2);
+            (s2, false, fair(ev, s2, false, sr2, M::sched(sr3))) // (F's quirk)
         }
     } else {
-        let (sr2, rv) = r.lookahead::<ORDER>(sr, ev);
+        let (sr2, rv, sr3) = r.lookahead::<M>(sr, ev);
         if !rv {
             // (quirk) the left slot gets the old right schedule.
-            return (ev.flip(s, true, sr, sr2), false);
+            let s2 = ev.flip(s, true, sr, sr2);
+            return (s2, false, fair(ev, s2, false, sr2, M::sched(sr3))); // (F's quirk)
         }
-        let second_start = if ORDER { ev.log().observed_mark() } else { 0 };
-        let (sl2, lv) = l.lookahead::<ORDER>(sl, ev);
+        let second_start = if M::LISTS {
+            ev.log().observed_mark()
+        } else {
+            0
+        };
+        let (sl2, lv, sl3) = l.lookahead::<M>(sl, ev);
         if lv {
-            if ORDER {
+            if M::LISTS {
                 // Back in order: the left operand first.
                 ev.log().observe_swapped(first_start, second_start);
             }
-            (ev.flip(s, false, sl2, sr2), true)
+            let s2 = ev.flip(s, false, sl2, sr2);
+            (s2, true, fair(ev, s2, false, M::sched(sl3), M::sched(sr3)))
         } else {
-            if ORDER {
+            if M::LISTS {
                 // Back in order: the left operand alone, and it fails.
                 ev.log().unobserve(first_start, second_start);
             }
             // (quirk) the right slot gets the old left schedule.
-            (ev.flip(s, false, sl2, sl), false)
+            let s2 = ev.flip(s, false, sl2, sl);
+            (s2, false, fair(ev, s2, true, M::sched(sl3), sl))
         }
     }
 }
@@ -1263,7 +1360,7 @@ impl Strategy {
             Prepass::Nothing => s,
             Prepass::LookAhead => {
                 let mut c = c;
-                c.lookahead::<false>(s, &mut ev).0
+                c.lookahead::<Look>(s, &mut ev).0
             }
             Prepass::CountReads => {
                 let mut c = c;
@@ -1305,12 +1402,11 @@ impl Strategy {
     /// For a strategy whose prepass is the look-ahead (O, OF): the
     /// look-ahead of a node, made as an observed run whose reads are
     /// recorded in segments when `segment` is given (it starts one), and
-    /// the order in which the observed run meets its forcings, in `log`:
-    /// listed by the look-ahead itself (under OF, unless a sequential
-    /// conjunction is decided right to left) or else by replaying the
-    /// observed run over the formula the look-ahead computed (no predicate
-    /// code runs again; OF replays its observed run in any case, for the
-    /// children's schedules). Exactly [`Strategy::prepare`] then
+    /// the observed run worked out by the look-ahead itself: the order in
+    /// which it meets its forcings, in `log`, and under OF the children's
+    /// schedules (or, where OF's observed run evaluates what the look-ahead
+    /// did not, by replaying it over the formula the look-ahead computed;
+    /// no predicate code runs again). Exactly [`Strategy::prepare`] then
     /// [`Strategy::observe`] when that succeeds (see [`Forcing`]);
     /// otherwise the observed run is still to make, from the returned
     /// schedule. Without segments it succeeds only if the observed run
@@ -1336,38 +1432,23 @@ impl Strategy {
                 },
                 &mut *flips,
             );
-            let (start, value) = c.lookahead::<true>(inherited.root, &mut ev);
+            let (start, value, fair) = if self == Strategy::O {
+                let (start, value, ()) = c.lookahead::<LookO>(inherited.root, &mut ev);
+                (start, value, None)
+            } else {
+                c.lookahead::<LookOF>(inherited.root, &mut ev)
+            };
             let recorded = !matches!(ev.forcing, Forcing::Record { failed: true, .. });
-            (start, recorded.then_some(value))
+            (start, recorded.then_some((value, fair)))
         };
-        let Some(value) = recorded else {
+        let Some((value, fair)) = recorded else {
             return Fused::Rerun(Schedule::made(start, flips));
         };
-        // The look-ahead listed O's observed order. O's observed run meets
-        // only what the look-ahead forced, and its value is the
-        // look-ahead's (a formula's parts are pure). F's observed run
-        // evaluates as O's unless a sequential conjunction is to be
-        // evaluated right to left: it then has only the children's
-        // schedules to make.
-        if self == Strategy::O || !log.seq_right_first {
-            let children = if self == Strategy::O {
-                start
-            } else {
-                let mut ev = Eval::new(
-                    Forcing::Replay {
-                        log: None,
-                        failed: false,
-                    },
-                    &mut *flips,
-                );
-                let (children, _) = c.par(start, &mut ev);
-                let replayed = !matches!(ev.forcing, Forcing::Replay { failed: true, .. });
-                debug_assert!(replayed, "F's observed run evaluated as O's");
-                if !replayed {
-                    return Fused::Rerun(Schedule::made(start, flips));
-                }
-                children
-            };
+        // The look-ahead worked out the observed run (its value is the
+        // look-ahead's: a formula's parts are pure), unless OF's meets an
+        // operand the look-ahead never evaluated.
+        if !log.unlisted {
+            let children = if self == Strategy::O { start } else { fair };
             return if log.order_observed(segment.is_some()) {
                 Fused::Observed(value, Schedule::made(children, flips))
             } else {
@@ -1377,7 +1458,7 @@ impl Strategy {
         log.index(segment.is_some());
         let mut ev = Eval::new(
             Forcing::Replay {
-                log: Some(&mut *log),
+                log: &mut *log,
                 failed: false,
             },
             &mut *flips,

@@ -1136,13 +1136,13 @@ mod tests {
         }
     }
 
-    /// O's look-ahead lists the order its observed run meets the forcings
-    /// in: per conjunction, the operands' lists kept, dropped, swapped, or
-    /// (a sequential conjunction keeping its left operand's schedule) the
-    /// left one as recorded. One formula per case, each a case the random
-    /// formulas below meet only now and then.
+    /// The look-ahead of O and OF works out the observed run: the order it
+    /// meets the forcings in (per conjunction, the operands' lists kept,
+    /// dropped, swapped, or, for O, a sequential conjunction's left one as
+    /// recorded) and, for OF, the children's schedules. One formula per
+    /// case, each a case the random formulas below meet only now and then.
     #[test]
-    fn o_lists_its_observed_order_in_every_case() {
+    fn the_look_ahead_works_out_the_observed_run_in_every_case() {
         use Form::{And, Elem, Lazy, LenGe, Not, Seq};
         let b = Box::new;
         let cases = [
@@ -1155,21 +1155,32 @@ mod tests {
                 b(Not(b(Lazy(2, b(LenGe(1)))))),
                 b(Lazy(1, b(Seq(b(LenGe(2)), b(LenGe(0)))))),
             ),
+            // Flipped, failing (F's schedule: the quirk of its left slot).
+            And(
+                b(Not(b(Seq(b(Elem(3)), b(Elem(2)))))),
+                b(And(b(LenGe(0)), b(Elem(0)))),
+            ),
             // A sequential conjunction whose right operand fails.
             Seq(b(Lazy(0, b(LenGe(0)))), b(Elem(1))),
             Seq(
                 b(And(b(Lazy(2, b(Elem(0)))), b(Not(b(Elem(3)))))),
                 b(Elem(1)),
             ),
+            Seq(
+                b(Not(b(Elem(0)))),
+                b(And(b(Elem(0)), b(And(b(Elem(1)), b(Elem(0)))))),
+            ),
         ];
         for f in &cases {
-            let apart = runs(f, 7, Conj::O, None);
-            for segments in [true, false] {
-                assert_eq!(
-                    runs(f, 7, Conj::O, Some(segments)),
-                    apart,
-                    "{f:?} {segments}"
-                );
+            for strategy in [Conj::O, Conj::OF] {
+                let apart = runs(f, 7, strategy, None);
+                for segments in [true, false] {
+                    assert_eq!(
+                        runs(f, 7, strategy, Some(segments)),
+                        apart,
+                        "{f:?} {strategy} {segments}"
+                    );
+                }
             }
         }
     }
