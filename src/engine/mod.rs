@@ -1170,6 +1170,18 @@ mod tests {
                 b(Not(b(Elem(0)))),
                 b(And(b(Elem(0)), b(And(b(Elem(1)), b(Elem(0)))))),
             ),
+            // Failing on the left: F's schedule keeps the right operand's,
+            // read again in a descendant where the left one holds.
+            Seq(
+                b(Not(b(Seq(b(LenGe(3)), b(Seq(b(LenGe(4)), b(Elem(2)))))))),
+                b(And(
+                    b(And(
+                        b(And(b(Elem(0)), b(Elem(0)))),
+                        b(Seq(b(Elem(1)), b(Elem(0)))),
+                    )),
+                    b(Not(b(Not(b(LenGe(0)))))),
+                )),
+            ),
         ];
         for f in &cases {
             for strategy in [Conj::O, Conj::OF] {
