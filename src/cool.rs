@@ -787,9 +787,29 @@ impl<'a> Cool<'a> {
         // operands once its lazy parent is forced): a check here, the
         // forcing loop out of line, so the walks stay small.
         if let Node::Lazy(..) = self.0 {
-            self.force_lazy(ev);
+            if let Forcing::Plain = ev.forcing {
+                self.force_plain();
+            } else {
+                self.force_lazy(ev);
+            }
         } else {
             ev.forcing.replay(self.position());
+        }
+    }
+
+    /// [`Cool::resolve`] of a lazy node in a run that neither records nor
+    /// replays: the forcing loop alone, small enough to save few
+    /// registers.
+    #[inline(never)]
+    fn force_plain(&mut self) {
+        while let Node::Lazy(..) = self.0 {
+            let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
+                unreachable!()
+            };
+            *self = f.call();
+            if neg {
+                self.negate();
+            }
         }
     }
 
