@@ -1155,6 +1155,12 @@ mod tests {
                 b(Not(b(Lazy(2, b(LenGe(1)))))),
                 b(Lazy(1, b(Seq(b(LenGe(2)), b(LenGe(0)))))),
             ),
+            // Flipped back, failing (F's schedule: its right slot keeps
+            // the left operand's old schedule).
+            And(
+                b(Seq(b(And(b(Elem(0)), b(Elem(1)))), b(Elem(0)))),
+                b(Lazy(2, b(Not(b(LenGe(2)))))),
+            ),
             // Flipped, failing (F's schedule: the quirk of its left slot).
             And(
                 b(Not(b(Seq(b(Elem(3)), b(Elem(2)))))),
