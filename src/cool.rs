@@ -472,9 +472,11 @@ pub(crate) struct ForcingLog {
     /// under OF when the replay ran to its end (it met no node the
     /// look-ahead did not force).
     replayed: bool,
-    /// Whether the look-ahead was made with segments. Without, the replay
-    /// only checks that it meets the forcings in order (`next` is the
-    /// first it has not met) and the fields after `next` stay empty.
+    /// Whether the order met is kept in `order` (a replay of a look-ahead
+    /// made with segments, or a listed order other than the recorded
+    /// one). Without, only whether the forcings were met in order counts
+    /// (`next` is the first not met) and the fields after `next` stay
+    /// empty.
     segmented: bool,
     next: usize,
     /// A bit per forced position (a Bloom filter): the replay looks up
@@ -641,10 +643,11 @@ impl ForcingLog {
         }
     }
 
-    /// Ends O's fused run, whose look-ahead listed the observed order:
-    /// whether the observed run's reads can be made from the recorded ones
-    /// (with segments, or when it meets every forcing in the recorded
-    /// order).
+    /// Ends a fused run whose look-ahead listed the observed order (O's,
+    /// or OF's unless `unlisted`): whether the observed run's reads can be
+    /// made from the recorded ones (with segments, or when it meets every
+    /// forcing in the recorded order). Leaves the verdict as a replay
+    /// would ([`ForcingLog::met_in_order`], [`ForcingLog::reordering`]).
     fn order_observed(&mut self, segmented: bool) -> bool {
         self.replayed = true;
         let mut next = 0;
@@ -803,13 +806,19 @@ impl<'a> Cool<'a> {
     #[inline(never)]
     fn force_plain(&mut self) {
         while let Node::Lazy(..) = self.0 {
-            let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
-                unreachable!()
-            };
-            *self = f.call();
-            if neg {
-                self.negate();
-            }
+            self.force_once();
+        }
+    }
+
+    /// Replaces a lazy node by the formula it computes.
+    #[inline(always)]
+    fn force_once(&mut self) {
+        let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
+            unreachable!("not a lazy node")
+        };
+        *self = f.call();
+        if neg {
+            self.negate();
         }
     }
 
@@ -825,13 +834,7 @@ impl<'a> Cool<'a> {
                 return;
             }
             ev.forcing.record(at);
-            let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
-                unreachable!()
-            };
-            *self = f.call();
-            if neg {
-                self.negate();
-            }
+            self.force_once();
         }
         ev.forcing.replay(at);
     }
@@ -1039,25 +1042,18 @@ trait LookAhead {
     fn sched(f: Self::Fair) -> Sched;
 }
 
+/// A look-ahead that leaves F's observed run alone, listing O's observed
+/// order or not.
+struct LookUnfair<const LISTS: bool>;
 /// The prepass run: nothing more.
-struct Look;
+type Look = LookUnfair<false>;
 /// O's fused run: O's observed order.
-struct LookO;
+type LookO = LookUnfair<true>;
 /// OF's fused run: OF's observed order and the children's schedules.
 struct LookOF;
 
-impl LookAhead for Look {
-    const LISTS: bool = false;
-    const FAIR: bool = false;
-    type Fair = ();
-    fn fair(_: impl FnOnce() -> Sched) {}
-    fn sched((): ()) -> Sched {
-        None
-    }
-}
-
-impl LookAhead for LookO {
-    const LISTS: bool = true;
+impl<const L: bool> LookAhead for LookUnfair<L> {
+    const LISTS: bool = L;
     const FAIR: bool = false;
     type Fair = ();
     fn fair(_: impl FnOnce() -> Sched) {}
@@ -1114,8 +1110,10 @@ fn lookahead_seq<'a, M: LookAhead>(
     if !lv {
         let s2 = ev.flip(s, b, sl2, sr);
         if M::FAIR && b {
-            // F evaluates first the right operand, never evaluated.
+            // F evaluates first the right operand, never evaluated: its
+            // run is left to the replay.
             ev.log().unlisted = true;
+            return (s2, false, M::fair(|| None));
         }
         return (s2, false, M::fair(|| ev.flip(s2, false, M::sched(sl3), sr)));
     }
