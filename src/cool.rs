@@ -498,6 +498,11 @@ pub(crate) struct ForcingLog {
     /// Whether OF's observed run evaluates an operand its look-ahead never
     /// evaluated: its order is then not listed, but found by a replay.
     unlisted: bool,
+    /// Whether an atom computed by a lazy node was computed apart from it
+    /// (by the counting run of OS and OSF, which computes the atoms below
+    /// a sequential conjunction after walking both of its operands): the
+    /// forcings at one position are then not all in a row.
+    deferred_atoms: bool,
 }
 
 impl ForcingLog {
@@ -507,6 +512,7 @@ impl ForcingLog {
         self.starts.clear();
         self.observed.clear();
         self.unlisted = false;
+        self.deferred_atoms = false;
         self.next = 0;
         if self.segmented {
             self.segmented = false;
@@ -572,7 +578,7 @@ impl ForcingLog {
         let next = self.order.last().map_or(0, |&last| last as usize + 1);
         // The replay mostly meets the forcings in the look-ahead's order.
         let first = match self.positions.get(next) {
-            Some(&p) if p == at => Some(next),
+            Some(&p) if p == at && !self.deferred_atoms => Some(next),
             _ if self.positions.len() <= LINEAR_LOOKUP => {
                 self.positions.iter().position(|&p| p == at)
             }
@@ -590,13 +596,19 @@ impl ForcingLog {
         }
         self.reordered |= first != next;
         // A lazy node that computed lazy nodes was forced several times in
-        // a row, at one position.
+        // a row, at one position; the counting run may also have computed
+        // the atom a lazy node computed later, when its value was needed.
+        // The observed run makes all of them here, in the recorded order.
+        let mut expected = first;
         for (i, &p) in self.positions.iter().enumerate().skip(first) {
-            if p != at {
+            if p == at {
+                self.reordered |= i != expected;
+                expected = i + 1;
+                self.met[i] = true;
+                self.order.push(i as u32);
+            } else if !self.deferred_atoms {
                 break;
             }
-            self.met[i] = true;
-            self.order.push(i as u32);
         }
     }
 
@@ -698,6 +710,27 @@ impl ForcingLog {
         !self.reordered && self.order.len() == self.positions.len()
     }
 
+    /// Whether the replay met the first forcings in the look-ahead's order
+    /// and no other (all of them, or only a prefix: then the observed
+    /// run's reads are the recorded ones up to where the first forcing it
+    /// did not meet began, [`ForcingLog::unmet_reads_from`]).
+    pub(crate) fn met_a_prefix(&self) -> bool {
+        if !self.segmented {
+            return self.met_in_order();
+        }
+        !self.reordered
+    }
+
+    /// Where the reads of the first forcing the replay did not meet begin,
+    /// when it met only a prefix of them in order (from a recording run
+    /// that noted where each forcing's reads begin).
+    pub(crate) fn unmet_reads_from(&self) -> Option<u32> {
+        if !self.segmented || self.reordered {
+            return None;
+        }
+        self.starts.get(self.order.len()).copied()
+    }
+
     /// The forcings the observed run met, in its order (indices into
     /// [`ForcingLog::segment_starts`]), or `None` when that is all of them
     /// in the look-ahead's order.
@@ -726,6 +759,14 @@ impl Forcing<'_> {
                 }
                 None => *failed = true,
             }
+        }
+    }
+
+    /// The atom a lazy node computed is left for later: the node's
+    /// forcings will not all be in a row.
+    fn defer_atom(&mut self) {
+        if let Forcing::Record { log, .. } = self {
+            log.deferred_atoms = true;
         }
     }
 
@@ -760,20 +801,23 @@ pub(crate) enum Fused {
 
 /// A result of the counting run, not yet forced: the counting run walks
 /// both operands of a sequential conjunction before forcing its atoms.
-enum LRes<'a> {
+/// An atom is forced in place, as a forcing of the run (so that a fused
+/// counting run can stand for the observed one, see
+/// [`Strategy::count_and_observe`]).
+enum LRes<'r, 'a> {
     Known(bool),
-    Atom(InlineFn<'a, bool>, Negated),
-    And(Box<(LRes<'a>, LRes<'a>)>, Negated),
+    Atom(&'r mut Cool<'a>),
+    And(Box<(LRes<'r, 'a>, LRes<'r, 'a>)>, Negated),
 }
 
-impl LRes<'_> {
-    fn force(self) -> bool {
+impl LRes<'_, '_> {
+    fn force(self, ev: &mut Eval) -> bool {
         match self {
             LRes::Known(b) => b,
-            LRes::Atom(f, neg) => f.call() != neg,
+            LRes::Atom(atom) => atom.leaf_value(ev),
             LRes::And(p, neg) => {
                 let (a, b) = *p;
-                (a.force() && b.force()) != neg
+                (a.force(ev) && b.force(ev)) != neg
             }
         }
     }
@@ -969,17 +1013,23 @@ impl<'a> Cool<'a> {
     }
 
     /// The counting run of OS and OSF.
-    fn subset(&mut self, s: Sched, ev: &mut Eval, count: &dyn Fn() -> usize) -> (Sched, LRes<'a>) {
+    fn subset<'r>(
+        &'r mut self,
+        s: Sched,
+        ev: &mut Eval,
+        count: &dyn Fn() -> usize,
+    ) -> (Sched, LRes<'r, 'a>) {
+        let lazy = matches!(self.0, Node::Lazy(..));
         self.resolve(ev);
+        if let Node::Atom(..) = self.0 {
+            if lazy {
+                // Its atom is computed later than the lazy node.
+                ev.forcing.defer_atom();
+            }
+            return (s, LRes::Atom(self));
+        }
         match &mut self.0 {
             Node::Bool(b) => (s, LRes::Known(*b)),
-            Node::Atom(..) => {
-                // Visited once: the counting run never comes back here.
-                let Node::Atom(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
-                    unreachable!()
-                };
-                (s, LRes::Atom(f, neg))
-            }
             Node::Seq(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
@@ -994,7 +1044,7 @@ impl<'a> Cool<'a> {
                 let (s2, v) = subset_and(s, l, r, ev, count);
                 (s2, LRes::Known(v != neg))
             }
-            Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
+            Node::Atom(..) | Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
         }
     }
 
@@ -1018,7 +1068,7 @@ impl<'a> Cool<'a> {
             }
             Node::Seq(..) => {
                 let (s2, res) = self.subset(s, ev, count);
-                (s2, res.force())
+                (s2, res.force(ev))
             }
             Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
         }
@@ -1473,7 +1523,74 @@ impl Strategy {
                 Fused::Rerun(Schedule::made(start, flips))
             };
         }
-        log.index(segment.is_some());
+        Strategy::OF.replay_observed(&mut c, start, flips, log, segment.is_some(), false)
+    }
+
+    /// For a strategy whose prepass counts reads (OS, OSF): the counting
+    /// run of a node, made as an observed run whose reads are recorded in
+    /// segments when `segment` is given (it starts one), then the observed
+    /// run replayed over the formula the counting run computed (no
+    /// predicate code runs again). `count` says how many distinct
+    /// positions the run has read so far. Exactly [`Strategy::prepare`]
+    /// then [`Strategy::observe`] when the replay succeeds; otherwise the
+    /// observed run is still to make, from the returned schedule. It fails
+    /// where the observed run computes what the counting run left
+    /// uncomputed (the atoms below a sequential conjunction at the root,
+    /// whose value the counting run never forces) or, without segments,
+    /// meets the forcings in another order or not all of them.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn count_and_observe(
+        self,
+        c: Cool<'_>,
+        inherited: Schedule,
+        flips: &mut Flips,
+        log: &mut ForcingLog,
+        begin: &dyn Fn() -> Option<u32>,
+        segmented: bool,
+        count: &dyn Fn() -> usize,
+    ) -> Fused {
+        debug_assert_eq!(self.prepass(), Prepass::CountReads);
+        log.clear();
+        let mut c = c;
+        let (start, recorded) = {
+            let mut ev = Eval::new(
+                Forcing::Record {
+                    log: &mut *log,
+                    segment: Some(begin),
+                    failed: false,
+                },
+                &mut *flips,
+            );
+            // The root's value stays unforced, as in the counting run made
+            // apart (forcing it could run an atom that panics where the
+            // observed run would not).
+            let (start, _) = c.subset(inherited.root, &mut ev, count);
+            let recorded = !matches!(ev.forcing, Forcing::Record { failed: true, .. });
+            (start, recorded)
+        };
+        if !recorded {
+            return Fused::Rerun(Schedule::made(start, flips));
+        }
+        self.replay_observed(&mut c, start, flips, log, segmented, true)
+    }
+
+    /// The observed run of a node from schedule `start`, replayed over the
+    /// formula `c` a recording run computed: it lists in `log` the
+    /// forcings it meets, in its order, and fails where it meets a node
+    /// that run did not compute. Without segments it also fails unless it
+    /// meets every forcing in the recorded order or, given `prefixes` (the
+    /// recording run noted where each forcing's reads begin), the first
+    /// ones in the recorded order and no other.
+    fn replay_observed(
+        self,
+        c: &mut Cool<'_>,
+        start: Sched,
+        flips: &mut Flips,
+        log: &mut ForcingLog,
+        segmented: bool,
+        prefixes: bool,
+    ) -> Fused {
+        log.index(segmented || prefixes);
         let mut ev = Eval::new(
             Forcing::Replay {
                 log: &mut *log,
@@ -1481,11 +1598,16 @@ impl Strategy {
             },
             &mut *flips,
         );
-        // OF's observed run.
-        let (children, value) = c.par(start, &mut ev);
+        let (value, children) = match self {
+            Strategy::D | Strategy::O | Strategy::OS => (c.run(start, &mut ev), start),
+            Strategy::F | Strategy::OF | Strategy::OSF => {
+                let (children, value) = c.par(start, &mut ev);
+                (value, children)
+            }
+        };
         let replayed = !matches!(ev.forcing, Forcing::Replay { failed: true, .. });
         log.replayed = replayed;
-        if replayed && (segment.is_some() || log.met_in_order()) {
+        if replayed && (segmented || log.met_in_order() || (prefixes && log.met_a_prefix())) {
             Fused::Observed(value, Schedule::made(children, flips))
         } else {
             Fused::Rerun(Schedule::made(start, flips))

@@ -54,6 +54,13 @@ impl ReadLog {
         unsafe { (*self.reads.get()).len() }
     }
 
+    /// The read at index `i`, if recorded.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> Option<u32> {
+        // SAFETY: exclusive for the duration of the call (see the type).
+        unsafe { (&(*self.reads.get())).get(i).copied() }
+    }
+
     /// Makes room for `n` more reads, so that a run reading each of `n`
     /// nodes at most once stays on [`ReadLog::record_if`]'s fast path.
     #[inline]

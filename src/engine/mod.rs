@@ -163,6 +163,8 @@ pub struct Searcher<T> {
     /// How those look-aheads went: whether to record their reads in
     /// segments.
     fusion: FusionStats,
+    /// The read count of a counting run made in segments.
+    distinct_reads: DistinctReads,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -194,9 +196,53 @@ impl FusionStats {
     #[inline]
     fn count(&mut self, log: &ForcingLog) {
         self.runs += 1;
-        if log.replayed() && !log.met_in_order() {
+        if log.replayed() && !log.met_a_prefix() {
             self.reordered += 1;
         }
+    }
+}
+
+/// The number of distinct positions among an observed run's reads, where
+/// segments record a position again in each segment that reads it: the
+/// read count of a counting run made in segments (OS and OSF). Each read is
+/// looked at once, when a count is asked for after it.
+#[derive(Debug, Default)]
+struct DistinctReads {
+    /// Per arena position, the last run that counted it.
+    counted_in: Vec<u32>,
+    run: u32,
+    /// The reads before this index are counted.
+    next: usize,
+    distinct: usize,
+}
+
+impl DistinctReads {
+    /// Starts a run whose reads begin at `mark`, over an arena of `nodes`
+    /// positions.
+    fn start(&mut self, mark: usize, nodes: usize) {
+        self.run = self.run.wrapping_add(1);
+        if self.run == 0 {
+            self.counted_in.fill(0);
+            self.run = 1;
+        }
+        if self.counted_in.len() < nodes {
+            self.counted_in.resize(nodes, 0);
+        }
+        self.next = mark;
+        self.distinct = 0;
+    }
+
+    /// The distinct positions among the run's reads so far.
+    fn count(&mut self, reads: &crate::arena::ReadLog) -> usize {
+        while let Some(position) = reads.get(self.next) {
+            self.next += 1;
+            let counted_in = &mut self.counted_in[position as usize];
+            if *counted_in != self.run {
+                *counted_in = self.run;
+                self.distinct += 1;
+            }
+        }
+        self.distinct
     }
 }
 
@@ -235,6 +281,7 @@ impl<T: 'static> Searcher<T> {
             flips: Flips::default(),
             forcing_log: ForcingLog::default(),
             fusion: FusionStats::default(),
+            distinct_reads: DistinctReads::default(),
             _t: PhantomData,
         }
     }
@@ -269,6 +316,7 @@ impl<T: 'static> Searcher<T> {
             flips: Flips::default(),
             forcing_log: ForcingLog::default(),
             fusion: FusionStats::default(),
+            distinct_reads: DistinctReads::default(),
             _t: PhantomData,
         }
     }
@@ -302,12 +350,12 @@ impl<T: 'static> Searcher<T> {
     where
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
     {
-        self.step_cool_fusing(strategy, pred, strategy.prepass() == Prepass::LookAhead)
+        self.step_cool_fusing(strategy, pred, strategy.prepass() != Prepass::Nothing)
     }
 
-    /// [`Searcher::step_cool`], with the look-ahead and the observed run
-    /// made as one run where they can be (`fuse`, for strategies with a
-    /// look-ahead) or always as two (what the fused run must equal).
+    /// [`Searcher::step_cool`], with the prepass and the observed run made
+    /// as one run where they can be (`fuse`, for strategies with a
+    /// prepass) or always as two (what the fused run must equal).
     fn step_cool_fusing<F>(&mut self, strategy: Strategy, pred: &F, fuse: bool) -> Option<RunResult>
     where
         F: for<'a> Fn(Lazy<'a, T>) -> Cool<'a>,
@@ -319,7 +367,7 @@ impl<T: 'static> Searcher<T> {
         self.flips.release_after(&inherited);
         let mark = self.engine.read_mark();
         let result = if fuse {
-            self.look_ahead_and_observe(strategy, pred, inherited)
+            self.prepass_and_observe(strategy, pred, inherited)
         } else {
             let start = self.prepass(strategy, pred, inherited);
             let flips = &mut self.flips;
@@ -347,12 +395,12 @@ impl<T: 'static> Searcher<T> {
         Some(r)
     }
 
-    /// The look-ahead and the observed run of the pending node, as one
-    /// run where the look-ahead can stand for both (see
-    /// `Strategy::look_ahead_and_observe`; with segments when
-    /// [`FusionStats`] says they pay), else as two. Reads, value and
-    /// schedule are those of the two runs made apart.
-    fn look_ahead_and_observe<F>(
+    /// The prepass and the observed run of the pending node, as one run
+    /// where the prepass can stand for both (see
+    /// `Strategy::look_ahead_and_observe` and `Strategy::count_and_observe`;
+    /// with segments when [`FusionStats`] says they pay), else as two.
+    /// Reads, value and schedule are those of the two runs made apart.
+    fn prepass_and_observe<F>(
         &mut self,
         strategy: Strategy,
         pred: &F,
@@ -364,38 +412,60 @@ impl<T: 'static> Searcher<T> {
         let mark = self.engine.read_mark();
         let flips = &mut self.flips;
         let log = &mut self.forcing_log;
+        let distinct = &mut self.distinct_reads;
         let segmented = self.fusion.segments();
+        let mut fused_run =
+            |ctx: &crate::handle::Ctx<'_>, segment: Option<&dyn Fn() -> Option<u32>>| {
+                let value = pred(Lazy::new(ctx, 0));
+                match strategy.prepass() {
+                    Prepass::CountReads => match segment {
+                        Some(begin) => {
+                            // Segments record a position again in each of
+                            // them that reads it: the count is of distinct
+                            // positions.
+                            let distinct = std::cell::RefCell::new(&mut *distinct);
+                            distinct.borrow_mut().start(mark as usize, ctx.nodes.len());
+                            let reads = || distinct.borrow_mut().count(ctx.reads);
+                            strategy.count_and_observe(
+                                value, inherited, flips, log, begin, true, &reads,
+                            )
+                        }
+                        None => {
+                            // Where each forcing's reads begin, for an
+                            // observed run that meets only the first ones.
+                            let begin = || u32::try_from(ctx.reads_len()).ok();
+                            let reads = || ctx.reads_len() - mark as usize;
+                            strategy.count_and_observe(
+                                value, inherited, flips, log, &begin, false, &reads,
+                            )
+                        }
+                    },
+                    Prepass::LookAhead | Prepass::Nothing => {
+                        strategy.look_ahead_and_observe(value, inherited, flips, log, segment)
+                    }
+                }
+            };
         let fused = if segmented {
             self.engine.run_in_segments(|ctx| {
                 let segment = || ctx.begin_segment();
-                strategy.look_ahead_and_observe(
-                    pred(Lazy::new(ctx, 0)),
-                    inherited,
-                    flips,
-                    log,
-                    Some(&segment),
-                )
+                fused_run(ctx, Some(&segment))
             })
         } else {
-            self.engine.run(RunMode::Observe, |ctx| {
-                strategy.look_ahead_and_observe(
-                    pred(Lazy::new(ctx, 0)),
-                    inherited,
-                    flips,
-                    log,
-                    None,
-                )
-            })
+            self.engine
+                .run(RunMode::Observe, |ctx| fused_run(ctx, None))
         };
         if fused.is_ok() {
             self.fusion.count(&self.forcing_log);
         }
+        let flips = &mut self.flips;
         match fused {
             Ok(Fused::Observed(value, children)) => {
+                let log = &self.forcing_log;
                 if segmented {
-                    let log = &self.forcing_log;
                     self.engine
                         .merge_segments(mark, log.segment_starts(), log.reordering());
+                } else if let Some(unmet) = log.unmet_reads_from() {
+                    self.engine.discard_reads(unmet);
                 }
                 Ok((value, children))
             }
@@ -405,7 +475,7 @@ impl<T: 'static> Searcher<T> {
                     strategy.observe(pred(Lazy::new(ctx, 0)), start, flips)
                 })
             }
-            // The look-ahead panicked: as a look-ahead, it reads nothing.
+            // The prepass panicked: as a prepass, it reads nothing.
             Err(panic) => {
                 self.engine.discard_reads(mark);
                 Err(panic)
@@ -1122,7 +1192,7 @@ mod tests {
             Box::new(Form::Lazy(2, elem(3))),
             Box::new(Form::Lazy(0, Box::new(Form::Not(elem(1))))),
         );
-        for strategy in [Conj::O, Conj::OF] {
+        for strategy in [Conj::O, Conj::OF, Conj::OS, Conj::OSF] {
             let apart = runs(&f, 9, strategy, None);
             assert!(apart.len() > 10, "a search of some size");
             for back in [1, 2, 3, 4, 5, 8, 20, 100] {
@@ -1139,10 +1209,12 @@ mod tests {
     /// The look-ahead of O and OF works out the observed run: the order it
     /// meets the forcings in (per conjunction, the operands' lists kept,
     /// dropped, swapped, or, for O, a sequential conjunction's left one as
-    /// recorded) and, for OF, the children's schedules. One formula per
-    /// case, each a case the random formulas below meet only now and then.
+    /// recorded) and, for OF, the children's schedules; the observed run
+    /// of OS and OSF is replayed over what their counting run computed.
+    /// One formula per case, each a case the random formulas below meet
+    /// only now and then.
     #[test]
-    fn the_look_ahead_works_out_the_observed_run_in_every_case() {
+    fn the_fused_prepass_works_out_the_observed_run_in_every_case() {
         use Form::{And, Elem, Lazy, LenGe, Not, Seq};
         let b = Box::new;
         let cases = [
@@ -1176,6 +1248,13 @@ mod tests {
                 b(Not(b(Elem(0)))),
                 b(And(b(Elem(0)), b(And(b(Elem(1)), b(Elem(0)))))),
             ),
+            // The counting run of OS and OSF computes the atom of a lazy
+            // node below a sequential conjunction after walking both of
+            // its operands: two forcings at one position, not in a row.
+            And(
+                b(Not(b(Elem(0)))),
+                b(Seq(b(Lazy(1, b(Elem(0)))), b(And(b(Elem(0)), b(Elem(0)))))),
+            ),
             // Failing on the left: F's schedule keeps the right operand's,
             // read again in a descendant where the left one holds.
             Seq(
@@ -1190,7 +1269,7 @@ mod tests {
             ),
         ];
         for f in &cases {
-            for strategy in [Conj::O, Conj::OF] {
+            for strategy in [Conj::O, Conj::OF, Conj::OS, Conj::OSF] {
                 let apart = runs(f, 7, strategy, None);
                 for segments in [true, false] {
                     assert_eq!(
@@ -1204,13 +1283,15 @@ mod tests {
     }
 
     proptest! {
-        /// O and OF make their look-ahead and observed run as one run
-        /// (with segments: merging the look-ahead's reads in the observed
-        /// run's order; without: where the orders agree): the search is the
-        /// one the two runs made apart make, run for run.
+        /// O and OF make their look-ahead and observed run as one run, OS
+        /// and OSF their counting run and observed run (with segments:
+        /// merging the prepass's reads in the observed run's order;
+        /// without: where the orders agree, or for OS and OSF where the
+        /// observed run meets the first forcings in order): the search is
+        /// the one the two runs made apart make, run for run.
         #[test]
-        fn a_fused_look_ahead_searches_as_two_runs(f in form(), bound in 0..=9usize) {
-            for strategy in [Conj::O, Conj::OF] {
+        fn a_fused_prepass_searches_as_two_runs(f in form(), bound in 0..=9usize) {
+            for strategy in [Conj::O, Conj::OF, Conj::OS, Conj::OSF] {
                 let apart = runs(&f, bound, strategy, None);
                 for segments in [true, false] {
                     prop_assert_eq!(&runs(&f, bound, strategy, Some(segments)), &apart, "{} {}", strategy, segments);
