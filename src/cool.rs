@@ -74,8 +74,8 @@ enum Node<'a> {
     Lazy(InlineFn<'a, Cool<'a>>, Negated),
     And(PairBox<'a>, Negated),
     Seq(PairBox<'a>, Negated),
-    /// A node whose closure has been taken: a lazy node being forced, or
-    /// an atom handed to the counting run (never evaluated again).
+    /// A node whose closure has been taken: a lazy node or an atom being
+    /// computed.
     Taken,
 }
 
@@ -437,6 +437,14 @@ impl<'f> Eval<'f> {
 /// the observed run's only if the observed run meets every forcing in the
 /// recorded order. The replay fails at the first node the look-ahead did
 /// not force: that run must be made.
+///
+/// The counting run of OS and OSF stands for their observed run the same
+/// way ([`Strategy::count_and_observe`]): it computes every operand of
+/// every conjunction, so the observed run is always replayed over it, and
+/// made without segments it stands where the observed run meets the first
+/// forcings in the recorded order and no other (it usually stops at the
+/// first false operand): the reads are then the recorded ones up to the
+/// first forcing skipped.
 enum Forcing<'f> {
     /// Force as needed.
     Plain,
@@ -458,9 +466,9 @@ enum Forcing<'f> {
 /// Up to this many forcings, the replay finds a node's forcings by a scan.
 const LINEAR_LOOKUP: usize = 16;
 
-/// The forcings of the look-ahead of O and OF made as the observed run
-/// ([`Forcing`]), kept by the search from one run to the next so that no
-/// run allocates.
+/// The forcings of the prepass of O, OF, OS or OSF made as the observed
+/// run ([`Forcing`]), kept by the search from one run to the next so that
+/// no run allocates.
 #[derive(Debug, Default)]
 pub(crate) struct ForcingLog {
     /// Where each forced node lies, in the look-ahead's order.

@@ -157,8 +157,8 @@ pub struct Searcher<T> {
     /// The decisions of the schedules the frames keep (formula
     /// strategies only).
     flips: Flips,
-    /// The forcings of the last look-ahead made as the observed run (see
-    /// `Strategy::look_ahead_and_observe`).
+    /// The forcings of the last prepass made as the observed run (see
+    /// `Strategy::look_ahead_and_observe`, `Strategy::count_and_observe`).
     forcing_log: ForcingLog,
     /// How those look-aheads went: whether to record their reads in
     /// segments.
@@ -168,11 +168,12 @@ pub struct Searcher<T> {
     _t: PhantomData<fn() -> T>,
 }
 
-/// What the look-aheads made as observed runs met: whether recording
-/// their reads in segments pays. Segments cost a little on every run and
-/// save a second predicate run wherever the observed run forces in another
-/// order than its look-ahead; they are used once that happened in more
-/// than one fused run in eight so far. Counted in runs, so the choice (a
+/// What the prepasses made as observed runs met: whether recording their
+/// reads in segments pays. Segments cost a little on every run and save a
+/// second predicate run wherever the observed run forces in another order
+/// than its prepass (for OS and OSF: other than the first forcings in
+/// order); they are used once that happened in more than one fused run in
+/// eight so far. Counted in runs, so the choice (a
 /// matter of speed only: both ways search alike) is deterministic.
 #[derive(Debug, Default)]
 struct FusionStats {
@@ -198,6 +199,41 @@ impl FusionStats {
         self.runs += 1;
         if log.replayed() && !log.met_a_prefix() {
             self.reordered += 1;
+        }
+    }
+}
+
+/// [`Strategy::count_and_observe`] in a run from read `mark` on, with the
+/// read count it needs (kept out of the look-ahead's way: the fused run of
+/// O and OF is the hotter one).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn count_and_observe(
+    strategy: Strategy,
+    ctx: &crate::handle::Ctx<'_>,
+    value: Cool<'_>,
+    inherited: Schedule,
+    flips: &mut Flips,
+    log: &mut ForcingLog,
+    segment: Option<&dyn Fn() -> Option<u32>>,
+    distinct: &mut DistinctReads,
+    mark: u32,
+) -> Fused {
+    match segment {
+        Some(begin) => {
+            // Segments record a position again in each of them that reads
+            // it: the count is of distinct positions.
+            distinct.start(mark as usize, ctx.nodes.len());
+            let distinct = std::cell::RefCell::new(distinct);
+            let reads = || distinct.borrow_mut().count(ctx.reads);
+            strategy.count_and_observe(value, inherited, flips, log, begin, true, &reads)
+        }
+        None => {
+            // Where each forcing's reads begin, for an observed run that
+            // meets only the first ones.
+            let begin = || u32::try_from(ctx.reads_len()).ok();
+            let reads = || ctx.reads_len() - mark as usize;
+            strategy.count_and_observe(value, inherited, flips, log, &begin, false, &reads)
         }
     }
 }
@@ -418,28 +454,12 @@ impl<T: 'static> Searcher<T> {
             |ctx: &crate::handle::Ctx<'_>, segment: Option<&dyn Fn() -> Option<u32>>| {
                 let value = pred(Lazy::new(ctx, 0));
                 match strategy.prepass() {
-                    Prepass::CountReads => match segment {
-                        Some(begin) => {
-                            // Segments record a position again in each of
-                            // them that reads it: the count is of distinct
-                            // positions.
-                            let distinct = std::cell::RefCell::new(&mut *distinct);
-                            distinct.borrow_mut().start(mark as usize, ctx.nodes.len());
-                            let reads = || distinct.borrow_mut().count(ctx.reads);
-                            strategy.count_and_observe(
-                                value, inherited, flips, log, begin, true, &reads,
-                            )
-                        }
-                        None => {
-                            // Where each forcing's reads begin, for an
-                            // observed run that meets only the first ones.
-                            let begin = || u32::try_from(ctx.reads_len()).ok();
-                            let reads = || ctx.reads_len() - mark as usize;
-                            strategy.count_and_observe(
-                                value, inherited, flips, log, &begin, false, &reads,
-                            )
-                        }
-                    },
+                    Prepass::CountReads => {
+                        let distinct = &mut *distinct;
+                        count_and_observe(
+                            strategy, ctx, value, inherited, flips, log, segment, distinct, mark,
+                        )
+                    }
                     Prepass::LookAhead | Prepass::Nothing => {
                         strategy.look_ahead_and_observe(value, inherited, flips, log, segment)
                     }
