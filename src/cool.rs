@@ -865,11 +865,7 @@ impl<'a> Cool<'a> {
     /// Replaces a lazy node by the formula it computes.
     #[inline(always)]
     fn force_once(&mut self) {
-        let Node::Lazy(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
-            unreachable!("not a lazy node")
-        };
-        *self = f.call();
-        if neg {
+        if self.compute_lazy() {
             self.negate();
         }
     }
@@ -907,7 +903,8 @@ impl<'a> Cool<'a> {
                     unreachable!()
                 };
                 let v = f.call() != neg;
-                self.0 = Node::Bool(v);
+                // (`Taken` owns nothing: no drop.)
+                mem::forget(mem::replace(&mut self.0, Node::Bool(v)));
                 v
             }
             _ => unreachable!("not an atom"),

@@ -10,10 +10,12 @@
 //!
 //! With `arena::shared`, the crate's only unsafe code: a closure is written
 //! into a word buffer and read back out exactly once, by `call` or by
-//! `drop`; a block holds a pair from `PairBox::new` to its drop.
+//! `drop` (a lazy node's buffer is first copied out of the node, which is
+//! then overwritten without a drop: `Cool::compute_lazy`); a block holds a
+//! pair from `PairBox::new` to its drop.
 #![allow(unsafe_code)]
 
-use super::Cool;
+use super::{Cool, Negated, Node};
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::mem::{self, ManuallyDrop, MaybeUninit};
@@ -90,6 +92,31 @@ impl<'a, R> InlineFn<'a, R> {
         let mut this = ManuallyDrop::new(self);
         // SAFETY: the closure is read out once; `this` is never dropped.
         unsafe { (this.vtable.call)(&mut this.buffer) }
+    }
+}
+
+impl<'a> Cool<'a> {
+    /// Replaces a lazy node by the formula its closure computes, and says
+    /// whether the node was negated. The closure's state is copied out
+    /// (plain words) and the node marked taken before the closure runs, so
+    /// a panic leaves a node that owns nothing; the formula is then
+    /// written over it, nothing to drop (one copy of a node fewer than
+    /// moving the closure out of the node and the formula into it).
+    #[inline(always)]
+    pub(super) fn compute_lazy(&mut self) -> Negated {
+        let Node::Lazy(f, neg) = &mut self.0 else {
+            unreachable!("not a lazy node")
+        };
+        let (neg, vtable, mut buffer) = (*neg, f.vtable, f.buffer);
+        // SAFETY: the closure's state now lives in `buffer` (read out by
+        // `call` below, once); overwriting the node without dropping it
+        // leaves that state to `buffer` alone.
+        unsafe { ptr::write(&mut self.0, Node::Taken) };
+        // SAFETY: `buffer` holds a closure of this vtable, not read out.
+        let formula = unsafe { (vtable.call)(&mut buffer) };
+        // SAFETY: the node is `Taken`, which owns nothing.
+        unsafe { ptr::write(self, formula) };
+        neg
     }
 }
 
