@@ -325,7 +325,7 @@ mod word_hash;
 
 pub use check::{check, collect, cover, implies, label, Config};
 pub use describe::Space;
-pub use handle::Lazy;
+pub use handle::{Lazy, RunArena};
 pub use neatcheck_derive::Enumerable;
 pub use types::{Enumerable, Fun, Fun2, LazyView};
 

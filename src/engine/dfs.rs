@@ -186,6 +186,9 @@ pub(crate) struct Engine {
     pub bound: u64,
     nodes: Vec<Node>,
     reads: ReadLog,
+    /// The arena runs lend to the predicate (`Lazy::arena`), emptied
+    /// after each run (its memory reused).
+    run_arena: crate::handle::ArenaSlot,
     frames: Vec<Frame>,
     size: u64,
     stamp: u32,
@@ -376,6 +379,7 @@ impl Engine {
             bound,
             nodes: Vec::with_capacity(1024),
             reads: ReadLog::with_capacity(1024),
+            run_arena: crate::handle::ArenaSlot::default(),
             frames: Vec::with_capacity(256),
             size: 0,
             stamp: 0,
@@ -675,7 +679,9 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
-        self.with_ctx(stamp, |ctx| self.call(ctx, f))
+        let result = self.with_ctx(stamp, |ctx| self.call(ctx, f));
+        self.run_arena.empty();
+        result
     }
 
     /// An observed run whose reads `f` may record in segments
@@ -687,6 +693,7 @@ impl Engine {
         debug_assert!(self.pending, "run without a pending node");
         let stamp = self.next_stamp();
         let (result, last_stamp) = self.with_ctx(stamp, |ctx| (self.call(ctx, f), ctx.stamp.get()));
+        self.run_arena.empty();
         self.stamp = last_stamp;
         result
     }
@@ -1232,6 +1239,7 @@ impl Engine {
         let mark = self.read_mark();
         let stamp = self.next_stamp();
         let result = self.with_ctx(stamp, |ctx| self.call(ctx, f));
+        self.run_arena.empty();
         let read: Vec<u32> = self.reads()[mark as usize..].to_vec();
         self.discard_reads(mark);
         for (n, m) in self.nodes.iter().zip(saved) {
@@ -1258,6 +1266,7 @@ impl Engine {
             trusted: false,
             checked: None,
             reads: &self.reads,
+            arena: &self.run_arena,
         };
         let ctx = Ctx {
             nodes: &self.nodes,
@@ -1268,12 +1277,19 @@ impl Engine {
             trusted: self.grammar.trusted,
             checked: Some(&checked),
             reads: &self.reads,
+            arena: &self.run_arena,
         };
         if self.grammar.has_functions {
             crate::handle::in_run(&ctx, || f(&ctx))
         } else {
             f(&ctx)
         }
+    }
+
+    /// The memory the run arena holds (tests).
+    #[cfg(test)]
+    pub(crate) fn run_arena_bytes(&self) -> usize {
+        self.run_arena.allocated_bytes()
     }
 
     /// A context for materialising the current value (records nothing).

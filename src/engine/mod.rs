@@ -1320,6 +1320,51 @@ mod tests {
         }
     }
 
+    /// A formula whose lazy nodes keep data built in the run's arena, and
+    /// read it when a strategy evaluates them, after the predicate
+    /// returned: the same runs as with the data kept in `Rc`s, under
+    /// every strategy, and the arena's memory is reused from run to run.
+    #[test]
+    fn the_run_arena_lasts_the_run_and_is_reused() {
+        use std::rc::Rc;
+        fn pred<F: for<'a> Fn(Lazy<'a, Vec<bool>>) -> Cool<'a>>(f: F) -> F {
+            f
+        }
+        let in_arena = pred(|xs| {
+            let arena = xs.arena();
+            let prefix: Vec<bool> = xs.iter().take(5).map(|x| x.get()).collect();
+            let kept: &[bool] = arena.alloc_slice(&prefix);
+            let padding = arena.alloc([0u64; 64]);
+            Cool::lazy(move || Cool::from(kept.iter().filter(|x| **x).count() < 3))
+                & Cool::atom(move || padding[0] == 0 && xs.len() < 7)
+        });
+        let in_rc = pred(|xs| {
+            let prefix: Vec<bool> = xs.iter().take(5).map(|x| x.get()).collect();
+            let kept = Rc::new(prefix);
+            Cool::lazy(move || Cool::from(kept.iter().filter(|x| **x).count() < 3))
+                & Cool::atom(move || xs.len() < 7)
+        });
+        for strategy in Conj::ALL {
+            let search = |p: &dyn Fn(&mut Searcher<Vec<bool>>) -> Option<super::RunResult>| {
+                let mut s = Searcher::<Vec<bool>>::new(16);
+                let mut runs = vec![];
+                while let Some(r) = p(&mut s) {
+                    runs.push((r.is_true(), s.value()));
+                }
+                (runs, s.engine.run_arena_bytes())
+            };
+            let (arena_runs, arena_bytes) = search(&|s| s.step_cool(strategy, &in_arena));
+            let (rc_runs, _) = search(&|s| s.step_cool(strategy, &in_rc));
+            assert_eq!(arena_runs, rc_runs, "{strategy}");
+            assert!(arena_runs.len() > 60, "a search of some size");
+            // Each run took more than 512 bytes: the memory of a few runs.
+            assert!(
+                arena_bytes < 16 * 1024,
+                "{strategy}: {arena_bytes} bytes kept"
+            );
+        }
+    }
+
     /// Reads the whole list.
     fn length(xs: Lazy<'_, Vec<bool>>) -> bool {
         xs.iter().count() < 100

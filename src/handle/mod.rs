@@ -62,6 +62,8 @@ pub(crate) struct Ctx<'a> {
     /// this context checks every read already).
     pub(crate) checked: Option<&'a Ctx<'a>>,
     pub(crate) reads: &'a ReadLog,
+    /// The run's arena ([`RunArena`]), emptied when the run ends.
+    pub(crate) arena: &'a ArenaSlot,
 }
 
 impl<'a> Ctx<'a> {
@@ -203,6 +205,111 @@ impl<T> Copy for Lazy<'_, T> {}
 impl<T> std::fmt::Debug for Lazy<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Lazy<{}>#{}", std::any::type_name::<T>(), self.node)
+    }
+}
+
+impl<'a, T> Lazy<'a, T> {
+    /// The arena of the run in progress: memory for the predicate's own
+    /// data (an environment, a term it builds) that lasts until the run
+    /// ends. See [`RunArena`].
+    #[inline]
+    pub fn arena(&self) -> RunArena<'a> {
+        let slot = self.ctx.arena;
+        slot.lent.set(true);
+        RunArena { bump: &slot.bump }
+    }
+}
+
+/// The arena an engine lends its runs ([`Lazy::arena`]), and whether the
+/// run in progress took it: only then is it emptied after the run (most
+/// predicates never take it, and emptying is a call into the allocator's
+/// crate).
+#[derive(Debug, Default)]
+pub(crate) struct ArenaSlot {
+    bump: bumpalo::Bump,
+    lent: std::cell::Cell<bool>,
+}
+
+impl ArenaSlot {
+    /// Frees what the run took (keeping the memory for the next run).
+    #[inline]
+    pub(crate) fn empty(&mut self) {
+        if self.lent.replace(false) {
+            self.bump.reset();
+        }
+    }
+
+    /// The memory the arena holds (tests).
+    #[cfg(test)]
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        self.bump.allocated_bytes()
+    }
+}
+
+/// Memory a predicate run lends to the predicate for its own data: taking
+/// from it is a pointer bump, and it is all given back at once when the
+/// run ends, to be reused by the next run. A predicate that builds
+/// structures as it goes (an interpreter's environment, a type checker's
+/// types), especially one that keeps them in [`Cool`](crate::cool::Cool)
+/// formula nodes, can build them here instead of in `Box`es or `Rc`s:
+/// nothing is freed one by one, and a reference (one word, `Copy`) shares
+/// a structure where an `Rc` would count.
+///
+/// Values must be `Copy`: the arena never drops them. A reference can not
+/// outlive the run, like the handle the arena came from.
+///
+/// ```
+/// use neatcheck::{search, Lazy};
+/// use neatcheck::lazy::ListView;
+///
+/// /// A list of the elements read so far, built in the run's arena.
+/// #[derive(Clone, Copy)]
+/// struct Seen<'a>(Option<&'a (u8, Seen<'a>)>);
+///
+/// fn no_repeats(xs: Lazy<'_, Vec<u8>>) -> bool {
+///     let arena = xs.arena();
+///     let (mut seen, mut rest) = (Seen(None), xs);
+///     while let ListView::Cons(x, tail) = rest.view() {
+///         let x = x.get();
+///         let mut earlier = seen;
+///         while let Seen(Some(&(y, before))) = earlier {
+///             if x == y {
+///                 return false;
+///             }
+///             earlier = before;
+///         }
+///         seen = Seen(Some(arena.alloc((x, seen))));
+///         rest = tail;
+///     }
+///     true
+/// }
+/// let found = search::ctrex(no_repeats, 20).unwrap_err();
+/// assert_eq!(found.value, vec![0, 0]);
+/// ```
+#[derive(Clone, Copy)]
+pub struct RunArena<'a> {
+    bump: &'a bumpalo::Bump,
+}
+
+impl<'a> RunArena<'a> {
+    /// Moves `value` into the arena, for the rest of the run.
+    #[inline]
+    pub fn alloc<U: Copy>(self, value: U) -> &'a U {
+        self.bump.alloc(value)
+    }
+
+    /// Copies `values` into the arena, for the rest of the run.
+    #[inline]
+    pub fn alloc_slice<U: Copy>(self, values: &[U]) -> &'a [U] {
+        self.bump.alloc_slice_copy(values)
+    }
+}
+
+impl std::fmt::Debug for RunArena<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunArena")
+            .field("allocated_bytes", &self.bump.allocated_bytes())
+            .finish()
     }
 }
 

@@ -351,6 +351,7 @@ pub(super) fn standing_text<B: fmt::Debug + 'static>(ctx: &Ctx<'_>, root: u32) -
         trusted: false,
         checked: None,
         reads: ctx.reads,
+        arena: ctx.arena,
     };
     let (shape, start) = live_root(&quiet, root);
     let show = |node: u32| format!("{:?}", Lazy::<B>::new(&quiet, node).force_generic());

@@ -14,7 +14,6 @@ use super::recycle;
 use neatcheck::lazy::ListView;
 use neatcheck::{Enumerable, Lazy};
 use std::cell::Cell;
-use std::rc::Rc;
 
 /// `Type = TUnit | TBool | TFun(Type, Type)`.
 #[derive(Enumerable, Debug, Clone, PartialEq, Eq)]
@@ -147,10 +146,11 @@ pub enum TEnv<'e, 'a> {
     Shared(&'e SharedEnv<'a>),
 }
 
-/// A persistent typing environment: the same list, owned and shared by
-/// reference counts, for checkers whose environments outlive a call.
-#[derive(Clone, Debug, Default)]
-pub struct SharedEnv<'a>(Option<std::rc::Rc<(LNat<'a>, LType<'a>, SharedEnv<'a>)>>);
+/// A persistent typing environment: the same list, built in the run's
+/// arena ([`neatcheck::RunArena`]) and shared by reference, for checkers
+/// whose environments outlive a call (formula nodes keep theirs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SharedEnv<'a>(Option<&'a (LNat<'a>, LType<'a>, SharedEnv<'a>)>);
 
 impl<'a> SharedEnv<'a> {
     /// The empty environment.
@@ -158,16 +158,16 @@ impl<'a> SharedEnv<'a> {
         SharedEnv(None)
     }
 
-    /// `(x, t) : self`.
+    /// `(x, t) : self`, built in the arena of `x`'s run.
     pub fn push(&self, x: LNat<'a>, t: LType<'a>) -> Self {
-        SharedEnv(Some(std::rc::Rc::new((x, t, self.clone()))))
+        SharedEnv(Some(x.arena().alloc((x, t, *self))))
     }
 
     /// `lookupT(x, self)`.
     fn lookup(&self, x: LNat<'a>) -> Option<LType<'a>> {
         let mut env = self;
-        while let Some(cell) = &env.0 {
-            let (y, t, rest) = &**cell;
+        while let Some(cell) = env.0 {
+            let (y, t, rest) = cell;
             if eq_nat(x, *y) {
                 return Some(*t);
             }
@@ -310,10 +310,11 @@ impl<'a> TypeBuilder<'a> for Types<'a> {
     }
 }
 
-/// A type synthesised by [`infer`], owned: the Typecheck benchmark keeps
-/// types in formula nodes, which outlive any arena (lambda's own checker
-/// builds its types in the run's arena instead).
-#[derive(Clone, Debug)]
+/// A type synthesised by [`infer`] for the Typecheck benchmark, which keeps
+/// types in formula nodes: built types live in the run's arena
+/// ([`neatcheck::RunArena`]; lambda's own checker builds its types in a
+/// table of its own instead).
+#[derive(Clone, Copy, Debug)]
 pub enum Ty<'a> {
     /// An input sub-term (an annotation).
     In(LType<'a>),
@@ -322,7 +323,7 @@ pub enum Ty<'a> {
     /// A built `TBool`.
     Bool,
     /// A built `TFun(argument, result)`, the argument an annotation.
-    Fun(LType<'a>, Rc<Ty<'a>>),
+    Fun(LType<'a>, &'a Ty<'a>),
 }
 
 /// One constructor of a [`Ty`], with its fields as [`Ty`]s.
@@ -348,15 +349,15 @@ impl<'a> Ty<'a> {
             },
             Ty::Unit => TyView::Unit,
             Ty::Bool => TyView::Bool,
-            Ty::Fun(a, r) => TyView::Fun(Ty::In(*a), (**r).clone()),
+            Ty::Fun(a, r) => TyView::Fun(Ty::In(*a), **r),
         }
     }
 }
 
-/// Builds owned [`Ty`]s.
-struct Owned;
+/// Builds [`Ty`]s in the run's arena.
+struct InArena<'a>(neatcheck::RunArena<'a>);
 
-impl<'a> TypeBuilder<'a> for Owned {
+impl<'a> TypeBuilder<'a> for InArena<'a> {
     type Ty = Ty<'a>;
 
     fn input(t: LType<'a>) -> Ty<'a> {
@@ -372,7 +373,7 @@ impl<'a> TypeBuilder<'a> for Owned {
     }
 
     fn fun(&mut self, arg: LType<'a>, res: Ty<'a>) -> Ty<'a> {
-        Ty::Fun(arg, Rc::new(res))
+        Ty::Fun(arg, self.0.alloc(res))
     }
 
     fn result(&self, t: Ty<'a>) -> Option<Ty<'a>> {
@@ -381,7 +382,7 @@ impl<'a> TypeBuilder<'a> for Owned {
                 TypeView::TFun(_, r) => Some(Ty::In(r)),
                 _ => None,
             },
-            Ty::Fun(_, r) => Some(Rc::unwrap_or_clone(r)),
+            Ty::Fun(_, r) => Some(*r),
             Ty::Unit | Ty::Bool => None,
         }
     }
@@ -402,7 +403,7 @@ fn eq_type<'a>(types: &Types<'a>, a: TyRef<'a>, b: TyRef<'a>) -> bool {
 
 /// `infer(env, e)` with owned types (for the Typecheck benchmark).
 pub fn infer<'a>(env: &TEnv<'_, 'a>, e: LExpr<'a>) -> Option<Ty<'a>> {
-    infer_with(&mut Owned, env, e)
+    infer_with(&mut InArena(e.arena()), env, e)
 }
 
 /// `infer(env, e)`: the type `e` would have if it were well typed; checks

@@ -70,12 +70,12 @@ pub fn ok<'a>(env: &Env<'a>, e: LExpr<'a>) -> Cool<'a> {
         ExprView::Lit(_) => Cool::constant(true),
         ExprView::Lam(t, x, b) => ok(&env.push(x, t), b),
         ExprView::App(f, a) => {
-            let (e1, e2, e3) = (env.clone(), env.clone(), env.clone());
-            Cool::lazy(move || ok(&e1, f))
-                & (Cool::lazy(move || ok(&e2, a)) & Cool::lazy(move || arg_ok(&e3, f, a)))
+            let env = *env;
+            Cool::lazy(move || ok(&env, f))
+                & (Cool::lazy(move || ok(&env, a)) & Cool::lazy(move || arg_ok(&env, f, a)))
         }
         ExprView::Let(bs, b) => {
-            let env = env.clone();
+            let env = *env;
             Cool::lazy(move || ok_binds(bs)) & Cool::lazy(move || ok_body(&env, bs, b))
         }
     }
