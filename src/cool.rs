@@ -105,7 +105,10 @@ impl<'a> Cool<'a> {
     }
 
     /// A lazily computed sub-formula (computing it may read input; like an
-    /// atom, it must be a pure function of the input).
+    /// atom, it must be a pure function of the input). Data that several
+    /// closures share (an environment) can live in the run's arena
+    /// ([`Lazy::arena`](crate::Lazy::arena)), shared by a reference
+    /// instead of an `Rc`.
     pub fn lazy(f: impl FnOnce() -> Cool<'a> + 'a) -> Self {
         Cool(Node::Lazy(InlineFn::new(f), false))
     }
