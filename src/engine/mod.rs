@@ -203,12 +203,12 @@ impl FusionStats {
     }
 }
 
-/// [`Strategy::count_and_observe`] in a run from read `mark` on, with the
-/// read count it needs (kept out of the look-ahead's way: the fused run of
-/// O and OF is the hotter one).
+/// The fused run of OS and OSF: [`Strategy::count_and_observe`] in a run
+/// whose reads begin at `mark`, with the read count it needs (out of line,
+/// out of the way of the fused run of O and OF, the hotter one).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn count_and_observe(
+fn fused_counting_run(
     strategy: Strategy,
     ctx: &crate::handle::Ctx<'_>,
     value: Cool<'_>,
@@ -456,7 +456,7 @@ impl<T: 'static> Searcher<T> {
                 match strategy.prepass() {
                     Prepass::CountReads => {
                         let distinct = &mut *distinct;
-                        count_and_observe(
+                        fused_counting_run(
                             strategy, ctx, value, inherited, flips, log, segment, distinct, mark,
                         )
                     }
