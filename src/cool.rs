@@ -1545,7 +1545,7 @@ impl Strategy {
     /// where the observed run computes what the counting run left
     /// uncomputed (the atoms below a sequential conjunction at the root,
     /// whose value the counting run never forces) or, without segments,
-    /// meets the forcings in another order or not all of them.
+    /// meets other forcings than the first ones in the recorded order.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn count_and_observe(
         self,
