@@ -52,7 +52,10 @@
 //! `satisfying`, `classes`, `ctrex`, `deepen` and `searcher` run a property
 //! over them (the table on [`Config`]). A property is a closure over plain
 //! values or lazy handles, or a function returning a [`cool::Cool`]
-//! formula; on one thread it may capture a `RefCell` or take an `Rc`.
+//! formula; on one thread it may capture a `RefCell` or take an `Rc`. Data
+//! a run builds for itself (an environment, a term) can live in the run's
+//! arena ([`Lazy::arena`]): a pointer bump to take, freed at once when the
+//! run ends.
 //!
 //! In a test, write `neatcheck::check(|x: u8, xs: Vec<u8>| ...)` (plain
 //! values) or `neatcheck::check(|xs: Lazy<Vec<u8>>| ...)` (lazy handles),
