@@ -1320,6 +1320,52 @@ mod tests {
         }
     }
 
+    /// A prepass made as the observed run that panics counts as one run
+    /// that panicked, with no children, as when the prepass is made apart:
+    /// the same runs and results, fused or not, for every strategy with a
+    /// prepass.
+    #[test]
+    fn a_panic_in_a_fused_prepass_searches_as_two_runs() {
+        fn pred<F: for<'a> Fn(Lazy<'a, Vec<bool>>) -> Cool<'a>>(f: F) -> F {
+            f
+        }
+        // The right operand reads the length (every cell: the last one,
+        // `Nil`, could grow) and panics on lists of two: a panicking node
+        // whose reads would have children.
+        let p = pred(|xs| {
+            Cool::atom(move || !xs.nth(0).is_some_and(|x| x.get()))
+                & Cool::lazy(move || {
+                    if xs.len() == 2 {
+                        panic!("planted");
+                    }
+                    Cool::from(true)
+                })
+        });
+        let quiet = crate::internal::quiet::Quiet::new();
+        for strategy in [Conj::O, Conj::OF, Conj::OS, Conj::OSF] {
+            let search = |fuse: bool, segments: Option<bool>| {
+                let mut s = Searcher::<Vec<bool>>::new(14);
+                s.fusion.fixed = segments;
+                let mut runs = vec![];
+                while let Some(r) = s.step_cool_fusing(strategy, &p, fuse) {
+                    runs.push((format!("{r:?}"), s.value()));
+                }
+                runs
+            };
+            let apart = search(false, None);
+            assert!(
+                apart.iter().any(|(r, _)| r.contains("Panicked")),
+                "{strategy}: some run panics"
+            );
+            // No list longer than two: a node that panicked has no children.
+            assert!(apart.iter().all(|(_, xs)| xs.len() <= 2), "{strategy}");
+            for segments in [true, false] {
+                assert_eq!(search(true, Some(segments)), apart, "{strategy} {segments}");
+            }
+        }
+        drop(quiet);
+    }
+
     /// A formula whose lazy nodes keep data built in the run's arena, and
     /// read it when a strategy evaluates them, after the predicate
     /// returned: the same runs as with the data kept in `Rc`s, under
