@@ -1381,8 +1381,9 @@ mod tests {
             let prefix: Vec<bool> = xs.iter().take(5).map(|x| x.get()).collect();
             let kept: &[bool] = arena.alloc_slice(&prefix);
             let padding = arena.alloc([0u64; 64]);
+            let name = arena.alloc_str("kept");
             Cool::lazy(move || Cool::from(kept.iter().filter(|x| **x).count() < 3))
-                & Cool::atom(move || padding[0] == 0 && xs.len() < 7)
+                & Cool::atom(move || padding[0] == 0 && name == "kept" && xs.len() < 7)
         });
         let in_rc = pred(|xs| {
             let prefix: Vec<bool> = xs.iter().take(5).map(|x| x.get()).collect();

@@ -303,6 +303,12 @@ impl<'a> RunArena<'a> {
     pub fn alloc_slice<U: Copy>(self, values: &[U]) -> &'a [U] {
         self.bump.alloc_slice_copy(values)
     }
+
+    /// Copies `text` into the arena, for the rest of the run.
+    #[inline]
+    pub fn alloc_str(self, text: &str) -> &'a str {
+        self.bump.alloc_str(text)
+    }
 }
 
 impl std::fmt::Debug for RunArena<'_> {
