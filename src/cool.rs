@@ -390,6 +390,22 @@ impl<'f> Eval<'f> {
         }
     }
 
+    /// The log of a counting run that lists its observed run's order
+    /// (`LISTS`: OS's, made as the observed run, lists it in
+    /// [`ForcingLog::observed`] as O's look-ahead does, and marks it
+    /// `unlisted` below a sequential conjunction, whose atoms it computes
+    /// out of order), or `None`.
+    #[inline(always)]
+    fn listing<const LISTS: bool>(&mut self) -> Option<&mut ForcingLog> {
+        if !LISTS {
+            return None;
+        }
+        match &mut self.forcing {
+            Forcing::Record { log, .. } => Some(log),
+            _ => None,
+        }
+    }
+
     /// A schedule's decision for its conjunction, and its operands'
     /// schedules.
     fn split(&self, s: Sched) -> (bool, Sched, Sched) {
@@ -442,9 +458,14 @@ impl<'f> Eval<'f> {
 /// not force: that run must be made.
 ///
 /// The counting run of OS and OSF stands for their observed run the same
-/// way ([`Strategy::count_and_observe`]): it computes every operand of
-/// every conjunction, so the observed run is always replayed over it, and
-/// made without segments it stands where the observed run meets the first
+/// way ([`Strategy::count_and_observe`]). It computes every operand of
+/// every conjunction; OS's observed run evaluates, at each conjunction,
+/// both operands or the one that fails, each under the schedule the
+/// counting run returned for it, so the counting run lists its order as it
+/// goes, like O's look-ahead (below a sequential conjunction, whose atoms
+/// it computes out of order, and for OSF, whose observed run also makes
+/// the children's schedules, the observed run is replayed instead). Made
+/// without segments, it stands where the observed run meets the first
 /// forcings in the recorded order and no other (it usually stops at the
 /// first false operand): the reads are then the recorded ones up to the
 /// first forcing skipped.
@@ -507,7 +528,9 @@ pub(crate) struct ForcingLog {
     /// them.
     observed: Vec<(u32, u32)>,
     /// Whether OF's observed run evaluates an operand its look-ahead never
-    /// evaluated: its order is then not listed, but found by a replay.
+    /// evaluated, or OS's counting run met a sequential conjunction (whose
+    /// atoms it computes out of order): the observed order is then not
+    /// listed, but found by a replay.
     unlisted: bool,
     /// Whether an atom computed by a lazy node was computed apart from it
     /// (by the counting run of OS and OSF, which computes the atoms below
@@ -671,11 +694,13 @@ impl ForcingLog {
     /// made from the recorded ones (with segments, or when it meets every
     /// forcing in the recorded order). Leaves the verdict as a replay
     /// would ([`ForcingLog::met_in_order`], [`ForcingLog::reordering`]).
-    fn order_observed(&mut self, segmented: bool) -> bool {
+    fn order_observed(&mut self, segmented: bool, prefixes: bool) -> bool {
         self.replayed = true;
         let mut next = 0;
+        let mut in_order = true;
         for &(first, end) in &self.observed {
             if first != next {
+                in_order = false;
                 break;
             }
             next = end;
@@ -683,6 +708,14 @@ impl ForcingLog {
         if next == self.forcings() {
             self.index(false);
             self.next = self.positions.len();
+            return true;
+        }
+        if in_order && prefixes {
+            // The first forcings, in order: the reads up to the next one
+            // (`unmet_reads_from`), segments or not.
+            self.segmented = true;
+            self.reordered = false;
+            self.order.extend(0..next);
             return true;
         }
         if !segmented {
@@ -1021,35 +1054,45 @@ impl<'a> Cool<'a> {
     }
 
     /// The counting run of OS and OSF.
-    fn subset<'r>(
+    fn subset<'r, const LISTS: bool>(
         &'r mut self,
         s: Sched,
         ev: &mut Eval,
         count: &dyn Fn() -> usize,
     ) -> (Sched, LRes<'r, 'a>) {
         let lazy = matches!(self.0, Node::Lazy(..));
+        let first = ev.listing::<LISTS>().map_or(0, |log| log.forcings());
         self.resolve(ev);
         if let Node::Atom(..) = self.0 {
             if lazy {
                 // Its atom is computed later than the lazy node.
                 ev.forcing.defer_atom();
             }
+            if let Some(log) = ev.listing::<LISTS>() {
+                log.unlisted = true;
+            }
             return (s, LRes::Atom(self));
+        }
+        if let Some(log) = ev.listing::<LISTS>() {
+            log.observe_since(first);
         }
         match &mut self.0 {
             Node::Bool(b) => (s, LRes::Known(*b)),
             Node::Seq(p, neg) => {
+                if let Some(log) = ev.listing::<LISTS>() {
+                    log.unlisted = true;
+                }
                 let neg = *neg;
                 let [l, r] = &mut **p;
                 let (b, sl, sr) = ev.split(s);
-                let (sl2, rl) = l.subset(sl, ev, count);
-                let (sr2, rr) = r.subset(sr, ev, count);
+                let (sl2, rl) = l.subset::<LISTS>(sl, ev, count);
+                let (sr2, rr) = r.subset::<LISTS>(sr, ev, count);
                 (ev.flip(s, b, sl2, sr2), LRes::And(Box::new((rl, rr)), neg))
             }
             Node::And(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
-                let (s2, v) = subset_and(s, l, r, ev, count);
+                let (s2, v) = subset_and::<LISTS>(s, l, r, ev, count);
                 (s2, LRes::Known(v != neg))
             }
             Node::Atom(..) | Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
@@ -1058,24 +1101,40 @@ impl<'a> Cool<'a> {
 
     /// The counting run, forced at once: [`Cool::subset`] then
     /// [`LRes::force`], an atom computed in place (not moved out first).
-    fn subset_value(
+    fn subset_value<const LISTS: bool>(
         &mut self,
         s: Sched,
         ev: &mut Eval,
         count: &dyn Fn() -> usize,
     ) -> (Sched, bool) {
+        let first = ev.listing::<LISTS>().map_or(0, |log| log.forcings());
         self.resolve(ev);
         match &mut self.0 {
-            Node::Bool(b) => (s, *b),
-            Node::Atom(..) => (s, self.leaf_value(ev)),
+            Node::Bool(b) => {
+                let b = *b;
+                if let Some(log) = ev.listing::<LISTS>() {
+                    log.observe_since(first);
+                }
+                (s, b)
+            }
+            Node::Atom(..) => {
+                let v = self.leaf_value(ev);
+                if let Some(log) = ev.listing::<LISTS>() {
+                    log.observe_since(first);
+                }
+                (s, v)
+            }
             Node::And(p, neg) => {
                 let neg = *neg;
+                if let Some(log) = ev.listing::<LISTS>() {
+                    log.observe_since(first);
+                }
                 let [l, r] = &mut **p;
-                let (s2, v) = subset_and(s, l, r, ev, count);
+                let (s2, v) = subset_and::<LISTS>(s, l, r, ev, count);
                 (s2, v != neg)
             }
             Node::Seq(..) => {
-                let (s2, res) = self.subset(s, ev, count);
+                let (s2, res) = self.subset::<LISTS>(s, ev, count);
                 (s2, res.force(ev))
             }
             Node::Lazy(..) | Node::Taken => unreachable!("resolved"),
@@ -1331,7 +1390,7 @@ fn par_and<'a>(s: Sched, l: &mut Cool<'a>, r: &mut Cool<'a>, ev: &mut Eval) -> (
 /// The counting run of a parallel conjunction `l & r` under schedule `s`:
 /// its operands in the scheduled order, flipped when the second one fails
 /// without reading anything new.
-fn subset_and<'a>(
+fn subset_and<'a, const LISTS: bool>(
     s: Sched,
     l: &mut Cool<'a>,
     r: &mut Cool<'a>,
@@ -1344,7 +1403,14 @@ fn subset_and<'a>(
     } else {
         ((l, sl), (r, sr))
     };
-    let (sf2, fv) = first.subset_value(sfirst, ev, count);
+    // OS's observed run, listed (`Eval::listing`): it evaluates each
+    // operand under the schedule this run returns for it and stops at
+    // the first that fails, so its list here is both operands' lists,
+    // left first, or the list of the one operand it evaluates (the quirky
+    // schedules are those of an operand it never evaluates).
+    let first_at = ev.listing::<LISTS>().map_or(0, |log| log.observed_mark());
+    let (sf2, fv) = first.subset_value::<LISTS>(sfirst, ev, count);
+    let second_at = ev.listing::<LISTS>().map_or(0, |log| log.observed_mark());
     // New schedules of the left and right operands once known.
     let assign = |sf2: Sched, ss2: Sched| -> (Sched, Sched) {
         if b {
@@ -1354,19 +1420,32 @@ fn subset_and<'a>(
         }
     };
     if fv {
-        let (ss2, sv) = second.subset_value(ssecond, ev, count);
+        let (ss2, sv) = second.subset_value::<LISTS>(ssecond, ev, count);
         let (sl2, sr2) = assign(sf2, ss2);
         if sv {
+            if b {
+                if let Some(log) = ev.listing::<LISTS>() {
+                    // Back in order: the left operand (second here) first.
+                    log.observe_swapped(first_at, second_at);
+                }
+            }
             return (ev.flip(s, false, sl2, sr2), true);
         }
         // The second fails: "second is subset".
+        if let Some(log) = ev.listing::<LISTS>() {
+            log.unobserve(first_at, second_at);
+        }
         return (second_is_subset(ev, s, b, sl, sl2, sr2), false);
     }
     let n = count();
-    let (ss2, sv) = second.subset_value(ssecond, ev, count);
+    let (ss2, sv) = second.subset_value::<LISTS>(ssecond, ev, count);
     let (sl2, sr2) = assign(sf2, ss2);
     if sv || count() > n {
         // "first fails"
+        if let Some(log) = ev.listing::<LISTS>() {
+            let end = log.observed_mark();
+            log.unobserve(second_at, end);
+        }
         let s = if !b {
             ev.flip(s, false, sl2, sr)
         } else {
@@ -1374,6 +1453,9 @@ fn subset_and<'a>(
         };
         (s, false)
     } else {
+        if let Some(log) = ev.listing::<LISTS>() {
+            log.unobserve(first_at, second_at);
+        }
         (second_is_subset(ev, s, b, sl, sl2, sr2), false)
     }
 }
@@ -1440,7 +1522,7 @@ impl Strategy {
             }
             Prepass::CountReads => {
                 let mut c = c;
-                c.subset(s, &mut ev, reads).0
+                c.subset::<false>(s, &mut ev, reads).0
             }
         };
         Schedule::made(start, flips)
@@ -1525,7 +1607,7 @@ impl Strategy {
         // operand the look-ahead never evaluated.
         if !log.unlisted {
             let children = if self == Strategy::O { start } else { fair };
-            return if log.order_observed(segment.is_some()) {
+            return if log.order_observed(segment.is_some(), false) {
                 Fused::Observed(value, Schedule::made(children, flips))
             } else {
                 Fused::Rerun(Schedule::made(start, flips))
@@ -1536,9 +1618,9 @@ impl Strategy {
 
     /// For a strategy whose prepass counts reads (OS, OSF): the counting
     /// run of a node, made as an observed run whose reads are recorded in
-    /// segments when `segment` is given (it starts one), then the observed
-    /// run replayed over the formula the counting run computed (no
-    /// predicate code runs again). `count` says how many distinct
+    /// segments when `segment` is given (it starts one), which works out
+    /// OS's observed run as it goes or else replays the observed run over
+    /// the formula it computed (no predicate code runs again). `count` says how many distinct
     /// positions the run has read so far. Exactly [`Strategy::prepare`]
     /// then [`Strategy::observe`] when the replay succeeds; otherwise the
     /// observed run is still to make, from the returned schedule. It fails
@@ -1559,8 +1641,11 @@ impl Strategy {
     ) -> Fused {
         debug_assert_eq!(self.prepass(), Prepass::CountReads);
         log.clear();
+        // OS's observed run is listed as the counting run goes; OSF's,
+        // which also makes the children's schedules, is replayed.
+        let lists = self == Strategy::OS;
         let mut c = c;
-        let (start, recorded) = {
+        let (start, recorded, listed) = {
             let mut ev = Eval::new(
                 Forcing::Record {
                     log: &mut *log,
@@ -1572,12 +1657,27 @@ impl Strategy {
             // The root's value stays unforced, as in the counting run made
             // apart (forcing it could run an atom that panics where the
             // observed run would not).
-            let (start, _) = c.subset(inherited.root, &mut ev, count);
+            let (start, root) = if lists {
+                c.subset::<true>(inherited.root, &mut ev, count)
+            } else {
+                c.subset::<false>(inherited.root, &mut ev, count)
+            };
             let recorded = !matches!(ev.forcing, Forcing::Record { failed: true, .. });
-            (start, recorded)
+            let listed = match root {
+                LRes::Known(value) if lists && !ev.log().unlisted => Some(value),
+                _ => None,
+            };
+            (start, recorded, listed)
         };
         if !recorded {
             return Fused::Rerun(Schedule::made(start, flips));
+        }
+        if let Some(value) = listed {
+            return if log.order_observed(segmented, true) {
+                Fused::Observed(value, Schedule::made(start, flips))
+            } else {
+                Fused::Rerun(Schedule::made(start, flips))
+            };
         }
         self.replay_observed(&mut c, start, flips, log, segmented, true)
     }

@@ -1268,6 +1268,12 @@ mod tests {
                 b(Not(b(Elem(0)))),
                 b(And(b(Elem(0)), b(And(b(Elem(1)), b(Elem(0)))))),
             ),
+            // OS's counting run lists its observed run: a failing first
+            // operand whose second one reads nothing new is dropped.
+            And(
+                b(And(b(Lazy(0, b(Elem(2)))), b(Elem(0)))),
+                b(Not(b(LenGe(0)))),
+            ),
             // The counting run of OS and OSF computes the atom of a lazy
             // node below a sequential conjunction after walking both of
             // its operands: two forcings at one position, not in a row.
