@@ -1274,6 +1274,17 @@ mod tests {
                 b(And(b(Lazy(0, b(Elem(2)))), b(Elem(0)))),
                 b(Not(b(LenGe(0)))),
             ),
+            // The schedules F's observed run (OSF's) makes after a
+            // counting run: both operands hold, the second fails reading
+            // nothing new, the first fails.
+            And(
+                b(Not(b(Not(b(LenGe(0)))))),
+                b(Not(b(And(b(Elem(2)), b(Elem(0)))))),
+            ),
+            Lazy(1, b(And(b(LenGe(3)), b(And(b(Elem(2)), b(Elem(0))))))),
+            And(b(Elem(3)), b(And(b(LenGe(0)), b(Elem(0))))),
+            And(b(Lazy(1, b(Lazy(0, b(Elem(0)))))), b(Elem(2))),
+            Not(b(And(b(Elem(0)), b(And(b(Elem(1)), b(LenGe(3))))))),
             // The counting run of OS and OSF computes the atom of a lazy
             // node below a sequential conjunction after walking both of
             // its operands: two forcings at one position, not in a row.
