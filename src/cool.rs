@@ -689,11 +689,14 @@ impl ForcingLog {
         }
     }
 
-    /// Ends a fused run whose look-ahead listed the observed order (O's,
-    /// or OF's unless `unlisted`): whether the observed run's reads can be
-    /// made from the recorded ones (with segments, or when it meets every
-    /// forcing in the recorded order). Leaves the verdict as a replay
-    /// would ([`ForcingLog::met_in_order`], [`ForcingLog::reordering`]).
+    /// Ends a fused run whose prepass listed the observed order (O's, OF's
+    /// unless `unlisted`, OS's counting run's): whether the observed run's
+    /// reads can be made from the recorded ones (with segments, or when it
+    /// meets every forcing in the recorded order, or, given `prefixes` (the
+    /// run noted where each forcing's reads begin), the first ones in the
+    /// recorded order and no other). Leaves the verdict as a replay would
+    /// ([`ForcingLog::met_in_order`], [`ForcingLog::reordering`],
+    /// [`ForcingLog::unmet_reads_from`]).
     fn order_observed(&mut self, segmented: bool, prefixes: bool) -> bool {
         self.replayed = true;
         let mut next = 0;
