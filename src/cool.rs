@@ -397,13 +397,8 @@ impl<'f> Eval<'f> {
     /// out of order), or `None`.
     #[inline(always)]
     fn listing<const LISTS: bool>(&mut self) -> Option<&mut ForcingLog> {
-        if !LISTS {
-            return None;
-        }
-        match &mut self.forcing {
-            Forcing::Record { log, .. } => Some(log),
-            _ => None,
-        }
+        // (A listing counting run is always a recording one.)
+        LISTS.then(|| self.log())
     }
 
     /// A schedule's decision for its conjunction, and its operands'
