@@ -934,7 +934,7 @@ impl Engine {
 
     /// Whether position `e` can be swapped to its next alternative within
     /// the bound, at the current size.
-    #[inline]
+    #[inline(always)]
     fn fits(&self, e: u32) -> bool {
         if self.depth.is_some() {
             return self.fits_by_depth(e);
@@ -942,12 +942,20 @@ impl Engine {
         let node = &self.nodes[e as usize];
         let h = &self.hot[node.prod().index()];
         if h.leaf {
-            self.leaf_sizes(h)
-                .step(&self.grammar, node.leaf_index())
-                .is_some_and(|d| self.size + d <= self.bound)
+            self.leaf_fits(h, node)
         } else {
             h.next.is_some() && self.size + h.next_delta as u64 <= self.bound
         }
+    }
+
+    /// [`Engine::fits`] of a leaf (a table lookup, out of the way of the
+    /// commit's loop over the reads, where most positions are
+    /// alternatives).
+    #[inline(never)]
+    fn leaf_fits(&self, h: &Hot, node: &Node) -> bool {
+        self.leaf_sizes(h)
+            .step(&self.grammar, node.leaf_index())
+            .is_some_and(|d| self.size + d <= self.bound)
     }
 
     /// [`Engine::fits`] under a depth bound (out of the size search's way).
