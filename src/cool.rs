@@ -84,14 +84,40 @@ type Negated = bool;
 
 impl fmt::Debug for Cool<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bang = |neg: bool| if neg { "!" } else { "" };
+        self.fmt_levels(f, DEBUG_LEVELS)
+    }
+}
+
+/// How many levels of a formula its `Debug` shows (deeper ones are `…`):
+/// a formula can be as deep as its input.
+const DEBUG_LEVELS: u32 = 100;
+
+impl Cool<'_> {
+    fn fmt_levels(&self, f: &mut fmt::Formatter<'_>, levels: u32) -> fmt::Result {
+        let bang = if self.negated() { "!" } else { "" };
+        let (pair, op) = match &self.0 {
+            Node::Bool(b) => return write!(f, "{b}"),
+            Node::Atom(..) => return write!(f, "{bang}<atom>"),
+            Node::Lazy(..) => return write!(f, "{bang}<lazy>"),
+            Node::Taken => return write!(f, "<taken>"),
+            Node::And(p, _) => (p, "&"),
+            Node::Seq(p, _) => (p, "&&"),
+        };
+        if levels == 0 {
+            return write!(f, "{bang}(…)");
+        }
+        write!(f, "{bang}(")?;
+        pair[0].fmt_levels(f, levels - 1)?;
+        write!(f, " {op} ")?;
+        pair[1].fmt_levels(f, levels - 1)?;
+        write!(f, ")")
+    }
+
+    /// Whether the node's value is negated.
+    fn negated(&self) -> bool {
         match &self.0 {
-            Node::Bool(b) => write!(f, "{b}"),
-            Node::Atom(_, neg) => write!(f, "{}<atom>", bang(*neg)),
-            Node::Lazy(_, neg) => write!(f, "{}<lazy>", bang(*neg)),
-            Node::And(p, neg) => write!(f, "{}({:?} & {:?})", bang(*neg), p[0], p[1]),
-            Node::Seq(p, neg) => write!(f, "{}({:?} && {:?})", bang(*neg), p[0], p[1]),
-            Node::Taken => write!(f, "<taken>"),
+            Node::Atom(_, neg) | Node::Lazy(_, neg) | Node::And(_, neg) | Node::Seq(_, neg) => *neg,
+            Node::Bool(_) | Node::Taken => false,
         }
     }
 }
@@ -373,11 +399,64 @@ impl Flips {
 struct Eval<'f> {
     forcing: Forcing<'f>,
     flips: &'f mut Flips,
+    /// Below this address the stack the walks are on is nearly used up
+    /// (0: unknown, never): a walk one level deeper goes on on a fresh
+    /// segment ([`Eval::with_room`]). The walks recurse once per level of
+    /// the formula, and a formula can be as deep as the input it follows
+    /// (or `Cool::all` of a long list).
+    stack_floor: usize,
+}
+
+/// The stack a formula walk leaves free for the next levels and the
+/// closures they call, and the size of a fresh segment when it runs out.
+const STACK_RED_ZONE: usize = 256 * 1024;
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// An address near the top of the caller's stack (the frame's own).
+#[inline(always)]
+fn stack_address() -> usize {
+    let probe = 0u8;
+    std::ptr::addr_of!(probe) as usize
+}
+
+/// [`Eval::stack_floor`] for the stack the caller is on.
+fn stack_floor() -> usize {
+    match stacker::remaining_stack() {
+        Some(remaining) => stack_address()
+            .saturating_sub(remaining)
+            .saturating_add(STACK_RED_ZONE),
+        None => 0,
+    }
 }
 
 impl<'f> Eval<'f> {
     fn new(forcing: Forcing<'f>, flips: &'f mut Flips) -> Self {
-        Eval { forcing, flips }
+        Eval {
+            forcing,
+            flips,
+            stack_floor: stack_floor(),
+        }
+    }
+
+    /// Whether the stack is too far used up for a walk to go a level
+    /// deeper on it.
+    #[inline(always)]
+    fn stack_low(&self) -> bool {
+        stack_address() < self.stack_floor
+    }
+
+    /// Walks on (`walk`) on a fresh stack segment, or on this one if it has
+    /// room after all.
+    #[cold]
+    #[inline(never)]
+    fn with_room<R>(&mut self, walk: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = self.stack_floor;
+        let result = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            self.stack_floor = stack_floor();
+            walk(self)
+        });
+        self.stack_floor = outer;
+        result
     }
 
     /// The recording run's log (O's look-ahead lists its observed order
@@ -854,6 +933,9 @@ enum LRes<'r, 'a> {
 
 impl LRes<'_, '_> {
     fn force(self, ev: &mut Eval) -> bool {
+        if ev.stack_low() {
+            return ev.with_room(|ev| self.force(ev));
+        }
         match self {
             LRes::Known(b) => b,
             LRes::Atom(atom) => atom.leaf_value(ev),
@@ -954,6 +1036,9 @@ impl<'a> Cool<'a> {
     fn seq_value(&mut self, ev: &mut Eval) -> bool {
         self.resolve(ev);
         match &mut self.0 {
+            Node::And(..) | Node::Seq(..) if ev.stack_low() => {
+                ev.with_room(|ev| self.seq_value(ev))
+            }
             Node::And(p, neg) | Node::Seq(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
@@ -965,6 +1050,9 @@ impl<'a> Cool<'a> {
 
     /// The observed run of O and OS: evaluation under schedule `s`.
     fn run(&mut self, s: Sched, ev: &mut Eval) -> bool {
+        if ev.stack_low() {
+            return ev.with_room(|ev| self.run(s, ev));
+        }
         if s.is_none() {
             return self.seq_value(ev);
         }
@@ -1001,6 +1089,9 @@ impl<'a> Cool<'a> {
     /// the schedule F's observed run makes under the returned one (the
     /// children's schedule under OF).
     fn lookahead<M: LookAhead>(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool, M::Fair) {
+        if ev.stack_low() {
+            return ev.with_room(|ev| self.lookahead::<M>(s, ev));
+        }
         let first = if M::LISTS { ev.log().forcings() } else { 0 };
         self.resolve(ev);
         let (s2, v, s3, neg) = match &mut self.0 {
@@ -1034,6 +1125,9 @@ impl<'a> Cool<'a> {
     /// The observed run of F, OF and OSF: the value and the schedule the
     /// children inherit (every false conjunction alternates).
     fn par(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool) {
+        if ev.stack_low() {
+            return ev.with_room(|ev| self.par(s, ev));
+        }
         self.resolve(ev);
         let (s2, v, neg) = match &mut self.0 {
             Node::Seq(p, neg) => {
@@ -1058,6 +1152,9 @@ impl<'a> Cool<'a> {
         ev: &mut Eval,
         count: &dyn Fn() -> usize,
     ) -> (Sched, LRes<'r, 'a>) {
+        if ev.stack_low() {
+            return ev.with_room(|ev| self.subset::<LISTS>(s, ev, count));
+        }
         let lazy = matches!(self.0, Node::Lazy(..));
         let first = ev.listing::<LISTS>().map_or(0, |log| log.forcings());
         self.resolve(ev);
@@ -1105,6 +1202,9 @@ impl<'a> Cool<'a> {
         ev: &mut Eval,
         count: &dyn Fn() -> usize,
     ) -> (Sched, bool) {
+        if ev.stack_low() {
+            return ev.with_room(|ev| self.subset_value::<LISTS>(s, ev, count));
+        }
         let first = ev.listing::<LISTS>().map_or(0, |log| log.forcings());
         self.resolve(ev);
         match &mut self.0 {

@@ -479,6 +479,72 @@ fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
     );
 }
 
+// ---- deep formulas ----
+
+/// A formula with a conjunction per level of `n`, nested to the left on
+/// even levels and to the right on odd ones: false at the bottom of a
+/// `Nat` `DEEP` deep or more.
+fn every_level(n: Lazy<'_, Nat>, level: usize) -> crate::cool::Cool<'_> {
+    use crate::cool::Cool;
+    match n.view() {
+        NatView::Z => Cool::constant(level < DEEP),
+        NatView::S(m) => {
+            let below = Cool::lazy(move || every_level(m, level + 1));
+            let here = Cool::atom(move || level <= DEEP);
+            if level % 2 == 0 {
+                below & here
+            } else {
+                here & below
+            }
+        }
+    }
+}
+
+/// The formula walks and drops go on on a fresh stack segment rather than
+/// overflow: a formula as deep as its input, under every strategy.
+#[test]
+fn a_formula_as_deep_as_its_input_is_searched_on_a_small_stack() {
+    use crate::cool::Strategy;
+    for strategy in Strategy::ALL {
+        let key = deep_key(DEEP);
+        let size = on_small_stack(move || {
+            let c = Config::default()
+                .strategy(strategy)
+                .replay(key)
+                .try_check(crate::cool::formula(|n: Lazy<Nat>| every_level(n, 0)))
+                .unwrap_err();
+            let size = c.size;
+            c.discard();
+            size
+        });
+        assert_eq!(size, DEEP as u64 + 1, "{strategy}");
+    }
+}
+
+/// `Cool::eval`, drop and `Debug` of formulas 200 000 conjunctions deep,
+/// nested either way, on a small stack.
+#[test]
+fn deep_formulas_are_evaluated_dropped_and_shown_on_a_small_stack() {
+    use crate::cool::Cool;
+    const LONG: usize = 200_000;
+    on_small_stack(|| {
+        let atoms = |skip: usize| (0..LONG).map(move |i| Cool::atom(move || i != skip));
+        assert!(Cool::all(atoms(LONG)).eval());
+        assert!(!Cool::all(atoms(LONG - 1)).eval());
+        let to_the_left = || atoms(LONG).fold(Cool::constant(true), Cool::and);
+        assert!(to_the_left().eval());
+        drop(Cool::all(atoms(LONG)));
+        drop(to_the_left());
+        let shown = format!("{:?}", Cool::all(atoms(LONG)));
+        assert!(
+            shown.starts_with("(<atom> & (<atom> & "),
+            "{}",
+            &shown[..40]
+        );
+        assert!(shown.contains("(…)") && shown.len() < 2_000, "{shown}");
+    });
+}
+
 /// The printer is iterative: a failing run found by a search on a value
 /// loaded into a searcher, and the patterns of its reads.
 #[test]

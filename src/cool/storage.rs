@@ -239,16 +239,47 @@ impl DerefMut for PairBox<'_> {
 
 impl Drop for PairBox<'_> {
     fn drop(&mut self) {
-        // SAFETY: the block holds the pair, dropped once here; then it is
-        // an empty block again, allocated as a `Box<Block>`.
-        unsafe { ptr::drop_in_place(self.pair.as_ptr()) };
-        let block = self.pair.cast::<Block>();
-        let unkept = FREE_BLOCKS
-            .try_with(|free| free.give(block))
-            .unwrap_or(Some(block));
-        if let Some(block) = unkept {
-            // SAFETY: as above; nothing else refers to the block.
-            drop(unsafe { Box::from_raw(block.as_ptr()) });
+        drop_pair(self.pair, 0);
+    }
+}
+
+/// A drop of nested pairs checks the stack once per this many levels (a
+/// formula is as deep as the input it follows, or as a long
+/// `Cool::all`), and goes on on a fresh segment when it runs low.
+const DROP_LEVELS_PER_CHECK: u32 = 32;
+
+/// Drops the pair in `pair`, `depth` pairs below the first one dropped,
+/// and gives its block back. Its operands are dropped where they lie (a
+/// conjunction's pair one level deeper, rather than by its own drop, which
+/// would count from 0 again). A drop that panics leaks the rest of the
+/// pair and the block.
+fn drop_pair(pair: NonNull<[Cool<'_>; 2]>, depth: u32) {
+    // SAFETY: the block holds the pair until here; each operand is
+    // dropped once, in place, and the block is then empty again,
+    // allocated as a `Box<Block>`.
+    for operand in unsafe { &mut *pair.as_ptr() } {
+        match &operand.0 {
+            Node::And(inner, _) | Node::Seq(inner, _) => {
+                let inner = inner.pair;
+                if (depth + 1) % DROP_LEVELS_PER_CHECK == 0 {
+                    stacker::maybe_grow(super::STACK_RED_ZONE, super::STACK_SEGMENT, || {
+                        drop_pair(inner, depth + 1)
+                    });
+                } else {
+                    drop_pair(inner, depth + 1);
+                }
+            }
+            // SAFETY (both): as above.
+            Node::Atom(..) | Node::Lazy(..) => unsafe { ptr::drop_in_place(operand) },
+            Node::Bool(_) | Node::Taken => {}
         }
+    }
+    let block = pair.cast::<Block>();
+    let unkept = FREE_BLOCKS
+        .try_with(|free| free.give(block))
+        .unwrap_or(Some(block));
+    if let Some(block) = unkept {
+        // SAFETY: as above; nothing else refers to the block.
+        drop(unsafe { Box::from_raw(block.as_ptr()) });
     }
 }
