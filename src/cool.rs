@@ -941,7 +941,28 @@ impl LRes<'_, '_> {
             LRes::Atom(atom) => atom.leaf_value(ev),
             LRes::And(p, neg) => {
                 let (a, b) = *p;
-                (a.force(ev) && b.force(ev)) != neg
+                let v = if a.force(ev) {
+                    b.force(ev)
+                } else {
+                    b.discard();
+                    false
+                };
+                v != neg
+            }
+        }
+    }
+
+    /// Drops a result left unforced, its nested pairs one by one rather
+    /// than recursively (a chain of sequential conjunctions is as deep as
+    /// its formula).
+    fn discard(self) {
+        if let LRes::And(..) = self {
+            let mut pending = vec![self];
+            while let Some(res) = pending.pop() {
+                if let LRes::And(p, _) = res {
+                    let (a, b) = *p;
+                    pending.extend([a, b]);
+                }
             }
         }
     }
@@ -1620,7 +1641,9 @@ impl Strategy {
             }
             Prepass::CountReads => {
                 let mut c = c;
-                c.subset::<false>(s, &mut ev, reads).0
+                let (start, root) = c.subset::<false>(s, &mut ev, reads);
+                root.discard();
+                start
             }
         };
         Schedule::made(start, flips)
@@ -1765,6 +1788,7 @@ impl Strategy {
                 LRes::Known(value) if lists && !ev.log().unlisted => Some(value),
                 _ => None,
             };
+            root.discard();
             (start, recorded, listed)
         };
         if !recorded {

@@ -481,9 +481,9 @@ fn deep_counterexamples_are_reported_without_debug_on_a_small_stack() {
 
 // ---- deep formulas ----
 
-/// A formula with a conjunction per level of `n`, nested to the left on
-/// even levels and to the right on odd ones: false at the bottom of a
-/// `Nat` `DEEP` deep or more.
+/// A formula with a conjunction per level of `n`, parallel and nested to
+/// the left, parallel and nested to the right, or sequential, level by
+/// level: false at the bottom of a `Nat` `DEEP` deep or more.
 fn every_level(n: Lazy<'_, Nat>, level: usize) -> crate::cool::Cool<'_> {
     use crate::cool::Cool;
     match n.view() {
@@ -491,10 +491,10 @@ fn every_level(n: Lazy<'_, Nat>, level: usize) -> crate::cool::Cool<'_> {
         NatView::S(m) => {
             let below = Cool::lazy(move || every_level(m, level + 1));
             let here = Cool::atom(move || level <= DEEP);
-            if level % 2 == 0 {
-                below & here
-            } else {
-                here & below
+            match level % 3 {
+                0 => below & here,
+                1 => here & below,
+                _ => Cool::seq(here, below),
             }
         }
     }
@@ -512,6 +512,38 @@ fn a_formula_as_deep_as_its_input_is_searched_on_a_small_stack() {
                 .strategy(strategy)
                 .replay(key)
                 .try_check(crate::cool::formula(|n: Lazy<Nat>| every_level(n, 0)))
+                .unwrap_err();
+            let size = c.size;
+            c.discard();
+            size
+        });
+        assert_eq!(size, DEEP as u64 + 1, "{strategy}");
+    }
+}
+
+/// A chain of sequential conjunctions as deep as the input, whose first
+/// atom (false on a `Nat` `DEEP` deep) leaves the rest unevaluated.
+fn first_false(n: Lazy<'_, Nat>) -> crate::cool::Cool<'_> {
+    use crate::cool::Cool;
+    fn chain(n: Lazy<'_, Nat>) -> Cool<'_> {
+        match n.view() {
+            NatView::Z => Cool::constant(true),
+            NatView::S(m) => Cool::seq(Cool::atom(|| true), Cool::lazy(move || chain(m))),
+        }
+    }
+    Cool::seq(Cool::atom(move || spine(n) < DEEP), chain(n))
+}
+
+#[test]
+fn a_deep_formula_left_unevaluated_is_dropped_on_a_small_stack() {
+    use crate::cool::Strategy;
+    for strategy in Strategy::ALL {
+        let key = deep_key(DEEP);
+        let size = on_small_stack(move || {
+            let c = Config::default()
+                .strategy(strategy)
+                .replay(key)
+                .try_check(first_false)
                 .unwrap_err();
             let size = c.size;
             c.discard();
