@@ -419,10 +419,18 @@ fn stack_address() -> usize {
     std::ptr::addr_of!(probe) as usize
 }
 
-/// [`Eval::stack_floor`] for the stack the caller is on.
+/// [`Eval::stack_floor`] for the stack the caller is on: the thread's own
+/// (its bounds are known), or a segment `stacker` made (it knows how much
+/// is left).
 fn stack_floor() -> usize {
+    let here = stack_address();
+    if let Some((low, high)) = crate::crash::thread_stack() {
+        if low < here && here <= high {
+            return low.saturating_add(STACK_RED_ZONE);
+        }
+    }
     match stacker::remaining_stack() {
-        Some(remaining) => stack_address()
+        Some(remaining) => here
             .saturating_sub(remaining)
             .saturating_add(STACK_RED_ZONE),
         None => 0,

@@ -99,6 +99,15 @@ pub(crate) fn install() {
     imp::install();
 }
 
+/// This thread's own stack: its lowest and highest usable addresses,
+/// looked up once per thread (`None` where they can not be, and under
+/// Miri). The formula walks (`cool.rs`) read it to know how deep they may
+/// go without asking `stacker` on every run.
+#[inline]
+pub(crate) fn thread_stack() -> Option<(usize, usize)> {
+    imp::thread_stack()
+}
+
 /// A run watched for crashes begins on this thread.
 #[inline]
 pub(crate) fn entering(slot: &SlotShared) {
@@ -153,6 +162,22 @@ mod imp {
         /// The lowest usable address of this thread's stack: 0 before it
         /// was looked up, 1 where it can not be.
         static STACK_LOW: Cell<usize> = const { Cell::new(0) };
+        /// This thread's stack, lowest and highest address: `(0, 0)`
+        /// before it was looked up, `(1, 1)` where it can not be.
+        static STACK_RANGE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    }
+
+    #[inline]
+    pub(super) fn thread_stack() -> Option<(usize, usize)> {
+        if cfg!(miri) {
+            return None;
+        }
+        let mut range = STACK_RANGE.with(Cell::get);
+        if range.1 == 0 {
+            range = stack_range().unwrap_or((1, 1));
+            STACK_RANGE.with(|r| r.set(range));
+        }
+        (range.0 < range.1).then_some(range)
     }
 
     pub(super) fn install() {
@@ -200,7 +225,7 @@ mod imp {
     /// signal stack (once per thread).
     #[cold]
     fn prepare_thread() {
-        STACK_LOW.with(|l| l.set(stack_low().unwrap_or(1)));
+        STACK_LOW.with(|l| l.set(stack_range().map_or(1, |(low, _)| low)));
         // SAFETY: querying with a null new stack only writes `current`; a
         // new stack is a leaked allocation that outlives the thread.
         unsafe {
@@ -220,7 +245,7 @@ mod imp {
     }
 
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    fn stack_low() -> Option<usize> {
+    fn stack_range() -> Option<(usize, usize)> {
         // SAFETY: `attr` is initialised by `pthread_getattr_np` before it
         // is read, and destroyed after.
         unsafe {
@@ -232,17 +257,17 @@ mod imp {
             let mut size: libc::size_t = 0;
             let ok = libc::pthread_attr_getstack(&attr, &mut addr, &mut size) == 0;
             libc::pthread_attr_destroy(&mut attr);
-            ok.then_some(addr as usize)
+            ok.then_some((addr as usize, addr as usize + size))
         }
     }
 
     #[cfg(target_os = "macos")]
-    fn stack_low() -> Option<usize> {
+    fn stack_range() -> Option<(usize, usize)> {
         // SAFETY: both calls only read the calling thread's attributes.
         unsafe {
             let this = libc::pthread_self();
             let top = libc::pthread_get_stackaddr_np(this) as usize;
-            Some(top - libc::pthread_get_stacksize_np(this))
+            Some((top - libc::pthread_get_stacksize_np(this), top))
         }
     }
 
@@ -357,4 +382,9 @@ mod imp {
 
     #[inline]
     pub(super) fn leaving() {}
+
+    #[inline]
+    pub(super) fn thread_stack() -> Option<(usize, usize)> {
+        None
+    }
 }
