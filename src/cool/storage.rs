@@ -249,16 +249,18 @@ impl Drop for PairBox<'_> {
 const DROP_LEVELS_PER_CHECK: u32 = 32;
 
 /// Drops the pair in `pair`, `depth` pairs below the first one dropped,
-/// and gives its block back. Its operands are dropped where they lie (a
-/// conjunction's pair one level deeper, rather than by its own drop, which
-/// would count from 0 again). A drop that panics leaks the rest of the
-/// pair and the block.
-fn drop_pair(pair: NonNull<[Cool<'_>; 2]>, depth: u32) {
-    // SAFETY: the block holds the pair until here; each operand is
-    // dropped once, in place, and the block is then empty again,
-    // allocated as a `Box<Block>`.
-    for operand in unsafe { &mut *pair.as_ptr() } {
-        match &operand.0 {
+/// and gives its block back. Its operands are dropped where they lie: a
+/// conjunction on the left one level deeper (rather than by its own drop,
+/// which would count from 0 again), one on the right in the same loop (a
+/// chain nested to the right, `Cool::all`'s, takes no stack). A drop that
+/// panics leaks the rest of the pair and the block.
+fn drop_pair(mut pair: NonNull<[Cool<'_>; 2]>, depth: u32) {
+    loop {
+        // SAFETY: the block holds the pair until here; each operand is
+        // dropped once, in place, and the block is then empty again,
+        // allocated as a `Box<Block>`.
+        let [left, right] = unsafe { &mut *pair.as_ptr() };
+        match &left.0 {
             Node::And(inner, _) | Node::Seq(inner, _) => {
                 let inner = inner.pair;
                 if (depth + 1) % DROP_LEVELS_PER_CHECK == 0 {
@@ -269,17 +271,30 @@ fn drop_pair(pair: NonNull<[Cool<'_>; 2]>, depth: u32) {
                     drop_pair(inner, depth + 1);
                 }
             }
-            // SAFETY (both): as above.
-            Node::Atom(..) | Node::Lazy(..) => unsafe { ptr::drop_in_place(operand) },
+            // SAFETY: as above.
+            Node::Atom(..) | Node::Lazy(..) => unsafe { ptr::drop_in_place(left) },
             Node::Bool(_) | Node::Taken => {}
         }
-    }
-    let block = pair.cast::<Block>();
-    let unkept = FREE_BLOCKS
-        .try_with(|free| free.give(block))
-        .unwrap_or(Some(block));
-    if let Some(block) = unkept {
-        // SAFETY: as above; nothing else refers to the block.
-        drop(unsafe { Box::from_raw(block.as_ptr()) });
+        let next = match &right.0 {
+            Node::And(inner, _) | Node::Seq(inner, _) => Some(inner.pair),
+            Node::Atom(..) | Node::Lazy(..) => {
+                // SAFETY: as above.
+                unsafe { ptr::drop_in_place(right) };
+                None
+            }
+            Node::Bool(_) | Node::Taken => None,
+        };
+        let block = pair.cast::<Block>();
+        let unkept = FREE_BLOCKS
+            .try_with(|free| free.give(block))
+            .unwrap_or(Some(block));
+        if let Some(block) = unkept {
+            // SAFETY: as above; nothing else refers to the block.
+            drop(unsafe { Box::from_raw(block.as_ptr()) });
+        }
+        match next {
+            Some(inner) => pair = inner,
+            None => return,
+        }
     }
 }
