@@ -1065,6 +1065,7 @@ impl<'a> Cool<'a> {
     fn seq_value(&mut self, ev: &mut Eval) -> bool {
         self.resolve(ev);
         match &mut self.0 {
+            // (As in `run`.)
             Node::And(..) | Node::Seq(..) if ev.stack_low() => {
                 ev.with_room(|ev| self.seq_value(ev))
             }
@@ -1079,15 +1080,15 @@ impl<'a> Cool<'a> {
 
     /// The observed run of O and OS: evaluation under schedule `s`.
     fn run(&mut self, s: Sched, ev: &mut Eval) -> bool {
-        if ev.stack_low() {
-            return ev.with_room(|ev| self.run(s, ev));
-        }
         if s.is_none() {
             return self.seq_value(ev);
         }
         let (b, sl, sr) = ev.split(s);
         self.resolve(ev);
         match &mut self.0 {
+            // (Resolving the node again there only meets it again in a
+            // replay, which changes nothing.)
+            Node::Seq(..) | Node::And(..) if ev.stack_low() => ev.with_room(|ev| self.run(s, ev)),
             Node::Seq(p, neg) => {
                 let neg = *neg;
                 let [l, r] = &mut **p;
@@ -1154,11 +1155,12 @@ impl<'a> Cool<'a> {
     /// The observed run of F, OF and OSF: the value and the schedule the
     /// children inherit (every false conjunction alternates).
     fn par(&mut self, s: Sched, ev: &mut Eval) -> (Sched, bool) {
-        if ev.stack_low() {
-            return ev.with_room(|ev| self.par(s, ev));
-        }
         self.resolve(ev);
         let (s2, v, neg) = match &mut self.0 {
+            // (As in `run`.)
+            Node::Seq(..) | Node::And(..) if ev.stack_low() => {
+                return ev.with_room(|ev| self.par(s, ev))
+            }
             Node::Seq(p, neg) => {
                 let [l, r] = &mut **p;
                 let (s2, v) = par_seq(s, l, r, ev);
