@@ -408,15 +408,74 @@ struct Eval<'f> {
 }
 
 /// The stack a formula walk leaves free for the next levels and the
-/// closures they call, and the size of a fresh segment when it runs out.
+/// closures they call, and the size of a fresh segment when it runs out
+/// (many times the red zone: a walk on a fresh segment must find room).
 const STACK_RED_ZONE: usize = 256 * 1024;
-const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+const STACK_SEGMENT: usize = 16 * STACK_RED_ZONE;
 
 /// An address near the top of the caller's stack (the frame's own).
 #[inline(always)]
 fn stack_address() -> usize {
     let probe = 0u8;
     std::ptr::addr_of!(probe) as usize
+}
+
+/// Tests make the walks believe, every few levels, that the stack is low,
+/// so that they go on on fresh segments as often as a deep formula would
+/// make them (and must search exactly as without).
+#[cfg(test)]
+pub(crate) mod low_stack {
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Every how many stack checks one says "low" (0: never), and the
+        /// checks counted so far.
+        static EVERY: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
+    }
+
+    /// The segments the walks go on on when they pretend: smaller than
+    /// real ones (the test's formulas are shallow, and a segment is
+    /// mapped and unmapped each time), larger than the red zone (on a
+    /// smaller one, every check would find the stack low).
+    pub(super) const SEGMENT: usize = 4 * super::STACK_RED_ZONE;
+
+    /// Pretends the stack is low at every `every`-th check on this thread
+    /// while `f` runs (at least every second one: the check a walk makes
+    /// again on the fresh segment must pass).
+    pub(crate) fn every<R>(every: u32, f: impl FnOnce() -> R) -> R {
+        assert!(every >= 2, "a walk would go on on fresh segments for ever");
+        EVERY.with(|e| e.set((every, 0)));
+        let result = f();
+        EVERY.with(|e| e.set((0, 0)));
+        result
+    }
+
+    pub(super) fn pretending() -> bool {
+        EVERY.with(|e| e.get().0 > 0)
+    }
+
+    pub(super) fn pretended() -> bool {
+        EVERY.with(|e| {
+            let (every, count) = e.get();
+            e.set((every, count.wrapping_add(1)));
+            every > 0 && (count + 1) % every == 0
+        })
+    }
+}
+
+#[cfg(not(test))]
+mod low_stack {
+    pub(super) const SEGMENT: usize = super::STACK_SEGMENT;
+
+    #[inline(always)]
+    pub(super) fn pretending() -> bool {
+        false
+    }
+
+    #[inline(always)]
+    pub(super) fn pretended() -> bool {
+        false
+    }
 }
 
 /// [`Eval::stack_floor`] for the stack the caller is on: the thread's own
@@ -450,7 +509,7 @@ impl<'f> Eval<'f> {
     /// deeper on it.
     #[inline(always)]
     fn stack_low(&self) -> bool {
-        stack_address() < self.stack_floor
+        stack_address() < self.stack_floor || low_stack::pretended()
     }
 
     /// Walks on (`walk`) on a fresh stack segment, or on this one if it has
@@ -459,10 +518,15 @@ impl<'f> Eval<'f> {
     #[inline(never)]
     fn with_room<R>(&mut self, walk: impl FnOnce(&mut Self) -> R) -> R {
         let outer = self.stack_floor;
-        let result = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+        let go_on = || {
             self.stack_floor = stack_floor();
             walk(self)
-        });
+        };
+        let result = if low_stack::pretending() {
+            stacker::grow(low_stack::SEGMENT, go_on)
+        } else {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, go_on)
+        };
         self.stack_floor = outer;
         result
     }

@@ -1337,6 +1337,34 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The formula walks go on on a fresh stack segment when the
+        /// stack runs low, re-entering the node they were at: made to do
+        /// so every few checks, every strategy searches exactly as
+        /// without, its prepass fused or not.
+        #[test]
+        fn walks_that_go_on_on_fresh_stack_segments_search_alike(
+            f in form(),
+            bound in 0..=7usize,
+            every in 2..=4u32,
+        ) {
+            for strategy in Conj::ALL {
+                let fusings: &[Option<bool>] = match strategy {
+                    Conj::D | Conj::F => &[None],
+                    _ => &[None, Some(true), Some(false)],
+                };
+                for &segments in fusings {
+                    let plain = runs(&f, bound, strategy, segments);
+                    let switching = crate::cool::low_stack::every(every, || {
+                        runs(&f, bound, strategy, segments)
+                    });
+                    prop_assert_eq!(&switching, &plain, "{} {:?}", strategy, segments);
+                }
+            }
+        }
+    }
+
     /// A prepass made as the observed run that panics counts as one run
     /// that panicked, with no children, as when the prepass is made apart:
     /// the same runs and results, fused or not, for every strategy with a
