@@ -500,18 +500,16 @@ fn every_level(n: Lazy<'_, Nat>, level: usize) -> crate::cool::Cool<'_> {
     }
 }
 
-/// The formula walks and drops go on on a fresh stack segment rather than
-/// overflow: a formula as deep as its input, under every strategy.
-#[test]
-fn a_formula_as_deep_as_its_input_is_searched_on_a_small_stack() {
-    use crate::cool::Strategy;
-    for strategy in Strategy::ALL {
+/// Checks `prop` on the `Nat` `DEEP` deep (replayed) under every strategy,
+/// on a small stack: each finds it fails.
+fn fails_deep_under_every_strategy(prop: for<'a> fn(Lazy<'a, Nat>) -> crate::cool::Cool<'a>) {
+    for strategy in crate::cool::Strategy::ALL {
         let key = deep_key(DEEP);
         let size = on_small_stack(move || {
             let c = Config::default()
                 .strategy(strategy)
                 .replay(key)
-                .try_check(crate::cool::formula(|n: Lazy<Nat>| every_level(n, 0)))
+                .try_check(prop)
                 .unwrap_err();
             let size = c.size;
             c.discard();
@@ -519,6 +517,13 @@ fn a_formula_as_deep_as_its_input_is_searched_on_a_small_stack() {
         });
         assert_eq!(size, DEEP as u64 + 1, "{strategy}");
     }
+}
+
+/// The formula walks and drops go on on a fresh stack segment rather than
+/// overflow: a formula as deep as its input, under every strategy.
+#[test]
+fn a_formula_as_deep_as_its_input_is_searched_on_a_small_stack() {
+    fails_deep_under_every_strategy(|n| every_level(n, 0));
 }
 
 /// A chain of sequential conjunctions as deep as the input, whose first
@@ -536,21 +541,7 @@ fn first_false(n: Lazy<'_, Nat>) -> crate::cool::Cool<'_> {
 
 #[test]
 fn a_deep_formula_left_unevaluated_is_dropped_on_a_small_stack() {
-    use crate::cool::Strategy;
-    for strategy in Strategy::ALL {
-        let key = deep_key(DEEP);
-        let size = on_small_stack(move || {
-            let c = Config::default()
-                .strategy(strategy)
-                .replay(key)
-                .try_check(first_false)
-                .unwrap_err();
-            let size = c.size;
-            c.discard();
-            size
-        });
-        assert_eq!(size, DEEP as u64 + 1, "{strategy}");
-    }
+    fails_deep_under_every_strategy(first_false);
 }
 
 /// `Cool::eval`, drop and `Debug` of formulas 200 000 conjunctions deep,
