@@ -48,8 +48,9 @@ options:
                --fuel bounds each formula's evaluation, --runs and --random
                do not apply
   --message-timeout T
-               external: the longest wait for one message of the program
-               (default 10s); a program silent that long is stopped (exit 2)
+               external: the longest wait for one message of the program,
+               or for it to take one (default 10s); a program silent or deaf
+               that long is stopped (exit 2)
 exit codes: 0 no counterexample within the bound, 1 counterexample found,
             2 parse, type, usage or protocol error";
 

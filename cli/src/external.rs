@@ -956,6 +956,42 @@ mod tests {
         );
     }
 
+    /// A program that answers without reading its input fills the pipe
+    /// to it: the write that no longer fits is stopped by the message
+    /// timeout, and so is a message larger than the pipe, whatever the
+    /// program does.
+    #[test]
+    fn a_program_that_stops_reading_is_stopped_and_reported() {
+        let quick = Duration::from_millis(200);
+        let start = Instant::now();
+        let deaf = |decl: &str| {
+            let body =
+                format!("printf '%s\\n' '{decl}'\nwhile :; do echo '{{\"result\":true}}'; done");
+            vec!["sh".to_string(), "-c".to_string(), body]
+        };
+        let many = SearchOptions {
+            runs: u64::MAX,
+            ..options(40)
+        };
+        // Eager: every run carries its arguments (and reads them all).
+        let three = r#"{"types":[],"args":["Int","Int","Int"],"mode":"eager"}"#;
+        let e = search_external(&deaf(three), &many, quick).unwrap_err();
+        assert!(e.contains("did not take a message within 200ms"), "{e}");
+        // With a time limit shorter than the message timeout, the limit
+        // cuts the write: the search reports the sizes it finished.
+        let limited = SearchOptions {
+            time: Some(Duration::from_millis(300)),
+            ..many
+        };
+        let outcome = search_external(&deaf(three), &limited, Duration::from_secs(60));
+        assert!(outcome.is_ok(), "{outcome:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
     #[test]
     fn the_time_limit_bounds_every_wait() {
         let patient = Duration::from_secs(60);

@@ -9,6 +9,13 @@
 //! bounded by the message timeout (`--message-timeout`: a program silent
 //! that long is taken to hang) and by the deadline of `--time`, if any.
 //!
+//! Writes are bounded the same way: a program that stops reading its input
+//! would block a write for ever once the pipe is full (a message larger
+//! than the pipe, or a program that answers without reading). Each write
+//! says by when it must be done (`WriteWatch`), and a watcher thread that
+//! finds one past due stops the program, which ends the write. A write
+//! costs two atomic stores; the watcher wakes every 20 ms.
+//!
 //! The hand-over between the threads costs a few microseconds per message
 //! (measured: about a quarter of the throughput of a chatty lazy dialogue
 //! with a Python client). Reading in the search's own thread with socket
@@ -17,7 +24,9 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How long neatcheck waits for the program's messages.
@@ -58,11 +67,63 @@ enum Incoming {
 /// A running external program.
 #[derive(Debug)]
 pub(crate) struct Process {
-    child: Child,
+    /// The program, and the write to it in progress.
+    watch: Arc<WriteWatch>,
     input: ChildStdin,
     /// The lines of the program's standard output, from the reader thread.
     lines: Receiver<Incoming>,
     waits: Waits,
+}
+
+/// The program, shared with the watcher thread that stops it when a write
+/// to it is past due.
+#[derive(Debug)]
+struct WriteWatch {
+    child: Mutex<Child>,
+    /// When the write in progress must be done by, in nanoseconds since
+    /// `epoch` ([`NO_WRITE`]: none in progress; [`CUT`]: the watcher
+    /// stopped the program during it).
+    due: AtomicU64,
+    epoch: Instant,
+}
+
+const NO_WRITE: u64 = 0;
+const CUT: u64 = u64::MAX;
+
+/// How often the watcher looks at the write in progress.
+const WRITE_POLL: Duration = Duration::from_millis(20);
+
+impl WriteWatch {
+    /// Watches writes until the process is dropped, or stops the program
+    /// and returns when a write is past due.
+    fn watch(watch: &Arc<WriteWatch>) {
+        while Arc::strong_count(watch) > 1 {
+            std::thread::sleep(WRITE_POLL);
+            let due = watch.due.load(Ordering::Acquire);
+            let now = watch.nanos_at(Instant::now());
+            if due != NO_WRITE
+                && due != CUT
+                && now > due
+                && watch
+                    .due
+                    .compare_exchange(due, CUT, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+            {
+                let _ = watch.child().kill();
+                return;
+            }
+        }
+    }
+
+    fn child(&self) -> std::sync::MutexGuard<'_, Child> {
+        self.child.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `at` in nanoseconds since the epoch (at least 1: 0 is [`NO_WRITE`]).
+    fn nanos_at(&self, at: Instant) -> u64 {
+        let nanos = at.saturating_duration_since(self.epoch).as_nanos();
+        u64::try_from(nanos).unwrap_or(CUT - 1).clamp(1, CUT - 1)
+    }
 }
 
 impl Process {
@@ -100,15 +161,27 @@ impl Process {
                     }
                 }
             });
-        if let Err(e) = spawned {
+        let watch = Arc::new(WriteWatch {
+            child: Mutex::new(child),
+            due: AtomicU64::new(NO_WRITE),
+            epoch: Instant::now(),
+        });
+        let watched = Arc::clone(&watch);
+        let watcher = spawned.and_then(|_| {
+            std::thread::Builder::new()
+                .name("neatcheck-external-writes".into())
+                .spawn(move || WriteWatch::watch(&watched))
+        });
+        if let Err(e) = watcher {
+            let mut child = watch.child();
             let _ = child.kill();
             let _ = child.wait();
             return Err(format!(
-                "can not start the thread that reads the program: {e}"
+                "can not start the threads that talk to the program: {e}"
             ));
         }
         Ok(Process {
-            child,
+            watch,
             input,
             lines,
             waits,
@@ -120,22 +193,42 @@ impl Process {
         self.waits = waits;
     }
 
-    /// Sends one line.
-    pub(crate) fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.input, "{line}")
-            .and_then(|_| self.input.flush())
-            .map_err(|e| format!("the program stopped reading its input: {e}"))
+    /// When a wait or a write that starts now must end, and whether that
+    /// is the deadline of `--time` (rather than the message timeout).
+    fn bound(&self) -> (Instant, bool) {
+        let by_timeout = Instant::now() + self.waits.message;
+        match self.waits.deadline {
+            Some(d) if d < by_timeout => (d, true),
+            _ => (by_timeout, false),
+        }
+    }
+
+    /// Sends one line. A write the program does not take within the
+    /// message timeout (or by the deadline) stops the program.
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), NoMessage> {
+        let (until, by_deadline) = self.bound();
+        let due = self.watch.nanos_at(until);
+        self.watch.due.store(due, Ordering::Release);
+        let written = writeln!(self.input, "{line}").and_then(|_| self.input.flush());
+        let cut = self.watch.due.swap(NO_WRITE, Ordering::AcqRel) == CUT;
+        match written {
+            _ if cut && by_deadline => Err(NoMessage::TimeLimit),
+            _ if cut => Err(NoMessage::Error(format!(
+                "the program did not take a message within {}: it stopped reading its input, \
+                 and was stopped (raise the limit with --message-timeout)",
+                show_duration(self.waits.message)
+            ))),
+            Ok(()) => Ok(()),
+            Err(e) => Err(NoMessage::Error(format!(
+                "the program stopped reading its input: {e}"
+            ))),
+        }
     }
 
     /// Waits for the next non-blank line; `waiting_for` says what it should
     /// be, for the error messages.
     pub(crate) fn receive_line(&mut self, waiting_for: &str) -> Result<String, NoMessage> {
-        let started = Instant::now();
-        let by_timeout = started + self.waits.message;
-        let (until, by_deadline) = match self.waits.deadline {
-            Some(d) if d < by_timeout => (d, true),
-            _ => (by_timeout, false),
-        };
+        let (until, by_deadline) = self.bound();
         loop {
             let left = until.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -166,9 +259,10 @@ impl Process {
     }
 
     /// Stops the program at once (it hangs, or is cut by the time limit).
-    pub(crate) fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    pub(crate) fn kill(self) {
+        let mut child = self.watch.child();
+        let _ = child.kill();
+        let _ = child.wait();
     }
 
     /// Says goodbye, closes the program's input and waits for it to exit,
@@ -177,12 +271,13 @@ impl Process {
         let _ = self.send("{\"done\":true}");
         drop(self.input);
         let until = Instant::now() + self.waits.message;
+        let mut child = self.watch.child();
         loop {
-            match self.child.try_wait() {
+            match child.try_wait() {
                 Ok(Some(_)) | Err(_) => return,
                 Ok(None) if Instant::now() >= until => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
+                    let _ = child.kill();
+                    let _ = child.wait();
                     return;
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(2)),
