@@ -679,9 +679,20 @@ impl Engine {
             RunMode::Plain => 0,
             RunMode::Count => COUNT_STAMP,
         };
-        let result = self.with_ctx(stamp, |ctx| self.call(ctx, f));
+        self.call_at(stamp, f).0
+    }
+
+    /// Runs `f` as a predicate run with `stamp` (catching its panic), then
+    /// empties the run's arena: what the run took from it ends with the
+    /// run. Also returns the stamp the run ended with (segments raise it).
+    fn call_at<R>(
+        &mut self,
+        stamp: u32,
+        f: impl FnOnce(&Ctx<'_>) -> R,
+    ) -> (Result<R, Box<dyn Any + Send>>, u32) {
+        let ended = self.with_ctx(stamp, |ctx| (self.call(ctx, f), ctx.stamp.get()));
         self.run_arena.empty();
-        result
+        ended
     }
 
     /// An observed run whose reads `f` may record in segments
@@ -692,8 +703,7 @@ impl Engine {
     ) -> Result<R, Box<dyn Any + Send>> {
         debug_assert!(self.pending, "run without a pending node");
         let stamp = self.next_stamp();
-        let (result, last_stamp) = self.with_ctx(stamp, |ctx| (self.call(ctx, f), ctx.stamp.get()));
-        self.run_arena.empty();
+        let (result, last_stamp) = self.call_at(stamp, f);
         self.stamp = last_stamp;
         result
     }
@@ -1246,8 +1256,7 @@ impl Engine {
         }
         let mark = self.read_mark();
         let stamp = self.next_stamp();
-        let result = self.with_ctx(stamp, |ctx| self.call(ctx, f));
-        self.run_arena.empty();
+        let (result, _) = self.call_at(stamp, f);
         let read: Vec<u32> = self.reads()[mark as usize..].to_vec();
         self.discard_reads(mark);
         for (n, m) in self.nodes.iter().zip(saved) {
