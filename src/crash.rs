@@ -159,8 +159,9 @@ mod imp {
     thread_local! {
         /// The slot of the watched run in progress on this thread, or null.
         static CURRENT: Cell<*const SlotShared> = const { Cell::new(std::ptr::null()) };
-        /// The lowest usable address of this thread's stack: 0 before it
-        /// was looked up, 1 where it can not be.
+        /// The lowest usable address of this thread's stack (from
+        /// [`thread_stack`]), for the handler: 0 before the thread was
+        /// prepared, 1 where it can not be looked up.
         static STACK_LOW: Cell<usize> = const { Cell::new(0) };
         /// This thread's stack, lowest and highest address: `(0, 0)`
         /// before it was looked up, `(1, 1)` where it can not be.
@@ -225,7 +226,7 @@ mod imp {
     /// signal stack (once per thread).
     #[cold]
     fn prepare_thread() {
-        STACK_LOW.with(|l| l.set(stack_range().map_or(1, |(low, _)| low)));
+        STACK_LOW.with(|l| l.set(thread_stack().map_or(1, |(low, _)| low)));
         // SAFETY: querying with a null new stack only writes `current`; a
         // new stack is a leaked allocation that outlives the thread.
         unsafe {
