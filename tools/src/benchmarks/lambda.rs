@@ -401,7 +401,8 @@ fn eq_type<'a>(types: &Types<'a>, a: TyRef<'a>, b: TyRef<'a>) -> bool {
     }
 }
 
-/// `infer(env, e)` with owned types (for the Typecheck benchmark).
+/// `infer(env, e)` with its types built in the run's arena (for the
+/// Typecheck benchmark, whose formula nodes keep them).
 pub fn infer<'a>(env: &TEnv<'_, 'a>, e: LExpr<'a>) -> Option<Ty<'a>> {
     infer_with(&mut InArena(e.arena()), env, e)
 }
