@@ -478,21 +478,37 @@ mod low_stack {
     }
 }
 
-/// [`Eval::stack_floor`] for the stack the caller is on: the thread's own
-/// (its bounds are known), or a segment `stacker` made (it knows how much
-/// is left).
+/// [`Eval::stack_floor`] for the stack the caller is on.
 fn stack_floor() -> usize {
+    stack_low().map_or(0, |low| low.saturating_add(STACK_RED_ZONE))
+}
+
+/// The lowest usable address of the stack the caller is on: the thread's
+/// own (its bounds are known), or a segment `stacker` made (it knows how
+/// much is left).
+fn stack_low() -> Option<usize> {
     let here = stack_address();
     if let Some((low, high)) = crate::crash::thread_stack() {
         if low < here && here <= high {
-            return low.saturating_add(STACK_RED_ZONE);
+            return Some(low);
         }
     }
-    match stacker::remaining_stack() {
-        Some(remaining) => here
-            .saturating_sub(remaining)
-            .saturating_add(STACK_RED_ZONE),
-        None => 0,
+    stacker::remaining_stack().map(|remaining| here.saturating_sub(remaining))
+}
+
+/// Runs `f`, on a fresh stack segment when fewer than the red zone's bytes
+/// are left (or always, `fresh`), telling crash isolation which stack it
+/// is on: a predicate's own stack overflow inside an atom computed on a
+/// segment is then reported as one, not as a memory fault.
+fn with_stack_room<R>(fresh: bool, size: usize, f: impl FnOnce() -> R) -> R {
+    let on_segment = || match stack_low() {
+        Some(low) => crate::crash::on_stack_segment(low, f),
+        None => f(),
+    };
+    if fresh {
+        stacker::grow(size, on_segment)
+    } else {
+        stacker::maybe_grow(STACK_RED_ZONE, size, on_segment)
     }
 }
 
@@ -523,9 +539,9 @@ impl<'f> Eval<'f> {
             walk(self)
         };
         let result = if low_stack::pretending() {
-            stacker::grow(low_stack::SEGMENT, go_on)
+            with_stack_room(true, low_stack::SEGMENT, go_on)
         } else {
-            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, go_on)
+            with_stack_room(false, STACK_SEGMENT, go_on)
         };
         self.stack_floor = outer;
         result

@@ -7,7 +7,8 @@
 //! [`RunSlot::enter`](crate::run_slot::RunSlot::enter) and `leave` a
 //! thread-local points at the run's slot. A fatal signal on a thread inside
 //! a watched run marks the slot crashed (the signal, and whether the fault
-//! hit the thread's stack guard) and parks the thread in the handler, on its
+//! hit the guard of the stack the run is on: the thread's, or the segment
+//! a deep formula's walk went on on) and parks the thread in the handler, on its
 //! alternate signal stack, for good once the watcher has taken the run over
 //! (a watcher that does not come within 10 s lets the crash go on as if no
 //! one watched, rather than hang). The watcher sees the mark within a poll
@@ -106,6 +107,16 @@ pub(crate) fn install() {
 #[inline]
 pub(crate) fn thread_stack() -> Option<(usize, usize)> {
     imp::thread_stack()
+}
+
+/// Runs `f` on a stack whose lowest usable address is `low`, rather than
+/// the thread's own: a stack segment of `stacker` (the formula walks go on
+/// on one when a formula is deeper than the thread's stack). A fault at
+/// that segment's guard is then reported as the stack overflow it is, not
+/// as a memory fault.
+pub(crate) fn on_stack_segment<R>(low: usize, f: impl FnOnce() -> R) -> R {
+    let _restore = imp::StackLowRestore(imp::swap_stack_low(low));
+    f()
 }
 
 /// A run watched for crashes begins on this thread.
@@ -220,6 +231,31 @@ mod imp {
     #[inline]
     pub(super) fn leaving() {
         CURRENT.with(|c| c.set(std::ptr::null()));
+    }
+
+    /// Makes `low` the stack bound the handler reads (once the thread is
+    /// prepared: an unprepared thread keeps 0, so that its first run
+    /// still prepares it); returns the bound it replaces.
+    pub(super) fn swap_stack_low(low: usize) -> usize {
+        STACK_LOW.with(|l| {
+            let old = l.get();
+            if old != 0 {
+                l.set(low);
+            }
+            old
+        })
+    }
+
+    /// Gives the handler's stack bound back when a walk leaves a stack
+    /// segment, by returning or by unwinding.
+    pub(super) struct StackLowRestore(pub(super) usize);
+
+    impl Drop for StackLowRestore {
+        fn drop(&mut self) {
+            if self.0 != 0 {
+                STACK_LOW.with(|l| l.set(self.0));
+            }
+        }
     }
 
     /// Looks up this thread's stack and makes sure it has an alternate
@@ -383,6 +419,13 @@ mod imp {
 
     #[inline]
     pub(super) fn leaving() {}
+
+    pub(super) fn swap_stack_low(_: usize) -> usize {
+        0
+    }
+
+    /// Nothing to give back where crashes are not isolated.
+    pub(super) struct StackLowRestore(#[allow(dead_code)] pub(super) usize);
 
     #[inline]
     pub(super) fn thread_stack() -> Option<(usize, usize)> {

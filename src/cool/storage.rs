@@ -264,7 +264,7 @@ fn drop_pair(mut pair: NonNull<[Cool<'_>; 2]>, depth: u32) {
             Node::And(inner, _) | Node::Seq(inner, _) => {
                 let inner = inner.pair;
                 if (depth + 1) % DROP_LEVELS_PER_CHECK == 0 {
-                    stacker::maybe_grow(super::STACK_RED_ZONE, super::STACK_SEGMENT, || {
+                    super::with_stack_room(false, super::STACK_SEGMENT, || {
                         drop_pair(inner, depth + 1)
                     });
                 } else {

@@ -77,6 +77,32 @@ fn overflowing_probe() {
     neatcheck::check(|xs: Vec<bool>| xs != [true, false, true] || overflow(0) > 0);
 }
 
+/// A formula deeper than the thread's stack is walked on fresh stack
+/// segments; a stack overflow in an atom computed there is still reported
+/// as one (the fault hits the segment's guard, not the thread's).
+#[test]
+fn a_stack_overflow_deep_inside_a_formula_is_reported_as_one() {
+    assert_crash_report(
+        "overflowing_formula_probe",
+        "stack overflow",
+        "(size 7): 77",
+    );
+}
+
+#[test]
+#[ignore = "run in a child process by a_stack_overflow_deep_inside_a_formula_is_reported_as_one"]
+fn overflowing_formula_probe() {
+    use neatcheck::cool::{formula, Cool};
+    use neatcheck::Lazy;
+    neatcheck::check(formula(|x: Lazy<u8>| {
+        if x.get() != 77 {
+            return Cool::constant(true);
+        }
+        let deep = (0..200_000).map(|_| Cool::atom(|| true));
+        Cool::all(deep.chain([Cool::atom(|| overflow(0) > 0)]))
+    }));
+}
+
 #[test]
 fn an_abort_is_reported_with_its_input_and_key() {
     assert_crash_report("aborting_probe", "abort (SIGABRT)", "(size 7): 77");
