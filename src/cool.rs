@@ -23,7 +23,6 @@
 mod storage;
 
 use std::fmt;
-use std::mem;
 use std::num::NonZeroU32;
 use std::str::FromStr;
 use storage::{InlineFn, PairBox};
@@ -1124,13 +1123,7 @@ impl<'a> Cool<'a> {
             }
             Node::Atom(..) => {
                 ev.forcing.record(self.position());
-                let Node::Atom(f, neg) = mem::replace(&mut self.0, Node::Taken) else {
-                    unreachable!()
-                };
-                let v = f.call() != neg;
-                // (`Taken` owns nothing: no drop.)
-                mem::forget(mem::replace(&mut self.0, Node::Bool(v)));
-                v
+                self.compute_atom()
             }
             _ => unreachable!("not an atom"),
         }
@@ -2176,5 +2169,25 @@ mod tests {
         drop(quiet);
         assert!(caught.is_err());
         assert_eq!(Rc::strong_count(&alive), 1);
+    }
+
+    #[test]
+    fn a_panicking_atom_drops_the_formula_once() {
+        for strategy in Strategy::ALL {
+            let alive = Rc::new(());
+            let (a, b, c) = (alive.clone(), alive.clone(), alive.clone());
+            let formula = Cool::lazy(move || Cool::from(a.as_ref() == &()))
+                & (Cool::atom(move || -> bool {
+                    let _ = &b;
+                    panic!("planted")
+                }) & Cool::atom(move || c.as_ref() == &()));
+            let quiet = crate::internal::quiet::Quiet::new();
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                strategy.observe(formula, Schedule::empty(), &mut Flips::default())
+            }));
+            drop(quiet);
+            assert!(caught.is_err(), "{strategy}");
+            assert_eq!(Rc::strong_count(&alive), 1, "{strategy}");
+        }
     }
 }

@@ -18,7 +18,7 @@
 use super::{Cool, Negated, Node};
 use std::cell::Cell;
 use std::marker::PhantomData;
-use std::mem::{self, ManuallyDrop, MaybeUninit};
+use std::mem::{self, MaybeUninit};
 use std::ops::{Deref, DerefMut};
 use std::ptr::{self, NonNull};
 
@@ -34,6 +34,10 @@ type Buffer = [MaybeUninit<usize>; WORDS];
 /// it), so exactly one of them is called, once.
 struct VTable<R> {
     call: unsafe fn(*mut Buffer) -> R,
+    /// Calls the closure and writes its result to `out`, which may overlap
+    /// the buffer (the closure is read out of it first): a lazy node's
+    /// formula is written over the node itself, with no copy between.
+    call_into: unsafe fn(*mut Buffer, *mut R),
     drop: unsafe fn(*mut Buffer),
 }
 
@@ -61,6 +65,10 @@ impl<C: FnOnce() -> R, R> Table<C, R> {
         // SAFETY (both): the buffer holds a `C` written by `InlineFn::new`
         // and not yet read out; the buffer is not used again.
         call: |b| unsafe { ptr::read(b.cast::<C>())() },
+        call_into: |b, out| unsafe {
+            let c = ptr::read(b.cast::<C>());
+            out.write(c())
+        },
         drop: |b| unsafe { ptr::drop_in_place(b.cast::<C>()) },
     };
 }
@@ -86,37 +94,64 @@ impl<'a, R> InlineFn<'a, R> {
             _owns: PhantomData,
         }
     }
-
-    /// Calls the closure (consuming it).
-    pub(crate) fn call(self) -> R {
-        let mut this = ManuallyDrop::new(self);
-        // SAFETY: the closure is read out once; `this` is never dropped.
-        unsafe { (this.vtable.call)(&mut this.buffer) }
-    }
 }
 
 impl<'a> Cool<'a> {
     /// Replaces a lazy node by the formula its closure computes, and says
-    /// whether the node was negated. The closure's state is copied out
-    /// (plain words) and the node marked taken before the closure runs, so
-    /// a panic leaves a node that owns nothing; the formula is then
-    /// written over it, nothing to drop (one copy of a node fewer than
-    /// moving the closure out of the node and the formula into it).
+    /// whether the node was negated. The closure is read out of the node
+    /// and its formula written over the node, with no copy of either in
+    /// between; if the closure panics, the node is marked taken (it owns
+    /// nothing any more).
     #[inline(always)]
     pub(super) fn compute_lazy(&mut self) -> Negated {
-        let Node::Lazy(f, neg) = &mut self.0 else {
+        let node: *mut Cool<'a> = self;
+        // SAFETY: `node` is `self`; everything below goes through it.
+        let Node::Lazy(f, neg) = (unsafe { &mut (*node).0 }) else {
             unreachable!("not a lazy node")
         };
-        let (neg, vtable, mut buffer) = (*neg, f.vtable, f.buffer);
-        // SAFETY: the closure's state now lives in `buffer` (read out by
-        // `call` below, once); overwriting the node without dropping it
-        // leaves that state to `buffer` alone.
-        unsafe { ptr::write(&mut self.0, Node::Taken) };
-        // SAFETY: `buffer` holds a closure of this vtable, not read out.
-        let formula = unsafe { (vtable.call)(&mut buffer) };
-        // SAFETY: the node is `Taken`, which owns nothing.
-        unsafe { ptr::write(self, formula) };
+        let (neg, vtable) = (*neg, f.vtable);
+        let buffer: *mut Buffer = &mut f.buffer;
+        let taken_on_unwind = TakenOnUnwind(node);
+        // SAFETY: `buffer` holds a closure of this vtable, not read out;
+        // `call_into` reads it out before it writes the formula over the
+        // node, which is then neither dropped nor read as the lazy node
+        // again (a panic leaves it `Taken`).
+        unsafe { (vtable.call_into)(buffer, node) };
+        mem::forget(taken_on_unwind);
         neg
+    }
+
+    /// Replaces an atom by its value, computed once (and negated if the
+    /// atom is), the closure read out of the node where it lies.
+    #[inline(always)]
+    pub(super) fn compute_atom(&mut self) -> bool {
+        let node: *mut Cool<'a> = self;
+        // SAFETY: `node` is `self`; everything below goes through it.
+        let Node::Atom(f, neg) = (unsafe { &mut (*node).0 }) else {
+            unreachable!("not an atom")
+        };
+        let (neg, vtable) = (*neg, f.vtable);
+        let buffer: *mut Buffer = &mut f.buffer;
+        let taken_on_unwind = TakenOnUnwind(node);
+        // SAFETY: as in `compute_lazy`; the node is overwritten below
+        // without a drop, its closure read out by `call`.
+        let v = unsafe { (vtable.call)(buffer) } != neg;
+        mem::forget(taken_on_unwind);
+        // SAFETY: the node owns nothing any more.
+        unsafe { ptr::write(node, Cool(Node::Bool(v))) };
+        v
+    }
+}
+
+/// Marks a node whose closure has been read out `Taken` if the closure
+/// panics, so that the node is not dropped as the closure's owner.
+struct TakenOnUnwind<'a>(*mut Cool<'a>);
+
+impl Drop for TakenOnUnwind<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the node's closure was read out (and is being dropped by
+        // the unwinding); `Taken` owns nothing.
+        unsafe { ptr::write(self.0, Cool(Node::Taken)) };
     }
 }
 
