@@ -183,6 +183,7 @@ struct FreeBlocks {
 type Link = Option<NonNull<Block>>;
 
 impl FreeBlocks {
+    #[inline(always)]
     fn take(&self) -> Option<NonNull<Block>> {
         let head = self.head.get()?;
         // SAFETY: a block on the list holds the link to the next one in
@@ -240,12 +241,13 @@ pub(crate) struct PairBox<'a> {
 }
 
 impl<'a> PairBox<'a> {
+    #[inline(always)]
     pub(crate) fn new(pair: [Cool<'a>; 2]) -> Self {
         let block = FREE_BLOCKS
             .try_with(FreeBlocks::take)
             .ok()
             .flatten()
-            .unwrap_or_else(|| NonNull::from(Box::leak(Box::new(MaybeUninit::uninit()))));
+            .unwrap_or_else(new_block);
         let at = block.cast::<[Cool<'a>; 2]>();
         // SAFETY: the block is allocated for a pair of this layout and
         // holds nothing.
@@ -255,6 +257,13 @@ impl<'a> PairBox<'a> {
             _owns: PhantomData,
         }
     }
+}
+
+/// A block allocated when this thread has none to reuse.
+#[cold]
+#[inline(never)]
+fn new_block() -> NonNull<Block> {
+    NonNull::from(Box::leak(Box::new(MaybeUninit::uninit())))
 }
 
 impl<'a> Deref for PairBox<'a> {
