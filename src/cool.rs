@@ -2171,6 +2171,27 @@ mod tests {
         assert_eq!(Rc::strong_count(&alive), 1);
     }
 
+    /// A thread's cached conjunction blocks are freed when it exits, and
+    /// a formula a thread-local's destructor drops after that frees its
+    /// own (under Miri, which runs these tests in CI, a block left over
+    /// fails the test as a leak).
+    #[test]
+    fn a_formula_dropped_as_its_thread_exits_frees_its_blocks() {
+        thread_local! {
+            static KEPT: std::cell::RefCell<Option<Cool<'static>>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let kept_past_release = std::thread::spawn(|| {
+            // Registered before the block cache: destroyed after it.
+            KEPT.with(|k| k.borrow_mut().take());
+            let warm = Cool::atom(|| true) & (Cool::atom(|| true) & Cool::atom(|| false));
+            assert!(!warm.eval());
+            KEPT.with(|k| *k.borrow_mut() = Some(Cool::atom(|| true) & Cool::atom(|| true)));
+            true
+        });
+        assert!(kept_past_release.join().unwrap());
+    }
+
     #[test]
     fn a_panicking_atom_drops_the_formula_once() {
         for strategy in Strategy::ALL {

@@ -210,13 +210,28 @@ impl FreeBlocks {
     }
 }
 
-impl Drop for FreeBlocks {
+/// What [`FreeBlocks::len`] says once the thread's blocks were released
+/// at its exit: more than the cache holds, so a block given back later (by
+/// another thread-local's destructor) is freed at once.
+const RELEASED: usize = usize::MAX;
+
+/// Frees the thread's cached blocks when the thread exits. Kept apart from
+/// [`FREE_BLOCKS`] so that the free list, which owns no destructor, is a
+/// plain thread-local: with one, every take and give would check whether
+/// it was registered or destroyed. It is touched, and so registered, when
+/// the thread allocates a block, which every block on its list was.
+struct ReleaseAtExit(Cell<bool>);
+
+impl Drop for ReleaseAtExit {
     fn drop(&mut self) {
-        while let Some(block) = self.take() {
-            // SAFETY: every block on the list was allocated as a
-            // `Box<Block>` and is owned by the list alone.
-            drop(unsafe { Box::from_raw(block.as_ptr()) });
-        }
+        FREE_BLOCKS.with(|free| {
+            while let Some(block) = free.take() {
+                // SAFETY: every block on the list was allocated as a
+                // `Box<Block>` and is owned by the list alone.
+                drop(unsafe { Box::from_raw(block.as_ptr()) });
+            }
+            free.len.set(RELEASED);
+        });
     }
 }
 
@@ -232,6 +247,7 @@ thread_local! {
             len: Cell::new(0),
         }
     };
+    static RELEASE_AT_EXIT: ReleaseAtExit = const { ReleaseAtExit(Cell::new(false)) };
 }
 
 /// A conjunction's operands, owned like a `Box<[Cool; 2]>`.
@@ -243,11 +259,7 @@ pub(crate) struct PairBox<'a> {
 impl<'a> PairBox<'a> {
     #[inline(always)]
     pub(crate) fn new(pair: [Cool<'a>; 2]) -> Self {
-        let block = FREE_BLOCKS
-            .try_with(FreeBlocks::take)
-            .ok()
-            .flatten()
-            .unwrap_or_else(new_block);
+        let block = FREE_BLOCKS.with(FreeBlocks::take).unwrap_or_else(new_block);
         let at = block.cast::<[Cool<'a>; 2]>();
         // SAFETY: the block is allocated for a pair of this layout and
         // holds nothing.
@@ -263,6 +275,8 @@ impl<'a> PairBox<'a> {
 #[cold]
 #[inline(never)]
 fn new_block() -> NonNull<Block> {
+    // (Past the thread's exit the block is freed when given back.)
+    let _ = RELEASE_AT_EXIT.try_with(|release| release.0.set(true));
     NonNull::from(Box::leak(Box::new(MaybeUninit::uninit())))
 }
 
@@ -329,9 +343,7 @@ fn drop_pair(mut pair: NonNull<[Cool<'_>; 2]>, depth: u32) {
             Node::Bool(_) | Node::Taken => None,
         };
         let block = pair.cast::<Block>();
-        let unkept = FREE_BLOCKS
-            .try_with(|free| free.give(block))
-            .unwrap_or(Some(block));
+        let unkept = FREE_BLOCKS.with(|free| free.give(block));
         if let Some(block) = unkept {
             // SAFETY: as above; nothing else refers to the block.
             drop(unsafe { Box::from_raw(block.as_ptr()) });
