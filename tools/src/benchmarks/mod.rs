@@ -12,6 +12,7 @@ pub mod redblack;
 pub mod regexp;
 pub mod small_programs;
 pub mod timing;
+pub mod turner_arena;
 pub mod typecheck;
 
 /// Empties `v` and hands its allocation over as a vector of `U`, for

@@ -1,33 +1,79 @@
 //! Runs per CPU-second against the original NEAT (lazy-search) on one
-//! program, run for run: Hutton's countdown (`benchmarks::countdown`),
-//! whose naturals have a hand-written space. neatcheck reads them twice,
-//! through `force()` (the documented path for a hand-written leaf space)
-//! and as `u64` through `get()` (the derived path); both make lazy-search's
-//! runs at every bound.
+//! program, run for run, with strategy D:
+//!
+//! - `countdown` (the default): Hutton's countdown
+//!   (`benchmarks::countdown`), whose naturals have a hand-written space.
+//!   neatcheck reads them twice, through `force()` (the documented path for
+//!   a hand-written leaf space) and as `u64` through `get()` (the derived
+//!   path); both make lazy-search's runs at every bound. Its peer is
+//!   `tools/peers/lazysearch/Countdown.hs`.
+//! - `turner`: Turner's bracket abstraction
+//!   (`benchmarks::small_programs::turner_abstraction`), a rewriting of
+//!   terms that are partly input and partly built, all of it read through
+//!   derived spaces, twice: as written (`Rc` terms, column `Rc`) and with
+//!   its terms in the run's arena (`benchmarks::turner_arena`, column
+//!   `arena`). Its peer is `tools/peers/lazysearch/Turner.hs`, which reads
+//!   the input in the Rust version's order.
 //!
 //! ```text
 //! cargo run --release -p neatcheck-tools --bin versus_lazy_search -- \
-//!     [--max-bound B] [--repeats N] [--peer <countdown binary>]
+//!     [--program countdown|turner] [--max-bound B] [--repeats N] [--peer <binary>]
 //! ```
 //!
-//! Each bound's search runs to completion on the sound property; a timing
-//! is the thread CPU time of one bound, the best of N repeats (default 5),
-//! the readers interleaved. `--peer` names the lazy-search build of
-//! `tools/peers/lazysearch/Countdown.hs`: it is run N times too, its runs
-//! are checked against neatcheck's at every bound, and the table gets its
-//! seconds and the ratios. Prints a markdown table, then the totals over
-//! bounds 0 to B (default 13).
+//! Each bound's search runs to completion (on countdown's sound property;
+//! Turner's property is false, and every run counts); a timing is the
+//! thread CPU time of one bound, the best of N repeats (default 5), the
+//! readers interleaved. `--peer` names the lazy-search build of the
+//! program: it is run N times too, its runs are checked against
+//! neatcheck's at every bound, and the table gets its seconds and the
+//! ratios. Prints a markdown table, then the totals over bounds 0 to B
+//! (default 13 for countdown, 12 for turner).
 
 use neatcheck::search;
 use neatcheck_tools::args::take_counts;
 use neatcheck_tools::benchmarks::countdown::{countdown_derived, countdown_forced, Pruning};
+use neatcheck_tools::benchmarks::small_programs::turner_abstraction;
 use neatcheck_tools::benchmarks::timing;
+use neatcheck_tools::benchmarks::turner_arena::turner_abstraction_in_arena;
 use std::process::{exit, Command};
 use std::time::Duration;
 
+/// One way neatcheck searches the program: a column's name, and the runs
+/// of an exhaustive search to a bound.
+type Reader = (&'static str, fn(usize) -> u64);
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let max_bound = take_one(&mut args, "--max-bound", 13);
+    let program = take_value(&mut args, "--program").unwrap_or_else(|| "countdown".into());
+    let (readers, default_bound): (Vec<Reader>, usize) = match program.as_str() {
+        "countdown" => (
+            vec![
+                ("force()", |bound| {
+                    search::classes(|i| countdown_forced(Pruning::Sound, i), bound).runs
+                }),
+                ("get()", |bound| {
+                    search::classes(|i| countdown_derived(Pruning::Sound, i), bound).runs
+                }),
+            ],
+            13,
+        ),
+        "turner" => (
+            vec![
+                ("Rc", |bound| {
+                    search::classes(turner_abstraction, bound).runs
+                }),
+                ("arena", |bound| {
+                    search::classes(turner_abstraction_in_arena, bound).runs
+                }),
+            ],
+            12,
+        ),
+        other => {
+            eprintln!("versus_lazy_search: no program {other:?} (countdown, turner)");
+            exit(2);
+        }
+    };
+    let max_bound = take_one(&mut args, "--max-bound", default_bound);
     let repeats = take_one(&mut args, "--repeats", 5);
     let peer = take_value(&mut args, "--peer");
     if !args.is_empty() {
@@ -35,40 +81,50 @@ fn main() {
         exit(2);
     }
 
-    let mut forced = vec![Duration::MAX; max_bound + 1];
-    let mut derived = vec![Duration::MAX; max_bound + 1];
+    let mut seconds = vec![vec![Duration::MAX; max_bound + 1]; readers.len()];
     let mut runs = vec![0u64; max_bound + 1];
     for _ in 0..repeats {
         for bound in 0..=max_bound {
-            let (r, t) =
-                timed(|| search::classes(|i| countdown_forced(Pruning::Sound, i), bound).runs);
-            forced[bound] = forced[bound].min(t);
-            runs[bound] = r;
-            let (r, t) =
-                timed(|| search::classes(|i| countdown_derived(Pruning::Sound, i), bound).runs);
-            derived[bound] = derived[bound].min(t);
-            assert_eq!(r, runs[bound], "the readers disagree at bound {bound}");
+            for (column, (name, reader)) in readers.iter().enumerate() {
+                let (r, t) = timed(|| reader(bound));
+                seconds[column][bound] = seconds[column][bound].min(t);
+                if column == 0 {
+                    runs[bound] = r;
+                }
+                assert_eq!(r, runs[bound], "{name} disagrees at bound {bound}");
+            }
         }
     }
     let peer_seconds = peer.map(|binary| run_peer(&binary, max_bound, repeats, &runs));
 
-    print!("| bound | runs | force() s | get() s |");
+    print!("| bound | runs |");
+    for (name, _) in &readers {
+        print!(" {name} s |");
+    }
     if peer_seconds.is_some() {
-        print!(" lazy-search s | force() ratio | get() ratio |");
+        print!(" lazy-search s |");
+        for (name, _) in &readers {
+            print!(" {name} ratio |");
+        }
     }
     println!();
-    println!(
-        "|---:|---:|---:|---:|{}",
-        if peer_seconds.is_some() {
-            "---:|---:|---:|"
-        } else {
-            ""
-        }
+    print!("|---:|---:|");
+    let columns = readers.len() * if peer_seconds.is_some() { 2 } else { 1 };
+    print!(
+        "{}",
+        "---:|".repeat(columns + usize::from(peer_seconds.is_some()))
     );
-    let row = |label: String, runs: u64, f: f64, d: f64, p: Option<f64>| {
-        print!("| {label} | {runs} | {f:.4} | {d:.4} |");
-        if let Some(p) = p {
-            print!(" {p:.4} | {:.2}x | {:.2}x |", p / f, p / d);
+    println!();
+    let row = |label: String, runs: u64, ours: Vec<f64>, peer: Option<f64>| {
+        print!("| {label} | {runs} |");
+        for s in &ours {
+            print!(" {s:.4} |");
+        }
+        if let Some(p) = peer {
+            print!(" {p:.4} |");
+            for s in &ours {
+                print!(" {:.2}x |", p / s);
+            }
         }
         println!();
     };
@@ -76,16 +132,17 @@ fn main() {
         row(
             bound.to_string(),
             runs[bound],
-            forced[bound].as_secs_f64(),
-            derived[bound].as_secs_f64(),
+            seconds.iter().map(|s| s[bound].as_secs_f64()).collect(),
             peer_seconds.as_ref().map(|s| s[bound]),
         );
     }
     row(
         format!("0-{max_bound}"),
         runs.iter().sum(),
-        forced.iter().map(Duration::as_secs_f64).sum(),
-        derived.iter().map(Duration::as_secs_f64).sum(),
+        seconds
+            .iter()
+            .map(|s| s.iter().map(Duration::as_secs_f64).sum())
+            .collect(),
         peer_seconds.as_ref().map(|s| s.iter().sum()),
     );
 }
