@@ -9,10 +9,11 @@
 //!   thread's cache of freed blocks.
 //!
 //! With `arena::shared`, the crate's only unsafe code: a closure is written
-//! into a word buffer and read back out exactly once, by `call` or by
-//! `drop` (a lazy node's buffer is first copied out of the node, which is
-//! then overwritten without a drop: `Cool::compute_lazy`); a block holds a
-//! pair from `PairBox::new` to its drop.
+//! into a word buffer and read back out exactly once, by a call or by
+//! `drop`; a lazy node or an atom is computed where it lies, its closure
+//! read out of the node and the result written over it
+//! (`Cool::compute_lazy`, `Cool::compute_atom`; a panic leaves the node
+//! `Taken`); a block holds a pair from `PairBox::new` to its drop.
 #![allow(unsafe_code)]
 
 use super::{Cool, Negated, Node};
