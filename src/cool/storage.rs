@@ -110,9 +110,8 @@ impl<'a> Cool<'a> {
         let Node::Lazy(f, neg) = (unsafe { &mut (*node).0 }) else {
             unreachable!("not a lazy node")
         };
-        let (neg, vtable) = (*neg, f.vtable);
-        let buffer: *mut Buffer = &mut f.buffer;
-        let taken_on_unwind = TakenOnUnwind(node);
+        let neg = *neg;
+        let (vtable, buffer, taken_on_unwind) = f.read_out(node);
         // SAFETY: `buffer` holds a closure of this vtable, not read out;
         // `call_into` reads it out before it writes the formula over the
         // node, which is then neither dropped nor read as the lazy node
@@ -131,9 +130,8 @@ impl<'a> Cool<'a> {
         let Node::Atom(f, neg) = (unsafe { &mut (*node).0 }) else {
             unreachable!("not an atom")
         };
-        let (neg, vtable) = (*neg, f.vtable);
-        let buffer: *mut Buffer = &mut f.buffer;
-        let taken_on_unwind = TakenOnUnwind(node);
+        let neg = *neg;
+        let (vtable, buffer, taken_on_unwind) = f.read_out(node);
         // SAFETY: as in `compute_lazy`; the node is overwritten below
         // without a drop, its closure read out by `call`.
         let v = unsafe { (vtable.call)(buffer) } != neg;
@@ -141,6 +139,17 @@ impl<'a> Cool<'a> {
         // SAFETY: the node owns nothing any more.
         unsafe { ptr::write(node, Cool(Node::Bool(v))) };
         v
+    }
+}
+
+impl<'a, R> InlineFn<'a, R> {
+    /// What computing the node that holds this closure needs: the
+    /// closure's vtable and buffer, and the guard that marks the node
+    /// `Taken` should the closure panic (forgotten once the result is
+    /// written over the node).
+    #[inline(always)]
+    fn read_out(&mut self, node: *mut Cool<'a>) -> (&'a VTable<R>, *mut Buffer, TakenOnUnwind<'a>) {
+        (self.vtable, &mut self.buffer, TakenOnUnwind(node))
     }
 }
 
@@ -276,8 +285,14 @@ impl<'a> PairBox<'a> {
 #[cold]
 #[inline(never)]
 fn new_block() -> NonNull<Block> {
-    // (Past the thread's exit the block is freed when given back.)
-    let _ = RELEASE_AT_EXIT.try_with(|release| release.0.set(true));
+    if RELEASE_AT_EXIT
+        .try_with(|release| release.0.set(true))
+        .is_err()
+    {
+        // The thread is exiting and its cache was (or can no longer be)
+        // released: the block is freed when it is given back.
+        FREE_BLOCKS.with(|free| free.len.set(RELEASED));
+    }
     NonNull::from(Box::leak(Box::new(MaybeUninit::uninit())))
 }
 
