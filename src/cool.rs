@@ -496,18 +496,19 @@ fn stack_low() -> Option<usize> {
 }
 
 /// Runs `f`, on a fresh stack segment when fewer than the red zone's bytes
-/// are left (or always, `fresh`), telling crash isolation which stack it
-/// is on: a predicate's own stack overflow inside an atom computed on a
-/// segment is then reported as one, not as a memory fault.
-fn with_stack_room<R>(fresh: bool, size: usize, f: impl FnOnce() -> R) -> R {
+/// are left (always, while tests pretend the stack is low), telling crash
+/// isolation which stack it is on: a predicate's own stack overflow inside
+/// an atom computed on a segment is then reported as one, not as a memory
+/// fault.
+fn with_stack_room<R>(f: impl FnOnce() -> R) -> R {
     let on_segment = || match stack_low() {
         Some(low) => crate::crash::on_stack_segment(low, f),
         None => f(),
     };
-    if fresh {
-        stacker::grow(size, on_segment)
+    if low_stack::pretending() {
+        stacker::grow(low_stack::SEGMENT, on_segment)
     } else {
-        stacker::maybe_grow(STACK_RED_ZONE, size, on_segment)
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, on_segment)
     }
 }
 
@@ -537,11 +538,7 @@ impl<'f> Eval<'f> {
             self.stack_floor = stack_floor();
             walk(self)
         };
-        let result = if low_stack::pretending() {
-            with_stack_room(true, low_stack::SEGMENT, go_on)
-        } else {
-            with_stack_room(false, STACK_SEGMENT, go_on)
-        };
+        let result = with_stack_room(go_on);
         self.stack_floor = outer;
         result
     }

@@ -338,9 +338,7 @@ fn drop_pair(mut pair: NonNull<[Cool<'_>; 2]>, depth: u32) {
             Node::And(inner, _) | Node::Seq(inner, _) => {
                 let inner = inner.pair;
                 if (depth + 1) % DROP_LEVELS_PER_CHECK == 0 {
-                    super::with_stack_room(false, super::STACK_SEGMENT, || {
-                        drop_pair(inner, depth + 1)
-                    });
+                    super::with_stack_room(|| drop_pair(inner, depth + 1));
                 } else {
                     drop_pair(inner, depth + 1);
                 }

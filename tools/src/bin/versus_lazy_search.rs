@@ -97,24 +97,16 @@ fn main() {
     }
     let peer_seconds = peer.map(|binary| run_peer(&binary, max_bound, repeats, &runs));
 
-    print!("| bound | runs |");
-    for (name, _) in &readers {
-        print!(" {name} s |");
-    }
+    let mut header: Vec<String> = readers
+        .iter()
+        .map(|(name, _)| format!("{name} s"))
+        .collect();
     if peer_seconds.is_some() {
-        print!(" lazy-search s |");
-        for (name, _) in &readers {
-            print!(" {name} ratio |");
-        }
+        header.push("lazy-search s".into());
+        header.extend(readers.iter().map(|(name, _)| format!("{name} ratio")));
     }
-    println!();
-    print!("|---:|---:|");
-    let columns = readers.len() * if peer_seconds.is_some() { 2 } else { 1 };
-    print!(
-        "{}",
-        "---:|".repeat(columns + usize::from(peer_seconds.is_some()))
-    );
-    println!();
+    println!("| bound | runs | {} |", header.join(" | "));
+    println!("|---:|---:|{}", "---:|".repeat(header.len()));
     let row = |label: String, runs: u64, ours: Vec<f64>, peer: Option<f64>| {
         print!("| {label} | {runs} |");
         for s in &ours {
